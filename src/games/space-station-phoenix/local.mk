@@ -1,0 +1,2 @@
+# src/games/space-station-phoenix/local.mk: build fragment of the space-station-phoenix game, included by Makefile.am
+# SPDX-License-Identifier: MIT

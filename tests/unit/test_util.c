@@ -1,0 +1,120 @@
+/* tests/unit/test_util.c: CUnit suites for util/ (buf, err) and engine/rng */
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/rng.h"
+#include "testutil.h"
+#include "util/buf.h"
+#include "util/err.h"
+
+static void test_buf__grow_and_detach(void)
+{
+	struct buf b = BUF_INIT;
+	char *s;
+	size_t len;
+
+	CU_ASSERT_PTR_NOT_NULL(b.data);
+	CU_ASSERT_EQUAL(b.len, 0);
+	for (int i = 0; i < 1000; i++)
+		buf_addf(&b, "%d,", i % 10);
+	CU_ASSERT_EQUAL(b.len, 2000);
+	CU_ASSERT_EQUAL(strlen(b.data), 2000);
+	s = buf_detach(&b, &len);
+	CU_ASSERT_EQUAL(len, 2000);
+	CU_ASSERT_EQUAL(b.len, 0);
+	CU_ASSERT_PTR_NOT_NULL(b.data);
+	free(s);
+	s = buf_detach(&b, NULL);
+	ASSERT_STR_EQ(s, "");
+	free(s);
+}
+
+static void test_buf__trim(void)
+{
+	struct buf b = BUF_INIT;
+
+	buf_adds(&b, "  \tdock solar 3 4 \r\n");
+	buf_trim(&b);
+	ASSERT_STR_EQ(b.data, "dock solar 3 4");
+	buf_release(&b);
+	buf_trim(&b);
+	ASSERT_STR_EQ(b.data, "");
+}
+
+static void test_err__set_and_name(void)
+{
+	struct err e = {0};
+
+	CU_ASSERT_EQUAL(err_set(&e, ERR_ILLEGAL, "needs %d", 4), ERR_ILLEGAL);
+	ASSERT_STR_EQ(e.msg, "needs 4");
+	ASSERT_STR_EQ(err_code_name(ERR_ILLEGAL), "illegal_move");
+	ASSERT_STR_EQ(err_code_name(12345), "unknown_error");
+	err_clear(&e);
+	CU_ASSERT_EQUAL(e.code, 0);
+	CU_ASSERT_EQUAL(err_set(NULL, ERR_INPUT, "x"), ERR_INPUT);
+}
+
+static void test_rng__deterministic_and_roundtrip(void)
+{
+	struct rng a, b;
+	char text[96];
+
+	rng_seed(&a, 42);
+	rng_seed(&b, 42);
+	for (int i = 0; i < 100; i++)
+		CU_ASSERT_EQUAL(rng_next(&a), rng_next(&b));
+	rng_encode(&a, text);
+	CU_ASSERT_EQUAL(rng_decode(&b, text), 0);
+	CU_ASSERT_EQUAL(b.draws, 100);
+	CU_ASSERT_EQUAL(rng_next(&a), rng_next(&b));
+	CU_ASSERT_EQUAL(rng_decode(&b, "zz"), -1);
+	CU_ASSERT_EQUAL(rng_decode(&b, "0000000000000000000000000000000000000000000000000000000000000000:1"), -1);
+}
+
+static void test_rng__die_is_uniform_enough(void)
+{
+	struct rng r;
+	int count[7] = {0};
+
+	rng_seed(&r, 7);
+	for (int i = 0; i < 60000; i++) {
+		int d = rng_die(&r, 6);
+		CU_ASSERT_FATAL(d >= 1 && d <= 6);
+		count[d]++;
+	}
+	for (int f = 1; f <= 6; f++)
+		CU_ASSERT(count[f] > 9500 && count[f] < 10500);
+}
+
+static void test_rng__shuffle_is_permutation(void)
+{
+	struct rng r;
+	int a[22], seen[22] = {0};
+
+	rng_seed(&r, 1);
+	for (int i = 0; i < 22; i++)
+		a[i] = i;
+	rng_shuffle_int(&r, a, 22);
+	for (int i = 0; i < 22; i++)
+		seen[a[i]]++;
+	for (int i = 0; i < 22; i++)
+		CU_ASSERT_EQUAL(seen[i], 1);
+}
+
+static CU_TestInfo util_cases[] = {
+	{ "test_buf__grow_and_detach", test_buf__grow_and_detach },
+	{ "test_buf__trim", test_buf__trim },
+	{ "test_err__set_and_name", test_err__set_and_name },
+	{ "test_rng__deterministic_and_roundtrip", test_rng__deterministic_and_roundtrip },
+	{ "test_rng__die_is_uniform_enough", test_rng__die_is_uniform_enough },
+	{ "test_rng__shuffle_is_permutation", test_rng__shuffle_is_permutation },
+	CU_TEST_INFO_NULL
+};
+
+int tests_register(void)
+{
+	TESTS_SUITE("util", NULL, NULL, util_cases);
+	return 0;
+}
