@@ -1,4 +1,8 @@
 /* main.c: turnpostd, the turn server daemon */
 /* SPDX-License-Identifier: MIT */
-#include <stdio.h>
-int main(void) { puts("turnpostd"); return 0; }
+#include "daemon.h"
+
+int main(int argc, char **argv)
+{
+	return daemon_main(argc, argv);
+}

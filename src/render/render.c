@@ -49,18 +49,19 @@ void render_escape_html(struct buf *out, const char *s, size_t len)
 
 	for (size_t i = 0; i < len; i++) {
 		const char *rep;
+		size_t rlen;
 
 		switch (s[i]) {
-		case '&': rep = "&amp;"; break;
-		case '<': rep = "&lt;"; break;
-		case '>': rep = "&gt;"; break;
-		case '"': rep = "&quot;"; break;
-		case '\'': rep = "&#39;"; break;
-		case '`': rep = "&#96;"; break;
+		case '&': rep = "&amp;"; rlen = 5; break;
+		case '<': rep = "&lt;"; rlen = 4; break;
+		case '>': rep = "&gt;"; rlen = 4; break;
+		case '"': rep = "&quot;"; rlen = 6; break;
+		case '\'': rep = "&#39;"; rlen = 5; break;
+		case '`': rep = "&#96;"; rlen = 5; break;
 		default: continue;
 		}
 		buf_add(out, s + run, i - run);
-		buf_adds(out, rep);
+		buf_add(out, rep, rlen);
 		run = i + 1;
 	}
 	buf_add(out, s + run, len - run);
@@ -95,6 +96,22 @@ static void add_real(struct buf *out, double v)
 	buf_adds(out, sci);
 }
 
+/* Integers are most of what pages show; printf is slow enough to matter here. */
+static void add_integer(struct buf *out, json_int_t v)
+{
+	char digits[24];
+	size_t i = sizeof(digits);
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+
+	do {
+		digits[--i] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		digits[--i] = '-';
+	buf_add(out, digits + i, sizeof(digits) - i);
+}
+
 static void add_value(struct rstate *st, const json_t *v, int escape)
 {
 	switch (json_typeof(v)) {
@@ -105,7 +122,7 @@ static void add_value(struct rstate *st, const json_t *v, int escape)
 			buf_add(st->out, json_string_value(v), json_string_length(v));
 		break;
 	case JSON_INTEGER:
-		buf_addf(st->out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		add_integer(st->out, json_integer_value(v));
 		break;
 	case JSON_REAL:
 		add_real(st->out, json_real_value(v));

@@ -43,6 +43,7 @@ const char *err_code_name(int code)
 	case ERR_STORE: return "storage_error";
 	case ERR_INTERNAL: return "internal_error";
 	case ERR_IO: return "io_error";
+	case ERR_STALE: return "stale_move_count";
 	}
 	return "unknown_error";
 }

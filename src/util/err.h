@@ -21,7 +21,8 @@ enum err_code {
 	ERR_LIMIT = -9,      /* rate or resource limit reached */
 	ERR_STORE = -10,     /* database failure */
 	ERR_INTERNAL = -11,  /* a bug or an impossible state */
-	ERR_IO = -12         /* file or network failure */
+	ERR_IO = -12,        /* file or network failure */
+	ERR_STALE = -13      /* a precondition (If-Match move count) no longer holds */
 };
 
 /*

@@ -1,0 +1,121 @@
+/* daemon.c: turnpostd's life: settings, storage, server, signals */
+/* SPDX-License-Identifier: MIT */
+#include <config.h>
+
+#include "daemon.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "settings.h"
+#include "http/http.h"
+#include "store/store.h"
+#include "util/clock.h"
+#include "util/log.h"
+#include "util/token.h"
+#include "util/banned.h"
+
+static void write_port_file(const char *path, int port)
+{
+	char tmp[600];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f) {
+		log_warn("cannot write port file %s: %s", tmp, strerror(errno));
+		return;
+	}
+	fprintf(f, "%d\n", port);
+	fclose(f);
+	if (rename(tmp, path) < 0)
+		log_warn("cannot write port file %s: %s", path, strerror(errno));
+}
+
+int daemon_main(int argc, char **argv)
+{
+	struct settings cfg;
+	struct err e = {0};
+	struct store *store = NULL;
+	struct http_server *srv = NULL;
+	struct http_config hc = {0};
+	sigset_t sigs;
+	const char *fake;
+	int sig, admins = 0, rc = 1;
+
+	if (settings_load(&cfg, argc, argv, &e) < 0) {
+		fprintf(stderr, "turnpostd: %s\n", e.msg);
+		return 2;
+	}
+	if (cfg.help) {
+		fputs(settings_usage, stdout);
+		return 0;
+	}
+	if (cfg.version) {
+		printf("turnpostd %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	if (token_init() < 0) {
+		fprintf(stderr, "turnpostd: cannot initialise libsodium\n");
+		return 1;
+	}
+	fake = getenv("TURNPOST_FAKE_NOW_MS");
+	if (fake && *fake) {
+		clock_set_fake_ms(strtoll(fake, NULL, 10));
+		log_warn("the clock is fixed at %s ms by TURNPOST_FAKE_NOW_MS (tests only)", fake);
+	}
+	/* Block the stop signals in every thread; main waits for them below. */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (store_open(cfg.db, NULL, &store, &e) < 0) {
+		log_error("%s", e.msg);
+		goto done;
+	}
+	log_info("database %s ready (schema version %d)", cfg.db, store_schema_version(store));
+	hc.listen_addr = cfg.listen_addr;
+	hc.port = cfg.port;
+	hc.base_url = cfg.base_url;
+	hc.body_limit = cfg.body_limit;
+	hc.conn_timeout_s = cfg.timeout_s;
+	hc.max_connections = cfg.max_connections;
+	hc.threads = cfg.threads;
+	hc.log_requests = !cfg.quiet;
+	if (http_server_start(&hc, store, &srv, &e) < 0) {
+		log_error("%s", e.msg);
+		goto done;
+	}
+	log_info("listening on http://%s:%d (base URL %s)", cfg.listen_addr, http_server_port(srv),
+		 http_server_base_url(srv));
+	if (cfg.port_file[0])
+		write_port_file(cfg.port_file, http_server_port(srv));
+	{
+		struct store_conn *c;
+		if (store_read_acquire(store, &c, &e) == 0) {
+			store_user_count_admins(c, &admins, &e);
+			store_read_release(c);
+		}
+	}
+	if (!admins)
+		log_info("no admin yet: create one and get an API token with "
+			 "\"turnpost --db %s user add you@example.org --admin\"", cfg.db);
+	do {
+		if (sigwait(&sigs, &sig) != 0)
+			sig = SIGTERM;
+	} while (sig != SIGINT && sig != SIGTERM);
+	log_info("%s received: finishing requests in flight", sig == SIGINT ? "SIGINT" : "SIGTERM");
+	rc = 0;
+done:
+	http_server_stop(srv, 10000);
+	store_close(store);
+	if (rc == 0)
+		log_info("stopped cleanly");
+	return rc;
+}

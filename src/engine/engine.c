@@ -1,0 +1,169 @@
+/* engine/engine.c: a decoded game (ops, state, RNG) and its snapshot format */
+/* SPDX-License-Identifier: MIT */
+#include "engine/engine.h"
+
+#include <ctype.h>
+#include <sodium.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util/banned.h"
+
+int engine_game_setup(const struct game_ops *ops, const json_t *options, int nplayers, uint64_t seed,
+		      struct engine_game *out, struct err *err)
+{
+	json_t *empty = NULL;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (nplayers < ops->min_players || nplayers > ops->max_players)
+		return err_set(err, ERR_INPUT, "%s is for %d to %d players, not %d", ops->title,
+			       ops->min_players, ops->max_players, nplayers);
+	if (!options)
+		options = empty = json_object();
+	if (!json_is_object(options)) {
+		json_decref(empty);
+		return err_set(err, ERR_INPUT, "options must be a JSON object");
+	}
+	out->ops = ops;
+	out->nplayers = nplayers;
+	rng_seed(&out->rng, seed);
+	rc = ops->setup(options, nplayers, &out->rng, &out->state, err);
+	json_decref(empty);
+	if (rc < 0)
+		memset(out, 0, sizeof(*out));
+	return rc < 0 ? rc : 0;
+}
+
+int engine_game_decode(const struct game_ops *ops, const char *snapshot, struct engine_game *out,
+		       struct err *err)
+{
+	json_error_t jerr;
+	json_t *root = NULL, *st, *rng;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	root = json_loads(snapshot, 0, &jerr);
+	if (!root) {
+		rc = err_set(err, ERR_INTERNAL, "snapshot is not JSON: %s", jerr.text);
+		goto done;
+	}
+	rng = json_object_get(root, "rng");
+	st = json_object_get(root, "state");
+	if (!json_is_string(rng) || !st || rng_decode(&out->rng, json_string_value(rng)) < 0) {
+		rc = err_set(err, ERR_INTERNAL, "snapshot lacks a valid rng or state");
+		goto done;
+	}
+	out->ops = ops;
+	if ((rc = ops->decode(st, &out->state, err)) < 0) {
+		out->ops = NULL;
+		goto done;
+	}
+	out->nplayers = (int)json_integer_value(json_object_get(root, "players"));
+	rc = 0;
+done:
+	json_decref(root);
+	return rc;
+}
+
+int engine_game_encode(const struct engine_game *g, char **snapshot, struct err *err)
+{
+	json_t *root = NULL, *st = NULL;
+	char rng[96];
+	int rc;
+
+	*snapshot = NULL;
+	if ((rc = g->ops->encode(g->state, &st, err)) < 0)
+		return rc;
+	rng_encode(&g->rng, rng);
+	root = json_object();
+	json_object_set_new(root, "players", json_integer(g->nplayers));
+	json_object_set_new(root, "rng", json_string(rng));
+	json_object_set_new(root, "state", st);
+	*snapshot = json_dumps(root, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(root);
+	if (!*snapshot)
+		return err_set(err, ERR_NOMEM, "cannot encode snapshot");
+	return 0;
+}
+
+void engine_game_release(struct engine_game *g)
+{
+	if (!g)
+		return;
+	if (g->ops && g->state)
+		g->ops->state_free(g->state);
+	memset(g, 0, sizeof(*g));
+}
+
+int engine_game_step(struct engine_game *g, int seat, const char *line, struct buf *canonical,
+		     int *revealed, struct err *err)
+{
+	void *move = NULL;
+	uint64_t draws = g->rng.draws;
+	size_t mark = canonical->len;
+	int rc;
+
+	*revealed = 0;
+	if ((rc = g->ops->parse(g->state, seat, line, &move, err)) < 0)
+		return rc;
+	/* format before apply: the canonical text describes the move in the position it was made in */
+	if ((rc = g->ops->format(g->state, move, canonical, err)) < 0)
+		goto done;
+	rc = g->ops->apply(g->state, seat, move, &g->rng, err);
+	if (rc < 0) {
+		buf_setlen(canonical, mark);
+		goto done;
+	}
+	*revealed = (rc & GAME_APPLY_REVEAL) || g->rng.draws != draws;
+	rc = 0;
+done:
+	if (move)
+		g->ops->move_free(move);
+	return rc;
+}
+
+void engine_game_pending(const struct engine_game *g, struct game_pending *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (g->ops->pending(g->state, out) < 0)
+		memset(out, 0, sizeof(*out));
+}
+
+int engine_line_is_undo(const char *line)
+{
+	while (isspace((unsigned char)*line))
+		line++;
+	if (strncasecmp(line, "undo", 4) != 0)
+		return 0;
+	line += 4;
+	while (isspace((unsigned char)*line))
+		line++;
+	return *line == '\0';
+}
+
+uint64_t engine_new_seed(void)
+{
+	uint64_t seed;
+
+	randombytes_buf(&seed, sizeof(seed));
+	return seed;
+}
+
+int engine_snapshot_equal(const char *a, const char *b)
+{
+	json_t *ja, *jb;
+	int eq;
+
+	if (!a || !b)
+		return 0;
+	if (strcmp(a, b) == 0)
+		return 1;
+	ja = json_loads(a, 0, NULL);
+	jb = json_loads(b, 0, NULL);
+	eq = ja && jb && json_equal(ja, jb);
+	json_decref(ja);
+	json_decref(jb);
+	return eq;
+}

@@ -1,0 +1,54 @@
+/* engine/engine.h: a decoded game (ops, state, RNG) and its snapshot format */
+/* SPDX-License-Identifier: MIT */
+#ifndef TURNPOST_ENGINE_ENGINE_H
+#define TURNPOST_ENGINE_ENGINE_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "engine/game.h"
+
+/*
+ * A running game in memory. The snapshot stored after every step is the
+ * compact JSON {"rng":"<rng_encode>","state":<ops->encode>}: the RNG lives
+ * inside the game's snapshot, so a replay draws the same numbers.
+ */
+struct engine_game {
+	const struct game_ops *ops;
+	void *state;
+	struct rng rng;
+	int nplayers;
+};
+
+/* Set up a new game from a seed. options may be NULL (= {}). */
+int engine_game_setup(const struct game_ops *ops, const json_t *options, int nplayers, uint64_t seed,
+		      struct engine_game *out, struct err *err);
+/* Decode a snapshot text. */
+int engine_game_decode(const struct game_ops *ops, const char *snapshot, struct engine_game *out,
+		       struct err *err);
+/* Encode into a new compact JSON string (caller frees). */
+int engine_game_encode(const struct engine_game *g, char **snapshot, struct err *err);
+void engine_game_release(struct engine_game *g);
+
+/*
+ * Parse, apply and format one line for seat. On success *canonical holds the
+ * canonical text (appended) and *revealed says whether the step revealed
+ * hidden information (drew from the RNG or the game said so): such a step
+ * cannot be undone. A failing step may leave the state changed.
+ */
+int engine_game_step(struct engine_game *g, int seat, const char *line, struct buf *canonical,
+		     int *revealed, struct err *err);
+
+/* The game's pending decision; seats is 0 once the game is over. */
+void engine_game_pending(const struct engine_game *g, struct game_pending *out);
+
+/* Is this line the engine's own "undo" (any case, surrounding space allowed)? */
+int engine_line_is_undo(const char *line);
+
+/* A new seed from libsodium's random source. */
+uint64_t engine_new_seed(void);
+
+/* Two snapshot texts describe the same position (JSON equality). */
+int engine_snapshot_equal(const char *a, const char *b);
+
+#endif

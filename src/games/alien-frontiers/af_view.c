@@ -1,0 +1,521 @@
+/* games/alien-frontiers/af_view.c: snapshot encode/decode, the view JSON, pending and result */
+/* SPDX-License-Identifier: MIT */
+#include "games/alien-frontiers/af_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "util/banned.h"
+
+#define AF_SNAPSHOT_VERSION 1
+
+static json_t *int_array(const int *v, int n)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < n; i++)
+		json_array_append_new(a, json_integer(v[i]));
+	return a;
+}
+
+int af__encode(const struct af_state *s, json_t **out)
+{
+	int v[64], k;
+	json_t *o = json_object();
+
+	json_object_set_new(o, "v", json_integer(AF_SNAPSHOT_VERSION));
+	json_object_set_new(o, "n", json_integer(s->n));
+	json_object_set_new(o, "p", json_integer(s->cur));
+	json_object_set_new(o, "o", json_integer(s->over ? s->ender + 1 : 0));
+	json_object_set_new(o, "t", json_integer(s->turn));
+	for (int i = 0; i < AF_NSHIPS; i++)
+		v[i] = s->loc[i] * 8 + s->val[i];
+	json_object_set_new(o, "s", int_array(v, AF_NSHIPS));
+	json_object_set_new(o, "r", json_integer(s->relic_owner));
+	for (int p = 0; p < s->n; p++) {
+		v[4 * p] = s->fuel[p];
+		v[4 * p + 1] = s->ore[p];
+		v[4 * p + 2] = s->supply[p];
+		v[4 * p + 3] = s->hub[p];
+	}
+	json_object_set_new(o, "pl", int_array(v, 4 * s->n));
+	k = 0;
+	for (int t = 0; t < AF_NTERR; t++)
+		for (int p = 0; p < s->n; p++)
+			v[k++] = s->col[t][p];
+	json_object_set_new(o, "tc", int_array(v, k));
+	for (int f = 0; f < AF_NFIELD; f++)
+		v[f] = s->field[f];
+	json_object_set_new(o, "f", int_array(v, AF_NFIELD));
+	for (int c = 0; c < AF_NCARD; c++) {
+		v[c] = s->deck[c];
+		v[AF_NCARD + c] = s->disc[c];
+	}
+	json_object_set_new(o, "dk", int_array(v, AF_NCARD));
+	json_object_set_new(o, "dc", int_array(v + AF_NCARD, AF_NCARD));
+	for (int i = 0; i < 3; i++)
+		v[i] = s->disp[i];
+	json_object_set_new(o, "dp", int_array(v, 3));
+	for (int p = 0; p < s->n; p++)
+		v[p] = s->hand[p];
+	json_object_set_new(o, "hd", int_array(v, s->n));
+	for (int i = 0; i < s->nrolled; i++)
+		v[i] = s->rolled[i];
+	json_object_set_new(o, "ro", int_array(v, s->nrolled));
+	v[0] = s->used;
+	v[1] = s->discarded;
+	v[2] = s->art_sum;
+	v[3] = s->cycles;
+	v[4] = s->mine_docked;
+	v[5] = s->hub_docked;
+	v[6] = s->asimov_done;
+	v[7] = s->hub_excess;
+	v[8] = s->borrow;
+	v[9] = s->raid;
+	json_object_set_new(o, "x", int_array(v, 10));
+	*out = o;
+	return 0;
+}
+
+/* Read array key of exactly n integers in [lo, hi] into v. */
+static int get_ints(const json_t *in, const char *key, int *v, int n, int lo, int hi, struct err *err)
+{
+	const json_t *a = json_object_get(in, key);
+
+	if (!json_is_array(a) || (int)json_array_size(a) != n)
+		return err_set(err, ERR_INPUT, "Alien Frontiers snapshot: '%s' must be an array of %d integers.", key, n);
+	for (int i = 0; i < n; i++) {
+		const json_t *x = json_array_get(a, (size_t)i);
+
+		if (!json_is_integer(x) || json_integer_value(x) < lo || json_integer_value(x) > hi)
+			return err_set(err, ERR_INPUT, "Alien Frontiers snapshot: '%s'[%d] must be an integer in %d..%d.", key,
+				       i, lo, hi);
+		v[i] = (int)json_integer_value(x);
+	}
+	return 0;
+}
+
+static int get_int(const json_t *in, const char *key, int *v, int lo, int hi, struct err *err)
+{
+	const json_t *x = json_object_get(in, key);
+
+	if (!json_is_integer(x) || json_integer_value(x) < lo || json_integer_value(x) > hi)
+		return err_set(err, ERR_INPUT, "Alien Frontiers snapshot: '%s' must be an integer in %d..%d.", key, lo, hi);
+	*v = (int)json_integer_value(x);
+	return 0;
+}
+
+int af__decode(const json_t *in, struct af_state *s, struct err *err)
+{
+	int v[64], x, n, rc, k;
+	const json_t *ro;
+
+	memset(s, 0, sizeof(*s));
+	if (!json_is_object(in))
+		return err_set(err, ERR_INPUT, "Alien Frontiers snapshot: expected a JSON object.");
+	if ((rc = get_int(in, "v", &x, AF_SNAPSHOT_VERSION, AF_SNAPSHOT_VERSION, err)) ||
+	    (rc = get_int(in, "n", &n, 2, AF_MAXP, err)))
+		return rc;
+	s->n = (uint8_t)n;
+	if ((rc = get_int(in, "p", &x, 0, n - 1, err)))
+		return rc;
+	s->cur = (uint8_t)x;
+	if ((rc = get_int(in, "o", &x, 0, n, err)))
+		return rc;
+	s->over = x > 0;
+	s->ender = (uint8_t)(x > 0 ? x - 1 : 0);
+	if ((rc = get_int(in, "t", &x, 1, 65535, err)))
+		return rc;
+	s->turn = (uint16_t)x;
+	if ((rc = get_ints(in, "s", v, AF_NSHIPS, 0, (AF_LOC_FAC + AF_NFAC) * 8 - 1, err)))
+		return rc;
+	for (int i = 0; i < AF_NSHIPS; i++) {
+		s->loc[i] = (uint8_t)(v[i] / 8);
+		s->val[i] = (uint8_t)(v[i] % 8);
+		if (s->val[i] > 6 || (s->loc[i] == AF_LOC_BURROUGHS) != (i == AF_RELIC && s->loc[i] == AF_LOC_BURROUGHS) ||
+		    (i / AF_SHIPS_PER >= n && i != AF_RELIC && s->loc[i] != AF_LOC_STOCK) ||
+		    (i == AF_RELIC && s->loc[i] == AF_LOC_STOCK))
+			return err_set(err, ERR_INPUT, "Alien Frontiers snapshot: ship %d has an impossible place.", i);
+	}
+	if ((rc = get_int(in, "r", &x, -1, n - 1, err)))
+		return rc;
+	s->relic_owner = (int8_t)x;
+	if ((x < 0) != (s->loc[AF_RELIC] == AF_LOC_BURROUGHS))
+		return err_set(err, ERR_INPUT, "Alien Frontiers snapshot: the Relic Ship's owner and place disagree.");
+	if ((rc = get_ints(in, "pl", v, 4 * n, 0, 10000, err)))
+		return rc;
+	for (int p = 0; p < n; p++) {
+		s->fuel[p] = (int16_t)v[4 * p];
+		s->ore[p] = (int16_t)v[4 * p + 1];
+		if (v[4 * p + 2] > 8 || v[4 * p + 3] > AF_HUB_TOP)
+			return err_set(err, ERR_INPUT, "Alien Frontiers snapshot: player %d's colonies are out of range.", p + 1);
+		s->supply[p] = (uint8_t)v[4 * p + 2];
+		s->hub[p] = (uint8_t)v[4 * p + 3];
+	}
+	if ((rc = get_ints(in, "tc", v, AF_NTERR * n, 0, 8, err)))
+		return rc;
+	k = 0;
+	for (int t = 0; t < AF_NTERR; t++)
+		for (int p = 0; p < n; p++)
+			s->col[t][p] = (uint8_t)v[k++];
+	if ((rc = get_ints(in, "f", v, AF_NFIELD, -1, AF_NTERR - 1, err)))
+		return rc;
+	for (int f = 0; f < AF_NFIELD; f++)
+		s->field[f] = (int8_t)v[f];
+	if ((rc = get_ints(in, "dk", v, AF_NCARD, 0, 2, err)))
+		return rc;
+	for (int c = 0; c < AF_NCARD; c++)
+		s->deck[c] = (uint8_t)v[c];
+	if ((rc = get_ints(in, "dc", v, AF_NCARD, 0, 2, err)))
+		return rc;
+	for (int c = 0; c < AF_NCARD; c++)
+		s->disc[c] = (uint8_t)v[c];
+	if ((rc = get_ints(in, "dp", v, 3, -1, AF_NCARD - 1, err)))
+		return rc;
+	for (int i = 0; i < 3; i++)
+		s->disp[i] = (int8_t)v[i];
+	if ((rc = get_ints(in, "hd", v, n, 0, (1 << AF_NCARD) - 1, err)))
+		return rc;
+	for (int p = 0; p < n; p++)
+		s->hand[p] = (uint16_t)v[p];
+	ro = json_object_get(in, "ro");
+	if (!json_is_array(ro) || json_array_size(ro) > AF_MAXHAND)
+		return err_set(err, ERR_INPUT, "Alien Frontiers snapshot: 'ro' must be an array of at most 7 dice.");
+	if ((rc = get_ints(in, "ro", v, (int)json_array_size(ro), 1, 6, err)))
+		return rc;
+	s->nrolled = (uint8_t)json_array_size(ro);
+	for (int i = 0; i < s->nrolled; i++)
+		s->rolled[i] = (uint8_t)v[i];
+	if ((rc = get_ints(in, "x", v, 10, -1, 65535, err)))
+		return rc;
+	s->used = (uint16_t)v[0];
+	s->discarded = (uint8_t)(v[1] & 1);
+	s->art_sum = (uint8_t)v[2];
+	s->cycles = (uint8_t)v[3];
+	s->mine_docked = (uint8_t)(v[4] & 1);
+	s->hub_docked = (uint8_t)v[5];
+	s->asimov_done = (uint8_t)(v[6] & 1);
+	s->hub_excess = (uint8_t)v[7];
+	if (v[8] >= AF_NTERR)
+		return err_set(err, ERR_INPUT, "Alien Frontiers snapshot: 'x'[8] is not a territory.");
+	s->borrow = (int8_t)v[8];
+	s->raid = (uint8_t)(v[9] & 1);
+	/* every card exactly once */
+	for (int c = 0; c < AF_NCARD; c++) {
+		int total = s->deck[c] + s->disc[c];
+
+		for (int i = 0; i < 3; i++)
+			total += s->disp[i] == c;
+		for (int p = 0; p < n; p++)
+			total += (s->hand[p] >> c) & 1;
+		if (total != af_card_copies[c])
+			return err_set(err, ERR_INPUT, "Alien Frontiers snapshot: %d copies of %s instead of %d.", total,
+				       af_card_names[c].name, af_card_copies[c]);
+	}
+	af__refresh(s);
+	return 0;
+}
+
+static json_t *seat_or_null(int seat)
+{
+	return seat >= 0 ? json_integer(seat) : json_null();
+}
+
+static json_t *ship_json(const struct af_state *s, int i)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "seat", seat_or_null(af__ship_owner(s, i)));
+	json_object_set_new(o, "value", s->val[i] ? json_integer(s->val[i]) : json_null());
+	if (i == AF_RELIC)
+		json_object_set_new(o, "relic", json_true());
+	return o;
+}
+
+static json_t *card_list(unsigned mask)
+{
+	json_t *a = json_array();
+
+	for (int c = 0; c < AF_NCARD; c++)
+		if ((mask >> c) & 1)
+			json_array_append_new(a, json_string(af_card_names[c].id));
+	return a;
+}
+
+static const char *loc_name(int loc)
+{
+	static const char *const names[] = { "stock", "maintenance-bay", "unplaced", "burroughs" };
+
+	return loc < AF_LOC_FAC ? names[loc] : af_fac_names[loc - AF_LOC_FAC].id;
+}
+
+void af__pending(const struct af_state *s, struct game_pending *out)
+{
+	char dice[64] = "";
+	int len = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (s->over) {
+		snprintf(out->kind, sizeof(out->kind), "over");
+		snprintf(out->prompt, sizeof(out->prompt), "The game is over: Player %d landed their last colony.",
+			 s->ender + 1);
+		return;
+	}
+	out->seats = 1u << s->cur;
+	for (int i = 0; i < AF_NSHIPS; i++)
+		if (s->loc[i] == AF_LOC_HAND && len < (int)sizeof(dice) - 4)
+			len += snprintf(dice + len, sizeof(dice) - (size_t)len, " %s%d", i == AF_RELIC ? "r" : "",
+					s->val[i]);
+	if (s->raid) {
+		snprintf(out->kind, sizeof(out->kind), "raid");
+		snprintf(out->prompt, sizeof(out->prompt),
+			 "Player %d: raid - steal 4 resources or one alien tech card (e.g. 'raid p%d 2 fuel 2 ore')",
+			 s->cur + 1, (s->cur + 1) % s->n + 1);
+	} else if (len) {
+		snprintf(out->kind, sizeof(out->kind), "turn");
+		snprintf(out->prompt, sizeof(out->prompt), "Player %d: dock your ships (unplaced:%s)", s->cur + 1, dice);
+	} else {
+		snprintf(out->kind, sizeof(out->kind), "turn");
+		snprintf(out->prompt, sizeof(out->prompt), "Player %d: all ships placed - use tech cards or 'end'",
+			 s->cur + 1);
+	}
+}
+
+int af__view(const struct af_state *s, int seat, json_t **out)
+{
+	json_t *o = json_object(), *a, *x;
+	struct game_pending pend;
+
+	json_object_set_new(o, "game", json_string("alien-frontiers"));
+	json_object_set_new(o, "players", json_integer(s->n));
+	json_object_set_new(o, "you", seat >= 0 && seat < s->n ? json_integer(seat) : json_null());
+	json_object_set_new(o, "turn", json_integer(s->cur));
+	json_object_set_new(o, "turn_number", json_integer(s->turn));
+	json_object_set_new(o, "over", json_boolean(s->over));
+	af__pending(s, &pend);
+	x = json_object();
+	a = json_array();
+	for (int p = 0; p < s->n; p++)
+		if ((pend.seats >> p) & 1)
+			json_array_append_new(a, json_integer(p));
+	json_object_set_new(x, "seats", a);
+	json_object_set_new(x, "kind", json_string(pend.kind));
+	json_object_set_new(x, "prompt", json_string(pend.prompt));
+	json_object_set_new(o, "pending", x);
+
+	/* this turn */
+	x = json_object();
+	a = json_array();
+	for (int i = 0; i < s->nrolled; i++)
+		json_array_append_new(a, json_integer(s->rolled[i]));
+	json_object_set_new(x, "rolled", a);
+	a = json_array();
+	for (int i = 0; i < AF_NSHIPS; i++)
+		if (s->loc[i] == AF_LOC_HAND)
+			json_array_append_new(a, ship_json(s, i));
+	json_object_set_new(x, "unplaced", a);
+	a = json_array();
+	for (int i = 0; i < AF_NSHIPS; i++)
+		if (s->loc[i] >= AF_LOC_FAC && af__ship_owner(s, i) == s->cur) {
+			json_t *d = ship_json(s, i);
+
+			json_object_set_new(d, "facility", json_string(loc_name(s->loc[i])));
+			json_array_append_new(a, d);
+		}
+	json_object_set_new(x, "docked", a);
+	json_object_set_new(x, "cards_used", card_list(s->used));
+	json_object_set_new(x, "discard_used", json_boolean(s->discarded));
+	json_object_set_new(x, "artifact_total", json_integer(s->art_sum));
+	json_object_set_new(x, "cycles_left", json_integer(s->cycles));
+	json_object_set_new(x, "lunar_mine_used", json_boolean(s->mine_docked));
+	json_object_set_new(x, "hub_ships", json_integer(s->hub_docked));
+	json_object_set_new(x, "hub_excess", json_integer(s->hub_excess));
+	json_object_set_new(x, "borrowed", s->borrow >= 0 ? json_string(af_terr_names[s->borrow].id) : json_null());
+	json_object_set_new(x, "raid_pending", json_boolean(s->raid));
+	json_object_set_new(o, "this_turn", x);
+
+	/* facilities */
+	a = json_array();
+	for (int f = 0; f < AF_NFAC; f++) {
+		json_t *fo = json_object(), *ships = json_array();
+
+		json_object_set_new(fo, "id", json_string(af_fac_names[f].id));
+		json_object_set_new(fo, "name", json_string(af_fac_names[f].name));
+		json_object_set_new(fo, "ports", json_integer(f == AF_HUB ? af__caps(s, f) * s->n : af__caps(s, f)));
+		for (int i = 0; i < AF_NSHIPS; i++)
+			if (s->loc[i] == AF_LOC_FAC + f)
+				json_array_append_new(ships, ship_json(s, i));
+		json_object_set_new(fo, "ships", ships);
+		if (f == AF_HUB) {
+			json_t *tr = json_array();
+
+			for (int p = 0; p < s->n; p++)
+				json_array_append_new(tr, json_integer(s->hub[p]));
+			json_object_set_new(fo, "tracks", tr);
+		}
+		json_array_append_new(a, fo);
+	}
+	json_object_set_new(o, "facilities", a);
+	a = json_array();
+	for (int i = 0; i < AF_NSHIPS; i++)
+		if (s->loc[i] == AF_LOC_BAY)
+			json_array_append_new(a, ship_json(s, i));
+	json_object_set_new(o, "maintenance_bay", a);
+	a = json_array();
+	for (int p = 0; p < s->n; p++) {
+		int k = 0;
+
+		for (int i = p * AF_SHIPS_PER; i < (p + 1) * AF_SHIPS_PER; i++)
+			k += s->loc[i] == AF_LOC_STOCK;
+		json_array_append_new(a, json_integer(k));
+	}
+	json_object_set_new(o, "ship_stock", a);
+	x = json_object();
+	json_object_set_new(x, "owner", seat_or_null(s->relic_owner));
+	json_object_set_new(x, "where", json_string(loc_name(s->loc[AF_RELIC])));
+	json_object_set_new(x, "value", s->val[AF_RELIC] ? json_integer(s->val[AF_RELIC]) : json_null());
+	json_object_set_new(o, "relic_ship", x);
+
+	/* territories and fields */
+	a = json_array();
+	for (int t = 0; t < AF_NTERR; t++) {
+		json_t *to = json_object(), *cols = json_array(), *fl = json_array();
+
+		json_object_set_new(to, "id", json_string(af_terr_names[t].id));
+		json_object_set_new(to, "name", json_string(af_terr_names[t].name));
+		for (int p = 0; p < s->n; p++)
+			json_array_append_new(cols, json_integer(s->col[t][p]));
+		json_object_set_new(to, "colonies", cols);
+		json_object_set_new(to, "controller", seat_or_null(s->ctl[t]));
+		for (int f = 0; f < AF_NFIELD; f++)
+			if (s->field[f] == t)
+				json_array_append_new(fl, json_string(af_field_names[f].id));
+		json_object_set_new(to, "fields", fl);
+		json_array_append_new(a, to);
+	}
+	json_object_set_new(o, "territories", a);
+	x = json_object();
+	for (int f = 0; f < AF_NFIELD; f++)
+		json_object_set_new(x, af_field_names[f].id,
+				    s->field[f] >= 0 ? json_string(af_terr_names[s->field[f]].id) : json_null());
+	json_object_set_new(o, "fields", x);
+
+	/* alien tech: the display, the pile sizes and the public discard pile */
+	x = json_object();
+	a = json_array();
+	for (int i = 0; i < 3; i++)
+		json_array_append_new(a, s->disp[i] >= 0 ? json_string(af_card_names[s->disp[i]].id) : json_null());
+	json_object_set_new(x, "display", a);
+	{
+		int deck = 0;
+		json_t *d = json_array();
+
+		for (int c = 0; c < AF_NCARD; c++) {
+			deck += s->deck[c];
+			for (int k = 0; k < s->disc[c]; k++)
+				json_array_append_new(d, json_string(af_card_names[c].id));
+		}
+		json_object_set_new(x, "deck_size", json_integer(deck));
+		json_object_set_new(x, "discard_pile", d);
+	}
+	json_object_set_new(o, "tech", x);
+
+	a = json_array();
+	for (int p = 0; p < s->n; p++) {
+		json_t *po = json_object();
+		int inplay = 0;
+
+		for (int i = p * AF_SHIPS_PER; i < (p + 1) * AF_SHIPS_PER; i++)
+			inplay += s->loc[i] != AF_LOC_STOCK;
+		json_object_set_new(po, "seat", json_integer(p));
+		json_object_set_new(po, "fuel", json_integer(s->fuel[p]));
+		json_object_set_new(po, "ore", json_integer(s->ore[p]));
+		json_object_set_new(po, "colonies_left", json_integer(af__colonies_left(s, p)));
+		json_object_set_new(po, "hub_circle", json_integer(s->hub[p]));
+		json_object_set_new(po, "ships", json_integer(inplay));
+		json_object_set_new(po, "vp", json_integer(s->vp[p]));
+		json_object_set_new(po, "cards", card_list(s->hand[p]));
+		json_array_append_new(a, po);
+	}
+	json_object_set_new(o, "player_state", a);
+	*out = o;
+	return 0;
+}
+
+/* Higher is better: vp, then tech cards, then ore, then fuel. */
+static int cmp_key(const struct af_state *s, int a, int b)
+{
+	int ka[4] = { s->vp[a], af__cards(s, a), s->ore[a], s->fuel[a] };
+	int kb[4] = { s->vp[b], af__cards(s, b), s->ore[b], s->fuel[b] };
+
+	for (int i = 0; i < 4; i++)
+		if (ka[i] != kb[i])
+			return ka[i] > kb[i] ? 1 : -1;
+	return 0;
+}
+
+json_t *af__result(const struct af_state *s)
+{
+	json_t *o, *scores, *ranks, *winners;
+	int rank[AF_MAXP], top = 0, nwin = 0, level = 0;
+	static const char *const what[] = { "victory points", "alien tech cards", "ore", "fuel" };
+	char text[300];
+
+	if (!s->over)
+		return NULL;
+	for (int p = 0; p < s->n; p++) {
+		rank[p] = 1;
+		for (int q = 0; q < s->n; q++)
+			if (cmp_key(s, q, p) > 0)
+				rank[p]++;
+	}
+	for (int p = 0; p < s->n; p++)
+		if (s->vp[p] > s->vp[top])
+			top = p;
+	/* how deep the comparison among the players with the top score had to go */
+	for (int p = 0; p < s->n; p++) {
+		int ka[4] = { s->vp[p], af__cards(s, p), s->ore[p], s->fuel[p] };
+
+		if (rank[p] == 1)
+			nwin++;
+		if (s->vp[p] != s->vp[top])
+			continue;
+		for (int q = 0; q < s->n; q++) {
+			int kb[4] = { s->vp[q], af__cards(s, q), s->ore[q], s->fuel[q] };
+			int d = 0;
+
+			if (q == p || s->vp[q] != s->vp[top])
+				continue;
+			while (d < 4 && ka[d] == kb[d])
+				d++;
+			if (d > level)
+				level = d;
+		}
+	}
+	o = json_object();
+	scores = json_array();
+	ranks = json_array();
+	winners = json_array();
+	for (int p = 0; p < s->n; p++) {
+		json_array_append_new(scores, json_integer(s->vp[p]));
+		json_array_append_new(ranks, json_integer(rank[p]));
+		if (rank[p] == 1)
+			json_array_append_new(winners, json_integer(p));
+	}
+	json_object_set_new(o, "scores", scores);
+	json_object_set_new(o, "ranks", ranks);
+	json_object_set_new(o, "winners", winners);
+	if (level == 0)
+		snprintf(text, sizeof(text), "Player %d landed their last colony; most victory points (%d) wins.",
+			 s->ender + 1, s->vp[top]);
+	else if (level < 4)
+		snprintf(text, sizeof(text),
+			 "Player %d landed their last colony; tied on %d victory points, decided by %s (then ore, then fuel).",
+			 s->ender + 1, s->vp[top], what[level]);
+	else
+		snprintf(text, sizeof(text),
+			 "Player %d landed their last colony; %d players tied on victory points, tech cards, ore and fuel: they share the win.",
+			 s->ender + 1, nwin);
+	json_object_set_new(o, "tiebreak", json_string(text));
+	return o;
+}

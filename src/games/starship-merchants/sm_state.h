@@ -1,0 +1,138 @@
+/* games/starship-merchants/sm_state.h: the game state of Starship Merchants, set-up, snapshots and derived numbers */
+/* SPDX-License-Identifier: MIT */
+#ifndef TURNPOST_GAMES_SM_STATE_H
+#define TURNPOST_GAMES_SM_STATE_H
+
+#include <jansson.h>
+
+#include "engine/rng.h"
+#include "games/starship-merchants/sm_data.h"
+#include "util/err.h"
+
+#define SM_MAX_SHIPS 16   /* ships one player holds at once (limits give 13) */
+#define SM_MAX_ASIDE 16   /* cards set aside for the next ship */
+#define SM_MAX_SALVAGE 64 /* cards offered for transfer after scrapping */
+
+enum sm_place { SM_SHIPYARD = 0, SM_MARKET, SM_BELT, SM_DOCK };
+
+/* Where the current player is within a turn. */
+enum sm_phase {
+	SM_PH_START = 0, /* stay, move or pass */
+	SM_PH_SHIPYARD,  /* buy or lease one ship, or repay loans */
+	SM_PH_MARKET,    /* replace two cards (on arrival), buy one card, claim a token */
+	SM_PH_BELT,      /* choose the ship to run */
+	SM_PH_RUN,       /* spend the running ship's energy */
+	SM_PH_EXPLORE,   /* place the explored token: on the ship or in local space */
+	SM_PH_SALVAGE,   /* transfer or set aside the cards of scrapped ships */
+	SM_PH_TRIGGER,   /* may trigger the end of the game */
+	SM_PH_OVER,
+	SM_PH_COUNT
+};
+
+struct sm_ship {
+	int no;                  /* number within its owner's fleet, 1-based, never reused */
+	int mark;                /* 1..4 */
+	int type;                /* enum sm_ship_type */
+	int loans;               /* loan markers on it */
+	int pilot;               /* card index or -1 */
+	int ngear;
+	int gear[SM_MAX_GEAR];   /* card indexes */
+	int cargo[SM_NKINDS];    /* tokens aboard, claimed ones included */
+	int claimed[SM_NKINDS];  /* of those, claimed by the owner */
+	int dest;                /* destination card aboard or -1 */
+};
+
+struct sm_player {
+	int credits;
+	int pos;                 /* enum sm_place */
+	int nships;
+	struct sm_ship ships[SM_MAX_SHIPS];
+	int next_no;
+	int local[SM_NKINDS];    /* unclaimed tokens in local space */
+	int lclaim[SM_NKINDS];   /* claimed tokens in local space */
+	int setup[SM_NKINDS];    /* set-up tokens waiting for the first Belt visit */
+	int refinery[SM_NCARDS]; /* refinery cards owned, by card index */
+	int naside;
+	int aside[SM_MAX_ASIDE]; /* cards bought back for the next ship */
+	int laps;                /* times the player left the Dock */
+	int turns;
+	int dock_at;             /* order of the latest arrival at the Dock (0: never) */
+	int belt_seen;           /* set-up tokens have moved to local space */
+	int finished;            /* final circuit: back in the Dock for good */
+	int may_leave;           /* final circuit: was in the Dock at the trigger and has not chosen yet */
+};
+
+struct sm_state {
+	int n;
+	int cur;
+	int phase;               /* enum sm_phase */
+	int era;                 /* the current Mark, 1..4 */
+	int supply[SM_NMARKS][SM_NTYPES];
+	int bag[SM_NKINDS];
+	int known[SM_NKINDS];
+	int deck[SM_NCARDS];     /* undrawn cards by index (market and refinery decks share the array) */
+	int disc[SM_NCARDS];     /* discarded cards */
+	int mdisp[SM_MARKET_SLOTS];   /* card index or -1 */
+	int rdisp[SM_REFINERY_SLOTS];
+	int ddeck[SM_NDESTS];
+	int ddisc[SM_NDESTS];
+	int ddisp[SM_DEST_SLOTS];
+	int refineries_open;     /* someone has left the Dock */
+	/* the current turn */
+	int moved;               /* arrived this turn with "move" */
+	int replaced;            /* market: the two-card replacement is used or no longer possible */
+	int bought;              /* market: bought a card */
+	int repaid;              /* shipyard: loan markers repaid this action */
+	int run;                 /* index of the running ship or -1 */
+	int energy;              /* left in the run */
+	int drawn;               /* explored token kind waiting to be placed, or -1 */
+	int nsalvage;
+	int salvage[SM_MAX_SALVAGE]; /* cards of the ships scrapped in this Dock action */
+	int salv_pilots;         /* pilots that may still be transferred */
+	int salv_gear;           /* gear that may still be transferred */
+	/* the end */
+	int final;               /* the end was triggered */
+	int trigger;             /* who triggered it, -1 */
+	int dock_seq;            /* last value given out as dock_at */
+	int turn_no;             /* turns completed */
+	int last_pay[SM_MAX_PLAYERS]; /* what each player was paid at their latest Dock action */
+	struct sm_player p[SM_MAX_PLAYERS];
+};
+
+/* 0..2: the column of per-player-count tables. */
+int sm_state_col(const struct sm_state *s);
+
+/* New state for n players (2..4), rng draws the displays. */
+int sm_state_setup(int n, struct rng *rng, struct sm_state **out, struct err *err);
+void sm_state_free(struct sm_state *s);
+struct sm_state *sm_state_dup(const struct sm_state *s);
+
+/* Snapshots. */
+int sm_state_encode(const struct sm_state *s, json_t **out, struct err *err);
+int sm_state_decode(const json_t *in, struct sm_state **out, struct err *err);
+
+/* Derived numbers. */
+int sm_ship_find(const struct sm_player *pl, int no);    /* index or -1 */
+int sm_ship_obsolete(const struct sm_state *s, const struct sm_ship *sh);
+int sm_ship_capacity(const struct sm_ship *sh);
+int sm_ship_load(const struct sm_ship *sh);              /* tokens aboard */
+int sm_ship_energy(const struct sm_ship *sh);
+int sm_ship_explore_cost(const struct sm_ship *sh);
+int sm_ship_remote_cost(const struct sm_ship *sh);
+int sm_ship_cost(const struct sm_ship *sh);              /* full price of its Mark and type */
+int sm_marker_cost(const struct sm_ship *sh);            /* one loan marker: half the full price */
+/* Credits this ship earns at the Dock now (tokens, pilot, gear, refineries, destination). */
+int sm_ship_payment(const struct sm_state *s, int seat, const struct sm_ship *sh);
+int sm_player_loans(const struct sm_player *pl);
+int sm_player_loan_debt(const struct sm_player *pl);     /* credits to repay every marker */
+int sm_owned_of_mark(const struct sm_player *pl, int mark);
+
+/* Draw one card of a category group (0: pilot or gear, 1: refinery); -1 when none is left. */
+int sm_draw_card(struct sm_state *s, int refinery, struct rng *rng);
+int sm_draw_dest(struct sm_state *s, struct rng *rng);
+int sm_draw_token(struct sm_state *s, struct rng *rng); /* from the bag; -1 when empty */
+
+/* Tokens in play per kind, wherever they are (for the conservation check). */
+void sm_state_token_totals(const struct sm_state *s, int totals[SM_NKINDS]);
+
+#endif

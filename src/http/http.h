@@ -1,0 +1,93 @@
+/* http/http.h: the HTTP server: requests, replies, routes and the server's life cycle */
+/* SPDX-License-Identifier: MIT */
+#ifndef TURNPOST_HTTP_HTTP_H
+#define TURNPOST_HTTP_HTTP_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "store/store.h"
+#include "util/buf.h"
+#include "util/err.h"
+
+struct http_config {
+	const char *listen_addr;   /* "127.0.0.1" */
+	int port;                  /* 0: pick one */
+	const char *base_url;      /* "https://games.example.org"; NULL or "": http://ADDR:PORT */
+	size_t body_limit;         /* bytes; 0 means 64 KiB */
+	unsigned conn_timeout_s;   /* idle connection timeout; 0 means 30 */
+	unsigned max_connections;  /* 0 means 256 */
+	unsigned threads;          /* thread pool size; 0 means 4 */
+	int log_requests;          /* one line per request on stderr */
+};
+
+struct http_server;
+
+/* Start serving on a thread pool. */
+int http_server_start(const struct http_config *cfg, struct store *store, struct http_server **out,
+		      struct err *err);
+/* The port actually bound (useful with port 0). */
+int http_server_port(const struct http_server *srv);
+/* The public base URL: the configured one, else http://ADDR:PORT with the bound port. Borrowed. */
+const char *http_server_base_url(const struct http_server *srv);
+/*
+ * Stop accepting connections, let in-flight requests finish (up to
+ * grace_ms), then stop and free. Accepts NULL.
+ */
+void http_server_stop(struct http_server *srv, unsigned grace_ms);
+
+/* ---- what handlers see ---- */
+
+/* Who is asking (filled by http/auth.c). */
+struct http_auth {
+	int64_t token_id;   /* 0: anonymous */
+	int kind;           /* enum store_token_kind */
+	int64_t user_id;    /* 0 when the token has no user */
+	int is_admin;
+	int64_t game_id;    /* seat tokens */
+	int seat;           /* seat tokens; -1 otherwise */
+};
+
+struct http_request {
+	struct http_server *srv;
+	void *conn;             /* struct MHD_Connection *, opaque outside server.c */
+	const char *method;
+	const char *path;
+	struct buf body;
+	int too_large;
+	int status;             /* of the reply, for the log line */
+	double start_ms;
+	char client[64];
+	int64_t ids[2];         /* numeric {id} path parameters in order */
+	int nids;
+	struct http_auth auth;
+};
+
+struct http_reply {
+	int status;
+	const char *content_type; /* static string */
+	struct buf body;
+	char etag[32];            /* without quotes; empty: none */
+	char location[128];
+	char retry_after[16];
+};
+
+/* A request header (borrowed until the request ends) or NULL. */
+const char *http_header(const struct http_request *rq, const char *name);
+/* A query-string argument or NULL. */
+const char *http_query(const struct http_request *rq, const char *name);
+struct store *http_store(const struct http_request *rq);
+const struct http_config *http_config(const struct http_request *rq);
+
+/* Reply with a JSON value (stolen: the reply takes the reference). */
+void http_reply_json(struct http_reply *r, int status, json_t *value);
+/*
+ * Reply with an application/problem+json body for an error code: the status
+ * comes from the one mapping in problem.c; code is the stable "code" field
+ * (NULL: derived from the error code); extra (stolen, may be NULL) adds fields.
+ */
+void http_reply_problem(struct http_reply *r, int errcode, const char *code, const char *detail, json_t *extra);
+/* The HTTP status for an error code (the one place the mapping lives). */
+int http_status_for(int errcode);
+
+#endif

@@ -1,0 +1,294 @@
+/* http/server.c: libmicrohttpd glue: request life cycle, body limits, logging, dispatch */
+/* SPDX-License-Identifier: MIT */
+#include <arpa/inet.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "http/auth.h"
+#include "http/http.h"
+#include "http/metrics.h"
+#include "http/routes.h"
+#include "util/clock.h"
+#include "util/log.h"
+#include "util/banned.h"
+
+struct http_server {
+	struct MHD_Daemon *d;
+	struct http_config cfg;
+	struct store *store;
+	atomic_int inflight;
+	int port;
+	char base_url[256];
+};
+
+const char *http_header(const struct http_request *rq, const char *name)
+{
+	return MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, name);
+}
+
+const char *http_query(const struct http_request *rq, const char *name)
+{
+	return MHD_lookup_connection_value(rq->conn, MHD_GET_ARGUMENT_KIND, name);
+}
+
+struct store *http_store(const struct http_request *rq)
+{
+	return rq->srv->store;
+}
+
+const struct http_config *http_config(const struct http_request *rq)
+{
+	return &rq->srv->cfg;
+}
+
+static void client_address(struct MHD_Connection *conn, char out[64])
+{
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+
+	snprintf(out, 64, "unknown");
+	if (!ci || !ci->client_addr)
+		return;
+	if (ci->client_addr->sa_family == AF_INET)
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)ci->client_addr)->sin_addr, out, 64);
+	else if (ci->client_addr->sa_family == AF_INET6)
+		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)ci->client_addr)->sin6_addr, out, 64);
+}
+
+static enum MHD_Result send_reply(struct MHD_Connection *conn, struct http_reply *r)
+{
+	struct MHD_Response *resp;
+	enum MHD_Result ret;
+	size_t len = r->body.len;
+	char *data = buf_detach(&r->body, NULL);
+
+	resp = MHD_create_response_from_buffer(len, data, MHD_RESPMEM_MUST_FREE);
+	if (!resp) {
+		free(data);
+		return MHD_NO;
+	}
+	if (r->content_type)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->content_type);
+	if (r->etag[0]) {
+		char etag[40];
+		snprintf(etag, sizeof(etag), "\"%s\"", r->etag);
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, etag);
+	}
+	if (r->location[0])
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_LOCATION, r->location);
+	if (r->retry_after[0])
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, r->retry_after);
+	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(resp, "Cache-Control", "no-store");
+	ret = MHD_queue_response(conn, (unsigned)r->status, resp);
+	MHD_destroy_response(resp);
+	return ret;
+}
+
+static void dispatch(struct http_request *rq, struct http_reply *reply)
+{
+	int path_known = 0;
+	const struct route *rt;
+	struct err e = {0};
+
+	if (rq->too_large) {
+		char detail[128];
+		snprintf(detail, sizeof(detail), "the request body is larger than the limit of %zu bytes",
+			 rq->srv->cfg.body_limit);
+		http_reply_problem(reply, ERR_TOOLARGE, "body_too_large", detail, NULL);
+		return;
+	}
+	rt = routes_match(rq->method, rq->path, rq, &path_known);
+	if (!rt) {
+		if (path_known)
+			http_reply_problem(reply, ERR_INPUT, "method_not_allowed",
+					   "this path does not accept that method", NULL), reply->status = 405;
+		else
+			http_reply_problem(reply, ERR_NOTFOUND, "no_such_route", "no such page or endpoint", NULL);
+		return;
+	}
+	if (!(rt->flags & ROUTE_PUBLIC) || http_header(rq, MHD_HTTP_HEADER_AUTHORIZATION)) {
+		int rc = auth_request(rq, &rq->auth, &e);
+		if (rc < 0) {
+			http_reply_problem(reply, rc, NULL, e.msg, NULL);
+			return;
+		}
+		if ((rt->flags & ROUTE_ADMIN) && !rq->auth.is_admin) {
+			http_reply_problem(reply, ERR_FORBIDDEN, "admin_only", "this needs an admin's token", NULL);
+			return;
+		}
+	}
+	rt->handler(rq, reply);
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
+				  const char *version, const char *upload_data, size_t *upload_data_size,
+				  void **req_cls)
+{
+	struct http_server *srv = cls;
+	struct http_request *rq = *req_cls;
+	struct http_reply reply = { .status = 500, .body = BUF_INIT };
+	enum MHD_Result ret;
+
+	(void)version;
+	if (!rq) {
+		const char *cl;
+
+		rq = calloc(1, sizeof(*rq));
+		if (!rq)
+			return MHD_NO;
+		rq->srv = srv;
+		rq->conn = conn;
+		rq->method = method;
+		rq->path = url;
+		rq->start_ms = clock_mono_ms();
+		rq->auth.seat = -1;
+		buf_init(&rq->body);
+		client_address(conn, rq->client);
+		*req_cls = rq;
+		atomic_fetch_add(&srv->inflight, 1);
+		cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+		if (cl && strtoull(cl, NULL, 10) > srv->cfg.body_limit) {
+			rq->too_large = 1;
+			goto respond;
+		}
+		return MHD_YES;
+	}
+	if (*upload_data_size) {
+		if (!rq->too_large && rq->body.len + *upload_data_size <= srv->cfg.body_limit)
+			buf_add(&rq->body, upload_data, *upload_data_size);
+		else
+			rq->too_large = 1;
+		*upload_data_size = 0;
+		return MHD_YES;
+	}
+respond:
+	dispatch(rq, &reply);
+	metrics_count_request(reply.status);
+	rq->status = reply.status;
+	ret = send_reply(conn, &reply);
+	buf_release(&reply.body);
+	return ret;
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
+			 enum MHD_RequestTerminationCode toe)
+{
+	struct http_server *srv = cls;
+	struct http_request *rq = *req_cls;
+
+	(void)conn;
+	if (!rq)
+		return;
+	if (srv->cfg.log_requests) {
+		log_info("%s %s %d %.1fms%s", rq->method, rq->path, rq->status, clock_mono_ms() - rq->start_ms,
+			 toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " (connection ended early)");
+	}
+	buf_release(&rq->body);
+	free(rq);
+	*req_cls = NULL;
+	atomic_fetch_sub(&srv->inflight, 1);
+}
+
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	char line[512];
+
+	(void)cls;
+	vsnprintf(line, sizeof(line), fmt, ap);
+	line[strcspn(line, "\n")] = '\0';
+	log_warn("http: %s", line);
+}
+
+int http_server_start(const struct http_config *cfg, struct store *store, struct http_server **out,
+		      struct err *err)
+{
+	struct http_server *srv = calloc(1, sizeof(*srv));
+	struct sockaddr_in addr = { .sin_family = AF_INET };
+	const union MHD_DaemonInfo *info;
+
+	*out = NULL;
+	if (!srv)
+		return err_set(err, ERR_NOMEM, "out of memory");
+	srv->cfg = *cfg;
+	if (!srv->cfg.body_limit)
+		srv->cfg.body_limit = 64 * 1024;
+	if (!srv->cfg.conn_timeout_s)
+		srv->cfg.conn_timeout_s = 30;
+	if (!srv->cfg.max_connections)
+		srv->cfg.max_connections = 256;
+	if (!srv->cfg.threads)
+		srv->cfg.threads = 4;
+	srv->store = store;
+	addr.sin_port = htons((uint16_t)cfg->port);
+	if (inet_pton(AF_INET, cfg->listen_addr ? cfg->listen_addr : "127.0.0.1", &addr.sin_addr) != 1) {
+		free(srv);
+		return err_set(err, ERR_INPUT, "cannot listen on \"%s\": give an IPv4 address such as 127.0.0.1",
+			       cfg->listen_addr);
+	}
+	srv->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG | MHD_USE_AUTO | MHD_USE_ITC,
+				  (uint16_t)cfg->port, NULL, NULL, on_request, srv,
+				  MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+				  MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
+				  MHD_OPTION_THREAD_POOL_SIZE, (unsigned)srv->cfg.threads,
+				  MHD_OPTION_CONNECTION_LIMIT, (unsigned)srv->cfg.max_connections,
+				  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)srv->cfg.conn_timeout_s,
+				  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32 * 1024,
+				  MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)srv->cfg.max_connections,
+				  MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
+				  MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned)1,
+				  MHD_OPTION_END);
+	if (!srv->d) {
+		free(srv);
+		return err_set(err, ERR_IO, "cannot listen on %s:%d (is the port in use?)",
+			       cfg->listen_addr ? cfg->listen_addr : "127.0.0.1", cfg->port);
+	}
+	info = MHD_get_daemon_info(srv->d, MHD_DAEMON_INFO_BIND_PORT);
+	srv->port = info ? info->port : cfg->port;
+	if (cfg->base_url && *cfg->base_url)
+		snprintf(srv->base_url, sizeof(srv->base_url), "%s", cfg->base_url);
+	else
+		snprintf(srv->base_url, sizeof(srv->base_url), "http://%s:%d",
+			 cfg->listen_addr ? cfg->listen_addr : "127.0.0.1", srv->port);
+	/* drop a trailing slash so links can be written as base_url + "/path" */
+	if (srv->base_url[0] && srv->base_url[strlen(srv->base_url) - 1] == '/')
+		srv->base_url[strlen(srv->base_url) - 1] = '\0';
+	srv->cfg.base_url = srv->base_url;
+	*out = srv;
+	return 0;
+}
+
+int http_server_port(const struct http_server *srv)
+{
+	return srv->port;
+}
+
+const char *http_server_base_url(const struct http_server *srv)
+{
+	return srv->base_url;
+}
+
+void http_server_stop(struct http_server *srv, unsigned grace_ms)
+{
+	double until;
+	MHD_socket s;
+
+	if (!srv)
+		return;
+	s = MHD_quiesce_daemon(srv->d);
+	until = clock_mono_ms() + grace_ms;
+	while (atomic_load(&srv->inflight) > 0 && clock_mono_ms() < until) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+	MHD_stop_daemon(srv->d);
+	if (s != MHD_INVALID_SOCKET)
+		close(s);
+	free(srv);
+}

@@ -1,0 +1,35 @@
+/* settings.h: turnpostd's settings from flags, environment and a config file */
+/* SPDX-License-Identifier: MIT */
+#ifndef TURNPOST_SETTINGS_H
+#define TURNPOST_SETTINGS_H
+
+#include <stddef.h>
+
+#include "util/err.h"
+
+struct settings {
+	char db[512];
+	char listen_addr[64];
+	int port;
+	char base_url[256];
+	char port_file[512];
+	unsigned threads;
+	size_t body_limit;
+	unsigned timeout_s;
+	unsigned max_connections;
+	int quiet;
+	int help;
+	int version;
+};
+
+/*
+ * Defaults, then the config file (--config FILE or TURNPOST_CONFIG), then the
+ * environment (TURNPOST_DB, TURNPOST_LISTEN, ...), then the flags: later wins.
+ * ERR_INPUT with a message naming the bad setting.
+ */
+int settings_load(struct settings *cfg, int argc, char **argv, struct err *err);
+/* Apply one setting by its long flag name ("db", "listen", ...). */
+int settings_set(struct settings *cfg, const char *key, const char *value, const char *where, struct err *err);
+extern const char settings_usage[];
+
+#endif

@@ -1,0 +1,481 @@
+/* store/game.c: persistence of games, seats, moves, idempotency keys, outbox and audit rows */
+/* SPDX-License-Identifier: MIT */
+#include "store/store_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/banned.h"
+
+static void copy_small(char *dst, size_t size, const unsigned char *src)
+{
+	size_t n = src ? strlen((const char *)src) : 0;
+
+	if (n >= size)
+		n = size - 1;
+	if (n)
+		memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+void store_game_release(struct store_game *g)
+{
+	if (!g)
+		return;
+	free(g->options);
+	free(g->seed);
+	free(g->result);
+	free(g->initial);
+	memset(g, 0, sizeof(*g));
+}
+
+void store_seats_free(struct store_seat *seats, int n)
+{
+	for (int i = 0; seats && i < n; i++) {
+		free(seats[i].name);
+		free(seats[i].email);
+	}
+	free(seats);
+}
+
+void store_move_release(struct store_move *m)
+{
+	if (!m)
+		return;
+	free(m->text);
+	free(m->client);
+	free(m->snapshot);
+	memset(m, 0, sizeof(*m));
+}
+
+void store_moves_free(struct store_move *moves, int n)
+{
+	for (int i = 0; moves && i < n; i++)
+		store_move_release(&moves[i]);
+	free(moves);
+}
+
+int store_game_insert(struct store_conn *c, const struct store_game *g, int64_t *id, struct err *err)
+{
+	static const char sql[] =
+		"INSERT INTO games(game, options, seed, status, nplayers, move_count, active_seats, result,"
+		" initial, created_by, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	store__bind_text(st, 1, g->game);
+	store__bind_text(st, 2, g->options ? g->options : "{}");
+	store__bind_text(st, 3, g->seed);
+	store__bind_text(st, 4, g->status[0] ? g->status : "active");
+	sqlite3_bind_int(st, 5, g->nplayers);
+	sqlite3_bind_int(st, 6, g->move_count);
+	sqlite3_bind_int64(st, 7, g->active_seats);
+	store__bind_text(st, 8, g->result);
+	store__bind_text(st, 9, g->initial);
+	if (g->created_by)
+		sqlite3_bind_int64(st, 10, g->created_by);
+	sqlite3_bind_int64(st, 11, g->created_at);
+	sqlite3_bind_int64(st, 12, g->updated_at);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store__fail(c, "insert game", err);
+	*id = sqlite3_last_insert_rowid(c->db);
+	return 0;
+}
+
+int store_game_get(struct store_conn *c, int64_t id, struct store_game *out, struct err *err)
+{
+	static const char sql[] =
+		"SELECT id, game, options, seed, status, nplayers, move_count, active_seats, result,"
+		" initial, created_by, created_at, updated_at FROM games WHERE id = ?";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, id);
+	r = sqlite3_step(st);
+	if (r == SQLITE_DONE)
+		return err_set(err, ERR_NOTFOUND, "no game with id %lld", (long long)id);
+	if (r != SQLITE_ROW)
+		return store__fail(c, "load game", err);
+	out->id = sqlite3_column_int64(st, 0);
+	copy_small(out->game, sizeof(out->game), sqlite3_column_text(st, 1));
+	out->options = store__text(st, 2);
+	out->seed = store__text(st, 3);
+	copy_small(out->status, sizeof(out->status), sqlite3_column_text(st, 4));
+	out->nplayers = sqlite3_column_int(st, 5);
+	out->move_count = sqlite3_column_int(st, 6);
+	out->active_seats = (unsigned)sqlite3_column_int64(st, 7);
+	out->result = store__text(st, 8);
+	out->initial = store__text(st, 9);
+	out->created_by = sqlite3_column_int64(st, 10);
+	out->created_at = sqlite3_column_int64(st, 11);
+	out->updated_at = sqlite3_column_int64(st, 12);
+	sqlite3_reset(st);
+	return 0;
+}
+
+int store_game_update(struct store_conn *c, int64_t id, int move_count, unsigned active_seats,
+		      const char *status, const char *result, int64_t now, struct err *err)
+{
+	static const char sql[] =
+		"UPDATE games SET move_count = ?, active_seats = ?, status = ?, result = ?, updated_at = ?"
+		" WHERE id = ?";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int(st, 1, move_count);
+	sqlite3_bind_int64(st, 2, active_seats);
+	store__bind_text(st, 3, status);
+	store__bind_text(st, 4, result);
+	sqlite3_bind_int64(st, 5, now);
+	sqlite3_bind_int64(st, 6, id);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store__fail(c, "update game", err);
+	if (sqlite3_changes(c->db) != 1)
+		return err_set(err, ERR_NOTFOUND, "no game with id %lld", (long long)id);
+	return 0;
+}
+
+int store_seat_insert(struct store_conn *c, int64_t game_id, const struct store_seat *s, struct err *err)
+{
+	static const char sql[] = "INSERT INTO seats(game_id, seat, user_id, name, email) VALUES (?,?,?,?,?)";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, game_id);
+	sqlite3_bind_int(st, 2, s->seat);
+	if (s->user_id)
+		sqlite3_bind_int64(st, 3, s->user_id);
+	store__bind_text(st, 4, s->name);
+	store__bind_text(st, 5, s->email);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store__fail(c, "insert seat", err);
+	return 0;
+}
+
+int store_seats_get(struct store_conn *c, int64_t game_id, struct store_seat **out, int *n, struct err *err)
+{
+	static const char sql[] =
+		"SELECT seat, user_id, name, email FROM seats WHERE game_id = ? ORDER BY seat";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store_seat *seats = NULL;
+	int count = 0, r;
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, game_id);
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		struct store_seat *grown = realloc(seats, sizeof(*seats) * (size_t)(count + 1));
+		if (!grown)
+			abort();
+		seats = grown;
+		seats[count].seat = sqlite3_column_int(st, 0);
+		seats[count].user_id = sqlite3_column_int64(st, 1);
+		seats[count].name = store__text(st, 2);
+		seats[count].email = store__text(st, 3);
+		count++;
+	}
+	if (r != SQLITE_DONE) {
+		store_seats_free(seats, count);
+		return store__fail(c, "load seats", err);
+	}
+	*out = seats;
+	*n = count;
+	return 0;
+}
+
+int store_game_ids(struct store_conn *c, int64_t user_id, int limit, int64_t **ids, int *n, struct err *err)
+{
+	static const char all_sql[] = "SELECT id FROM games ORDER BY updated_at DESC, id DESC LIMIT ?";
+	static const char mine_sql[] =
+		"SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id"
+		" WHERE s.user_id = ? ORDER BY g.updated_at DESC, g.id DESC LIMIT ?";
+	sqlite3_stmt *st = store__stmt(c, user_id ? mine_sql : all_sql, err);
+	int64_t *list = NULL;
+	int count = 0, r;
+
+	*ids = NULL;
+	*n = 0;
+	if (!st)
+		return ERR_STORE;
+	if (user_id) {
+		sqlite3_bind_int64(st, 1, user_id);
+		sqlite3_bind_int(st, 2, limit);
+	} else {
+		sqlite3_bind_int(st, 1, limit);
+	}
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t *grown = realloc(list, sizeof(*list) * (size_t)(count + 1));
+		if (!grown)
+			abort();
+		list = grown;
+		list[count++] = sqlite3_column_int64(st, 0);
+	}
+	if (r != SQLITE_DONE) {
+		free(list);
+		return store__fail(c, "list games", err);
+	}
+	*ids = list;
+	*n = count;
+	return 0;
+}
+
+int store_move_append(struct store_conn *c, int64_t game_id, const struct store_move *m, struct err *err)
+{
+	static const char sql[] =
+		"INSERT INTO moves(game_id, n, seat, text, via, client, at, back, undo_seat, snapshot)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?)";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, game_id);
+	sqlite3_bind_int(st, 2, m->n);
+	sqlite3_bind_int(st, 3, m->seat);
+	store__bind_text(st, 4, m->text);
+	store__bind_text(st, 5, m->via);
+	store__bind_text(st, 6, m->client);
+	sqlite3_bind_int64(st, 7, m->at);
+	sqlite3_bind_int(st, 8, m->back);
+	sqlite3_bind_int(st, 9, m->undo_seat);
+	store__bind_text(st, 10, m->snapshot);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store__fail(c, "append move", err);
+	return 0;
+}
+
+static void move_row(sqlite3_stmt *st, struct store_move *m, int with_snapshot)
+{
+	m->n = sqlite3_column_int(st, 0);
+	m->seat = sqlite3_column_int(st, 1);
+	m->text = store__text(st, 2);
+	copy_small(m->via, sizeof(m->via), sqlite3_column_text(st, 3));
+	m->client = store__text(st, 4);
+	m->at = sqlite3_column_int64(st, 5);
+	m->back = sqlite3_column_int(st, 6);
+	m->undo_seat = sqlite3_column_int(st, 7);
+	m->snapshot = with_snapshot ? store__text(st, 8) : NULL;
+}
+
+int store_move_get(struct store_conn *c, int64_t game_id, int n, struct store_move *out, struct err *err)
+{
+	static const char sql[] =
+		"SELECT n, seat, text, via, client, at, back, undo_seat, snapshot FROM moves"
+		" WHERE game_id = ? AND n = ?";
+	static const char initial_sql[] = "SELECT initial, created_at FROM games WHERE id = ?";
+	sqlite3_stmt *st;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if (n == 0) {
+		st = store__stmt(c, initial_sql, err);
+		if (!st)
+			return ERR_STORE;
+		sqlite3_bind_int64(st, 1, game_id);
+		r = sqlite3_step(st);
+		if (r == SQLITE_DONE)
+			return err_set(err, ERR_NOTFOUND, "no game with id %lld", (long long)game_id);
+		if (r != SQLITE_ROW)
+			return store__fail(c, "load set-up", err);
+		out->seat = -1;
+		out->undo_seat = -1;
+		out->snapshot = store__text(st, 0);
+		out->at = sqlite3_column_int64(st, 1);
+		sqlite3_reset(st);
+		return 0;
+	}
+	st = store__stmt(c, sql, err);
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, game_id);
+	sqlite3_bind_int(st, 2, n);
+	r = sqlite3_step(st);
+	if (r == SQLITE_DONE)
+		return err_set(err, ERR_NOTFOUND, "game %lld has no step %d", (long long)game_id, n);
+	if (r != SQLITE_ROW)
+		return store__fail(c, "load move", err);
+	move_row(st, out, 1);
+	sqlite3_reset(st);
+	return 0;
+}
+
+int store_moves_list(struct store_conn *c, int64_t game_id, int with_snapshots, struct store_move **out,
+		     int *n, struct err *err)
+{
+	static const char sql[] =
+		"SELECT n, seat, text, via, client, at, back, undo_seat, snapshot FROM moves"
+		" WHERE game_id = ? ORDER BY n";
+	static const char sql_nosnap[] =
+		"SELECT n, seat, text, via, client, at, back, undo_seat FROM moves WHERE game_id = ? ORDER BY n";
+	sqlite3_stmt *st = store__stmt(c, with_snapshots ? sql : sql_nosnap, err);
+	struct store_move *list = NULL;
+	int count = 0, alloc = 0, r;
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, game_id);
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		if (count == alloc) {
+			alloc = alloc ? alloc * 2 : 32;
+			struct store_move *grown = realloc(list, sizeof(*list) * (size_t)alloc);
+			if (!grown)
+				abort();
+			list = grown;
+		}
+		move_row(st, &list[count++], with_snapshots);
+	}
+	if (r != SQLITE_DONE) {
+		store_moves_free(list, count);
+		return store__fail(c, "list moves", err);
+	}
+	*out = list;
+	*n = count;
+	return 0;
+}
+
+int store_move_set_snapshot(struct store_conn *c, int64_t game_id, int n, const char *snapshot, struct err *err)
+{
+	static const char sql[] = "UPDATE moves SET snapshot = ? WHERE game_id = ? AND n = ?";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	store__bind_text(st, 1, snapshot);
+	sqlite3_bind_int64(st, 2, game_id);
+	sqlite3_bind_int(st, 3, n);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store__fail(c, "set snapshot", err);
+	if (sqlite3_changes(c->db) != 1)
+		return err_set(err, ERR_NOTFOUND, "game %lld has no step %d", (long long)game_id, n);
+	return 0;
+}
+
+int store_idem_get(struct store_conn *c, int64_t token_id, const char *key, unsigned char hash[32],
+		   int64_t *game_id, int *status, char **body, struct err *err)
+{
+	static const char sql[] =
+		"SELECT request_hash, game_id, status, body FROM idempotency WHERE token_id = ? AND key = ?";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+	int r;
+
+	*body = NULL;
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, token_id);
+	store__bind_text(st, 2, key);
+	r = sqlite3_step(st);
+	if (r == SQLITE_DONE)
+		return ERR_NOTFOUND;
+	if (r != SQLITE_ROW)
+		return store__fail(c, "idempotency lookup", err);
+	if (sqlite3_column_bytes(st, 0) == 32)
+		memcpy(hash, sqlite3_column_blob(st, 0), 32);
+	else
+		memset(hash, 0, 32);
+	*game_id = sqlite3_column_int64(st, 1);
+	*status = sqlite3_column_int(st, 2);
+	*body = store__text(st, 3);
+	sqlite3_reset(st);
+	return 0;
+}
+
+int store_idem_put(struct store_conn *c, int64_t token_id, const char *key, const unsigned char hash[32],
+		   int64_t game_id, int status, const char *body, int64_t now, struct err *err)
+{
+	static const char sql[] =
+		"INSERT INTO idempotency(token_id, key, request_hash, game_id, status, body, created_at)"
+		" VALUES (?,?,?,?,?,?,?)";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, token_id);
+	store__bind_text(st, 2, key);
+	sqlite3_bind_blob(st, 3, hash, 32, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, game_id);
+	sqlite3_bind_int(st, 5, status);
+	store__bind_text(st, 6, body);
+	sqlite3_bind_int64(st, 7, now);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store__fail(c, "store idempotency key", err);
+	return 0;
+}
+
+int store_outbox_add(struct store_conn *c, const char *event, int64_t game_id, int seat, int64_t user_id,
+		     const char *payload, int64_t now, struct err *err)
+{
+	static const char sql[] =
+		"INSERT INTO outbox(event, game_id, seat, user_id, payload, next_at, created_at)"
+		" VALUES (?,?,?,?,?,?,?)";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	store__bind_text(st, 1, event);
+	if (game_id)
+		sqlite3_bind_int64(st, 2, game_id);
+	if (seat >= 0)
+		sqlite3_bind_int(st, 3, seat);
+	if (user_id)
+		sqlite3_bind_int64(st, 4, user_id);
+	store__bind_text(st, 5, payload ? payload : "{}");
+	sqlite3_bind_int64(st, 6, now);
+	sqlite3_bind_int64(st, 7, now);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store__fail(c, "queue notification", err);
+	return 0;
+}
+
+int store_outbox_count(struct store_conn *c, int64_t game_id, const char *event, int *count, struct err *err)
+{
+	static const char sql[] = "SELECT count(*) FROM outbox WHERE game_id = ? AND event = ?";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, game_id);
+	store__bind_text(st, 2, event);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		return store__fail(c, "count notifications", err);
+	*count = sqlite3_column_int(st, 0);
+	sqlite3_reset(st);
+	return 0;
+}
+
+int store_audit_add(struct store_conn *c, int64_t actor_user_id, const char *actor, const char *action,
+		    int64_t game_id, const char *reason, int before, int after, const char *detail,
+		    int64_t now, struct err *err)
+{
+	static const char sql[] =
+		"INSERT INTO audit(at, actor_user_id, actor, action, game_id, reason, before_count, after_count,"
+		" detail) VALUES (?,?,?,?,?,?,?,?,?)";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, now);
+	if (actor_user_id)
+		sqlite3_bind_int64(st, 2, actor_user_id);
+	store__bind_text(st, 3, actor);
+	store__bind_text(st, 4, action);
+	if (game_id)
+		sqlite3_bind_int64(st, 5, game_id);
+	store__bind_text(st, 6, reason);
+	if (before >= 0)
+		sqlite3_bind_int(st, 7, before);
+	if (after >= 0)
+		sqlite3_bind_int(st, 8, after);
+	store__bind_text(st, 9, detail ? detail : "{}");
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store__fail(c, "write audit", err);
+	return 0;
+}

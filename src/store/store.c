@@ -1,0 +1,369 @@
+/* store/store.c: SQLite connections, the writer path, migrations, backup */
+/* SPDX-License-Identifier: MIT */
+#include "store/store_int.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util/embed.h"
+#include "util/banned.h"
+
+sqlite3_stmt *store__stmt(struct store_conn *c, const char *sql, struct err *err)
+{
+	int free_slot = -1;
+
+	for (int i = 0; i < STORE__CACHE; i++) {
+		if (c->cache[i].sql == sql) {
+			sqlite3_stmt *st = c->cache[i].stmt;
+			sqlite3_reset(st);
+			sqlite3_clear_bindings(st);
+			return st;
+		}
+		if (!c->cache[i].sql && free_slot < 0)
+			free_slot = i;
+	}
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v3(c->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &st, NULL) != SQLITE_OK) {
+		store__fail(c, "prepare", err);
+		return NULL;
+	}
+	if (free_slot >= 0) {
+		c->cache[free_slot].sql = sql;
+		c->cache[free_slot].stmt = st;
+	} else {
+		/* The cache is sized for every statement we have; this would be a bug. */
+		sqlite3_finalize(st);
+		err_set(err, ERR_INTERNAL, "statement cache full");
+		return NULL;
+	}
+	return st;
+}
+
+int store__fail(struct store_conn *c, const char *what, struct err *err)
+{
+	int code = sqlite3_extended_errcode(c->db);
+
+	if ((code & 0xff) == SQLITE_CONSTRAINT)
+		return err_set(err, ERR_CONFLICT, "%s: %s", what, sqlite3_errmsg(c->db));
+	return err_set(err, ERR_STORE, "database error (%s): %s", what, sqlite3_errmsg(c->db));
+}
+
+char *store__text(sqlite3_stmt *st, int col)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	int n = sqlite3_column_bytes(st, col);
+	char *s;
+
+	if (!t)
+		return NULL;
+	s = malloc((size_t)n + 1);
+	if (!s)
+		abort();
+	memcpy(s, t, (size_t)n);
+	s[n] = '\0';
+	return s;
+}
+
+int store__bind_text(sqlite3_stmt *st, int idx, const char *s)
+{
+	if (!s)
+		return sqlite3_bind_null(st, idx);
+	return sqlite3_bind_text(st, idx, s, -1, SQLITE_STATIC);
+}
+
+static int conn_open(struct store *s, struct store_conn *c, int writer, int busy_ms, struct err *err)
+{
+	int flags = writer ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
+	char *msg = NULL;
+	const char *pragmas = writer
+		? "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;"
+		  "PRAGMA temp_store=MEMORY;"
+		: "PRAGMA foreign_keys=ON; PRAGMA query_only=ON;";
+
+	memset(c, 0, sizeof(*c));
+	c->store = s;
+	c->writer = writer;
+	if (sqlite3_open_v2(s->path, &c->db, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		err_set(err, ERR_STORE, "cannot open database %s: %s", s->path,
+			c->db ? sqlite3_errmsg(c->db) : "out of memory");
+		sqlite3_close(c->db);
+		c->db = NULL;
+		return ERR_STORE;
+	}
+	sqlite3_busy_timeout(c->db, busy_ms);
+	if (sqlite3_exec(c->db, pragmas, NULL, NULL, &msg) != SQLITE_OK) {
+		err_set(err, ERR_STORE, "cannot set up database %s: %s", s->path, msg ? msg : "?");
+		sqlite3_free(msg);
+		return ERR_STORE;
+	}
+	return 0;
+}
+
+static void conn_close(struct store_conn *c)
+{
+	if (!c->db)
+		return;
+	for (int i = 0; i < STORE__CACHE; i++)
+		if (c->cache[i].stmt)
+			sqlite3_finalize(c->cache[i].stmt);
+	sqlite3_close(c->db);
+	c->db = NULL;
+}
+
+/* Create the database's directory when missing (one level, like ./var). */
+static int make_parent_dir(const char *path, struct err *err)
+{
+	char *copy = strdup(path), *dir;
+	int rc = 0;
+
+	if (!copy)
+		return err_set(err, ERR_NOMEM, "out of memory");
+	dir = dirname(copy);
+	if (strcmp(dir, ".") != 0 && strcmp(dir, "/") != 0 && mkdir(dir, 0750) < 0 && errno != EEXIST)
+		rc = err_set(err, ERR_IO, "cannot create directory %s for the database: %s", dir, strerror(errno));
+	free(copy);
+	return rc;
+}
+
+static int migrate(struct store *s, struct err *err)
+{
+	struct store_conn *c = &s->writer;
+	char *msg = NULL;
+	int rc = 0, applied = 0;
+
+	if (sqlite3_exec(c->db,
+			 "CREATE TABLE IF NOT EXISTS schema_migrations ("
+			 " name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)",
+			 NULL, NULL, &msg) != SQLITE_OK)
+		goto fail;
+	for (const struct embed_file *f = embed_sql; f->name; f++) {
+		sqlite3_stmt *st = NULL;
+		int have;
+
+		if (sqlite3_prepare_v2(c->db, "SELECT 1 FROM schema_migrations WHERE name = ?", -1, &st,
+				       NULL) != SQLITE_OK)
+			return store__fail(c, "migrations", err);
+		sqlite3_bind_text(st, 1, f->name, -1, SQLITE_STATIC);
+		have = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+		applied++;
+		if (have)
+			continue;
+		if (sqlite3_exec(c->db, "BEGIN IMMEDIATE", NULL, NULL, &msg) != SQLITE_OK)
+			goto fail;
+		if (sqlite3_exec(c->db, f->text, NULL, NULL, &msg) != SQLITE_OK) {
+			err_set(err, ERR_STORE, "migration %s failed: %s", f->name, msg ? msg : "?");
+			sqlite3_free(msg);
+			sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+			return ERR_STORE;
+		}
+		if (sqlite3_prepare_v2(c->db,
+				       "INSERT INTO schema_migrations(name, applied_at)"
+				       " VALUES (?, CAST(strftime('%s','now') AS INTEGER) * 1000)",
+				       -1, &st, NULL) != SQLITE_OK) {
+			sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+			return store__fail(c, "migrations", err);
+		}
+		sqlite3_bind_text(st, 1, f->name, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE) {
+			sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+			return store__fail(c, "migrations", err);
+		}
+		if (sqlite3_exec(c->db, "COMMIT", NULL, NULL, &msg) != SQLITE_OK)
+			goto fail;
+	}
+	s->schema_version = applied;
+	return 0;
+fail:
+	err_set(err, ERR_STORE, "migrations: %s", msg ? msg : sqlite3_errmsg(c->db));
+	sqlite3_free(msg);
+	return ERR_STORE;
+}
+
+int store_open(const char *path, const struct store_options *opt, struct store **out, struct err *err)
+{
+	struct store *s = NULL;
+	int nread = opt && opt->read_connections > 0 ? opt->read_connections : 8;
+	int busy = opt && opt->busy_timeout_ms > 0 ? opt->busy_timeout_ms : 5000;
+	int rc;
+
+	*out = NULL;
+	if (sqlite3_threadsafe() == 0)
+		return err_set(err, ERR_INTERNAL, "SQLite was built without thread support");
+	if ((rc = make_parent_dir(path, err)) < 0)
+		return rc;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return err_set(err, ERR_NOMEM, "out of memory");
+	s->path = strdup(path);
+	pthread_mutex_init(&s->write_lock, NULL);
+	pthread_mutex_init(&s->read_lock, NULL);
+	pthread_cond_init(&s->read_free, NULL);
+	if ((rc = conn_open(s, &s->writer, 1, busy, err)) < 0)
+		goto done;
+	if ((rc = migrate(s, err)) < 0)
+		goto done;
+	s->readers = calloc((size_t)nread, sizeof(*s->readers));
+	if (!s->readers) {
+		rc = err_set(err, ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	s->nreaders = nread;
+	for (int i = 0; i < nread; i++)
+		if ((rc = conn_open(s, &s->readers[i], 0, busy, err)) < 0)
+			goto done;
+	*out = s;
+	s = NULL;
+	rc = 0;
+done:
+	store_close(s);
+	return rc;
+}
+
+void store_close(struct store *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->nreaders; i++)
+		conn_close(&s->readers[i]);
+	free(s->readers);
+	if (s->writer.db)
+		sqlite3_exec(s->writer.db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
+	conn_close(&s->writer);
+	pthread_mutex_destroy(&s->write_lock);
+	pthread_mutex_destroy(&s->read_lock);
+	pthread_cond_destroy(&s->read_free);
+	free(s->path);
+	free(s);
+}
+
+int store_schema_version(struct store *s)
+{
+	return s->schema_version;
+}
+
+int store_read_acquire(struct store *s, struct store_conn **out, struct err *err)
+{
+	pthread_mutex_lock(&s->read_lock);
+	for (;;) {
+		for (int i = 0; i < s->nreaders; i++) {
+			if (!s->readers[i].busy) {
+				s->readers[i].busy = 1;
+				pthread_mutex_unlock(&s->read_lock);
+				*out = &s->readers[i];
+				return 0;
+			}
+		}
+		pthread_cond_wait(&s->read_free, &s->read_lock);
+	}
+	(void)err;
+}
+
+void store_read_release(struct store_conn *c)
+{
+	struct store *s;
+
+	if (!c)
+		return;
+	s = c->store;
+	pthread_mutex_lock(&s->read_lock);
+	c->busy = 0;
+	pthread_cond_signal(&s->read_free);
+	pthread_mutex_unlock(&s->read_lock);
+}
+
+int store_write_begin(struct store *s, struct store_conn **out, struct err *err)
+{
+	sqlite3_stmt *st;
+
+	pthread_mutex_lock(&s->write_lock);
+	st = store__stmt(&s->writer, "BEGIN IMMEDIATE", err);
+	if (!st || sqlite3_step(st) != SQLITE_DONE) {
+		if (st)
+			store__fail(&s->writer, "begin", err);
+		pthread_mutex_unlock(&s->write_lock);
+		return ERR_STORE;
+	}
+	*out = &s->writer;
+	return 0;
+}
+
+int store_write_commit(struct store_conn *c, struct err *err)
+{
+	sqlite3_stmt *st = store__stmt(c, "COMMIT", err);
+	int rc = 0;
+
+	if (!st || sqlite3_step(st) != SQLITE_DONE) {
+		rc = st ? store__fail(c, "commit", err) : ERR_STORE;
+		if (!sqlite3_get_autocommit(c->db))
+			sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+	}
+	pthread_mutex_unlock(&c->store->write_lock);
+	return rc;
+}
+
+void store_write_rollback(struct store_conn *c)
+{
+	if (!c)
+		return;
+	if (!sqlite3_get_autocommit(c->db))
+		sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+	pthread_mutex_unlock(&c->store->write_lock);
+}
+
+int store_ping(struct store *s, struct err *err)
+{
+	struct store_conn *c;
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = store_read_acquire(s, &c, err)) < 0)
+		return rc;
+	st = store__stmt(c, "SELECT count(*) FROM schema_migrations", err);
+	if (!st)
+		rc = ERR_STORE;
+	else if (sqlite3_step(st) != SQLITE_ROW)
+		rc = store__fail(c, "ping", err);
+	if (st)
+		sqlite3_reset(st);
+	store_read_release(c);
+	return rc;
+}
+
+int store_backup(struct store *s, const char *dest, struct err *err)
+{
+	sqlite3 *to = NULL;
+	sqlite3_backup *b;
+	struct store_conn *c;
+	int rc = 0;
+
+	if (sqlite3_open_v2(dest, &to, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+		rc = err_set(err, ERR_IO, "cannot create backup %s: %s", dest, to ? sqlite3_errmsg(to) : "?");
+		sqlite3_close(to);
+		return rc;
+	}
+	if ((rc = store_read_acquire(s, &c, err)) < 0) {
+		sqlite3_close(to);
+		return rc;
+	}
+	b = sqlite3_backup_init(to, "main", c->db, "main");
+	if (!b) {
+		rc = err_set(err, ERR_IO, "backup to %s: %s", dest, sqlite3_errmsg(to));
+	} else {
+		int r;
+		while ((r = sqlite3_backup_step(b, 256)) == SQLITE_OK || r == SQLITE_BUSY || r == SQLITE_LOCKED)
+			sqlite3_sleep(5);
+		sqlite3_backup_finish(b);
+		if (r != SQLITE_DONE)
+			rc = err_set(err, ERR_IO, "backup to %s failed: %s", dest, sqlite3_errmsg(to));
+	}
+	store_read_release(c);
+	if (sqlite3_close(to) != SQLITE_OK && !rc)
+		rc = err_set(err, ERR_IO, "closing backup %s failed", dest);
+	return rc;
+}

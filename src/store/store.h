@@ -1,0 +1,179 @@
+/* store/store.h: the SQLite storage of turnpost (the only code that knows SQL) */
+/* SPDX-License-Identifier: MIT */
+#ifndef TURNPOST_STORE_STORE_H
+#define TURNPOST_STORE_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/err.h"
+
+/*
+ * One store = one database file in WAL mode with foreign keys on: one writer
+ * connection behind a mutex (all writes go through store_write_begin, so
+ * there is one writer path) and a pool of read connections. Every statement
+ * is prepared once per connection and cached.
+ */
+struct store;
+/* A connection lent by the store: a reader, or the writer inside a transaction. */
+struct store_conn;
+
+struct store_options {
+	int read_connections; /* pool size; 0 means 8 */
+	int busy_timeout_ms;  /* 0 means 5000 */
+};
+
+/* Open (creating the file and its directory's database if needed) and apply migrations. */
+int store_open(const char *path, const struct store_options *opt, struct store **out, struct err *err);
+/* Checkpoint and close every connection. Accepts NULL. */
+void store_close(struct store *s);
+/* Number of migrations applied (the schema version). */
+int store_schema_version(struct store *s);
+
+/* Borrow a read connection; always give it back with store_read_release. */
+int store_read_acquire(struct store *s, struct store_conn **out, struct err *err);
+void store_read_release(struct store_conn *c);
+
+/*
+ * Take the writer (blocking other writers) and BEGIN IMMEDIATE. End with
+ * exactly one of store_write_commit (durable on return) or
+ * store_write_rollback (nothing kept).
+ */
+int store_write_begin(struct store *s, struct store_conn **out, struct err *err);
+int store_write_commit(struct store_conn *c, struct err *err);
+void store_write_rollback(struct store_conn *c);
+
+/* A cheap query proving the database answers (for /healthz). */
+int store_ping(struct store *s, struct err *err);
+/* Online backup of the whole database into a new file. */
+int store_backup(struct store *s, const char *dest, struct err *err);
+
+/* ---- users and tokens (store/user.c) ---- */
+
+struct store_user {
+	int64_t id;
+	char *email;
+	char *name;
+	int is_admin;
+	char *prefs;
+	int64_t created_at;
+};
+void store_user_release(struct store_user *u);
+
+int store_user_add(struct store_conn *c, const char *email, const char *name, int is_admin,
+		   int64_t *id, struct err *err);
+/* The user with this email (ERR_NOTFOUND when none). */
+int store_user_by_email(struct store_conn *c, const char *email, struct store_user *out, struct err *err);
+int store_user_by_id(struct store_conn *c, int64_t id, struct store_user *out, struct err *err);
+/* The user with this email, made (not admin) when missing; *id set either way. */
+int store_user_ensure(struct store_conn *c, const char *email, const char *name, int64_t *id, struct err *err);
+/* Calls fn for every user in id order; a non-zero return from fn stops and is returned. */
+int store_user_each(struct store_conn *c, int (*fn)(void *ctx, const struct store_user *u), void *ctx,
+		    struct err *err);
+int store_user_count_admins(struct store_conn *c, int *count, struct err *err);
+
+enum store_token_kind { TOKEN_API, TOKEN_SEAT, TOKEN_SIGNIN, TOKEN_SESSION };
+
+struct store_token {
+	int64_t id;
+	enum store_token_kind kind;
+	int64_t user_id;  /* 0 when none */
+	int64_t game_id;  /* seat tokens */
+	int seat;         /* seat tokens; -1 otherwise */
+	int64_t expires_at; /* 0: never */
+	int64_t revoked_at; /* 0: live */
+};
+
+/*
+ * Store a token's hash (32 bytes) and return its id. The plain token never
+ * reaches the database.
+ */
+int store_token_add(struct store_conn *c, const unsigned char hash[32], enum store_token_kind kind,
+		    int64_t user_id, int64_t game_id, int seat, const char *label, int64_t expires_at,
+		    int64_t *id, struct err *err);
+/* The live token with this hash (ERR_UNAUTH when none, revoked or expired). */
+int store_token_by_hash(struct store_conn *c, const unsigned char hash[32], int64_t now,
+			struct store_token *out, struct err *err);
+/* Revoke; ERR_NOTFOUND when no live token has this id. */
+int store_token_revoke(struct store_conn *c, int64_t id, int64_t now, struct err *err);
+
+/* ---- games, seats, moves (store/game.c) ---- */
+
+struct store_game {
+	int64_t id;
+	char game[48];
+	char *options;
+	char *seed;
+	char status[12];
+	int nplayers;
+	int move_count;
+	unsigned active_seats;
+	char *result; /* NULL while running */
+	char *initial;
+	int64_t created_by;
+	int64_t created_at;
+	int64_t updated_at;
+};
+void store_game_release(struct store_game *g);
+
+struct store_seat {
+	int seat;
+	int64_t user_id;
+	char *name;
+	char *email;
+};
+void store_seats_free(struct store_seat *seats, int n);
+
+struct store_move {
+	int n;
+	int seat;
+	char *text;
+	char via[12];
+	char *client;
+	int64_t at;
+	int back;
+	int undo_seat;
+	char *snapshot; /* filled only when asked for */
+};
+void store_move_release(struct store_move *m);
+void store_moves_free(struct store_move *moves, int n);
+
+int store_game_insert(struct store_conn *c, const struct store_game *g, int64_t *id, struct err *err);
+int store_game_get(struct store_conn *c, int64_t id, struct store_game *out, struct err *err);
+/* Set move_count, active_seats, status and result (NULL keeps none) after a step. */
+int store_game_update(struct store_conn *c, int64_t id, int move_count, unsigned active_seats,
+		      const char *status, const char *result, int64_t now, struct err *err);
+
+int store_seat_insert(struct store_conn *c, int64_t game_id, const struct store_seat *s, struct err *err);
+/* All seats of a game in seat order; *out is new (store_seats_free). */
+int store_seats_get(struct store_conn *c, int64_t game_id, struct store_seat **out, int *n, struct err *err);
+
+/* Game ids, newest first: all (user_id 0) or those where the user holds a seat. */
+int store_game_ids(struct store_conn *c, int64_t user_id, int limit, int64_t **ids, int *n, struct err *err);
+
+int store_move_append(struct store_conn *c, int64_t game_id, const struct store_move *m, struct err *err);
+/* One step with its snapshot; n == 0 gives the set-up position from games.initial. */
+int store_move_get(struct store_conn *c, int64_t game_id, int n, struct store_move *out, struct err *err);
+/* All steps in order, with snapshots when with_snapshots; *out new (store_moves_free). */
+int store_moves_list(struct store_conn *c, int64_t game_id, int with_snapshots, struct store_move **out,
+		     int *n, struct err *err);
+/* Replace one stored snapshot (admin repair and tests of verify). */
+int store_move_set_snapshot(struct store_conn *c, int64_t game_id, int n, const char *snapshot, struct err *err);
+
+/* ---- idempotency, outbox, audit (store/game.c) ---- */
+
+/* The stored answer for (token, key): ERR_NOTFOUND when none. body is new. */
+int store_idem_get(struct store_conn *c, int64_t token_id, const char *key, unsigned char hash[32],
+		   int64_t *game_id, int *status, char **body, struct err *err);
+int store_idem_put(struct store_conn *c, int64_t token_id, const char *key, const unsigned char hash[32],
+		   int64_t game_id, int status, const char *body, int64_t now, struct err *err);
+
+int store_outbox_add(struct store_conn *c, const char *event, int64_t game_id, int seat, int64_t user_id,
+		     const char *payload, int64_t now, struct err *err);
+int store_outbox_count(struct store_conn *c, int64_t game_id, const char *event, int *count, struct err *err);
+
+int store_audit_add(struct store_conn *c, int64_t actor_user_id, const char *actor, const char *action,
+		    int64_t game_id, const char *reason, int before, int after, const char *detail,
+		    int64_t now, struct err *err);
+
+#endif

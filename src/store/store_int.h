@@ -1,0 +1,47 @@
+/* store/store_int.h: what the files of store/ share (connections, statement cache) */
+/* SPDX-License-Identifier: MIT */
+#ifndef TURNPOST_STORE_STORE_INT_H
+#define TURNPOST_STORE_STORE_INT_H
+
+#include <pthread.h>
+#include <sqlite3.h>
+
+#include "store/store.h"
+
+#define STORE__CACHE 64
+
+struct store_conn {
+	struct store *store;
+	sqlite3 *db;
+	int writer;
+	int busy; /* lent out */
+	struct {
+		const char *sql; /* static string: the cache key is its address */
+		sqlite3_stmt *stmt;
+	} cache[STORE__CACHE];
+};
+
+struct store {
+	char *path;
+	struct store_conn writer;
+	pthread_mutex_t write_lock;
+	struct store_conn *readers;
+	int nreaders;
+	pthread_mutex_t read_lock;
+	pthread_cond_t read_free;
+	int schema_version;
+};
+
+/*
+ * The cached prepared statement for sql (a string literal), reset and with
+ * bindings cleared. Borrowed: do not finalize. NULL with err set on failure.
+ */
+sqlite3_stmt *store__stmt(struct store_conn *c, const char *sql, struct err *err);
+/* Set err from the connection's last error; returns ERR_STORE (or ERR_CONFLICT on a constraint). */
+int store__fail(struct store_conn *c, const char *what, struct err *err);
+/* A new copy of a text column, or NULL for SQL NULL. */
+char *store__text(sqlite3_stmt *st, int col);
+/* Bind text or NULL. */
+int store__bind_text(sqlite3_stmt *st, int idx, const char *s);
+
+#endif

@@ -1,0 +1,238 @@
+/* store/user.c: persistence of users and tokens */
+/* SPDX-License-Identifier: MIT */
+#include "store/store_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/clock.h"
+#include "util/token.h"
+#include "util/banned.h"
+
+static const char *const kind_names[] = { "api", "seat", "signin", "session" };
+
+void store_user_release(struct store_user *u)
+{
+	if (!u)
+		return;
+	free(u->email);
+	free(u->name);
+	free(u->prefs);
+	memset(u, 0, sizeof(*u));
+}
+
+int store_user_add(struct store_conn *c, const char *email, const char *name, int is_admin, int64_t *id,
+		   struct err *err)
+{
+	static const char sql[] =
+		"INSERT INTO users(email, name, is_admin, created_at) VALUES (?, ?, ?, ?)";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	store__bind_text(st, 1, email);
+	store__bind_text(st, 2, name);
+	sqlite3_bind_int(st, 3, is_admin ? 1 : 0);
+	sqlite3_bind_int64(st, 4, clock_now_ms());
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		int rc = store__fail(c, "add user", err);
+		if (rc == ERR_CONFLICT)
+			err_set(err, ERR_CONFLICT, "a user with email %s already exists", email);
+		return rc;
+	}
+	if (id)
+		*id = sqlite3_last_insert_rowid(c->db);
+	return 0;
+}
+
+static void user_row(sqlite3_stmt *st, struct store_user *out)
+{
+	out->id = sqlite3_column_int64(st, 0);
+	out->email = store__text(st, 1);
+	out->name = store__text(st, 2);
+	out->is_admin = sqlite3_column_int(st, 3);
+	out->prefs = store__text(st, 4);
+	out->created_at = sqlite3_column_int64(st, 5);
+}
+
+#define USER_COLS "id, email, name, is_admin, prefs, created_at"
+
+int store_user_by_email(struct store_conn *c, const char *email, struct store_user *out, struct err *err)
+{
+	static const char sql[] = "SELECT " USER_COLS " FROM users WHERE email = ?";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if (!st)
+		return ERR_STORE;
+	store__bind_text(st, 1, email);
+	r = sqlite3_step(st);
+	if (r == SQLITE_DONE)
+		return err_set(err, ERR_NOTFOUND, "no user with email %s", email);
+	if (r != SQLITE_ROW)
+		return store__fail(c, "find user", err);
+	user_row(st, out);
+	sqlite3_reset(st);
+	return 0;
+}
+
+int store_user_by_id(struct store_conn *c, int64_t id, struct store_user *out, struct err *err)
+{
+	static const char sql[] = "SELECT " USER_COLS " FROM users WHERE id = ?";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, id);
+	r = sqlite3_step(st);
+	if (r == SQLITE_DONE)
+		return err_set(err, ERR_NOTFOUND, "no user with id %lld", (long long)id);
+	if (r != SQLITE_ROW)
+		return store__fail(c, "find user", err);
+	user_row(st, out);
+	sqlite3_reset(st);
+	return 0;
+}
+
+int store_user_ensure(struct store_conn *c, const char *email, const char *name, int64_t *id, struct err *err)
+{
+	struct store_user u;
+	int rc = store_user_by_email(c, email, &u, err);
+
+	if (rc == 0) {
+		*id = u.id;
+		store_user_release(&u);
+		return 0;
+	}
+	if (rc != ERR_NOTFOUND)
+		return rc;
+	err_clear(err);
+	return store_user_add(c, email, name, 0, id, err);
+}
+
+int store_user_each(struct store_conn *c, int (*fn)(void *ctx, const struct store_user *u), void *ctx,
+		    struct err *err)
+{
+	static const char sql[] = "SELECT " USER_COLS " FROM users ORDER BY id";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+	int r, rc = 0;
+
+	if (!st)
+		return ERR_STORE;
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		struct store_user u;
+		user_row(st, &u);
+		rc = fn(ctx, &u);
+		store_user_release(&u);
+		if (rc)
+			break;
+	}
+	if (!rc && r != SQLITE_DONE)
+		rc = store__fail(c, "list users", err);
+	sqlite3_reset(st);
+	return rc;
+}
+
+int store_user_count_admins(struct store_conn *c, int *count, struct err *err)
+{
+	static const char sql[] = "SELECT count(*) FROM users WHERE is_admin = 1";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	if (sqlite3_step(st) != SQLITE_ROW)
+		return store__fail(c, "count admins", err);
+	*count = sqlite3_column_int(st, 0);
+	sqlite3_reset(st);
+	return 0;
+}
+
+int store_token_add(struct store_conn *c, const unsigned char hash[32], enum store_token_kind kind,
+		    int64_t user_id, int64_t game_id, int seat, const char *label, int64_t expires_at,
+		    int64_t *id, struct err *err)
+{
+	static const char sql[] =
+		"INSERT INTO tokens(hash, kind, user_id, game_id, seat, label, created_at, expires_at)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_blob(st, 1, hash, 32, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, kind_names[kind], -1, SQLITE_STATIC);
+	if (user_id)
+		sqlite3_bind_int64(st, 3, user_id);
+	if (game_id)
+		sqlite3_bind_int64(st, 4, game_id);
+	if (seat >= 0)
+		sqlite3_bind_int(st, 5, seat);
+	store__bind_text(st, 6, label);
+	sqlite3_bind_int64(st, 7, clock_now_ms());
+	if (expires_at)
+		sqlite3_bind_int64(st, 8, expires_at);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store__fail(c, "add token", err);
+	if (id)
+		*id = sqlite3_last_insert_rowid(c->db);
+	return 0;
+}
+
+int store_token_by_hash(struct store_conn *c, const unsigned char hash[32], int64_t now,
+			struct store_token *out, struct err *err)
+{
+	static const char sql[] =
+		"SELECT id, kind, user_id, game_id, seat, expires_at, revoked_at, hash FROM tokens WHERE hash = ?";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+	const char *kind;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	out->seat = -1;
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_blob(st, 1, hash, 32, SQLITE_STATIC);
+	r = sqlite3_step(st);
+	if (r == SQLITE_DONE)
+		return err_set(err, ERR_UNAUTH, "unknown token");
+	if (r != SQLITE_ROW)
+		return store__fail(c, "find token", err);
+	out->id = sqlite3_column_int64(st, 0);
+	kind = (const char *)sqlite3_column_text(st, 1);
+	for (int k = 0; k < 4; k++)
+		if (kind && strcmp(kind, kind_names[k]) == 0)
+			out->kind = (enum store_token_kind)k;
+	out->user_id = sqlite3_column_int64(st, 2);
+	out->game_id = sqlite3_column_int64(st, 3);
+	out->seat = sqlite3_column_type(st, 4) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 4);
+	out->expires_at = sqlite3_column_int64(st, 5);
+	out->revoked_at = sqlite3_column_int64(st, 6);
+	if (sqlite3_column_bytes(st, 7) != 32 || !token_hash_equal(sqlite3_column_blob(st, 7), hash)) {
+		sqlite3_reset(st);
+		return err_set(err, ERR_UNAUTH, "unknown token");
+	}
+	sqlite3_reset(st);
+	if (out->revoked_at)
+		return err_set(err, ERR_UNAUTH, "this token was revoked");
+	if (out->expires_at && out->expires_at <= now)
+		return err_set(err, ERR_UNAUTH, "this token has expired");
+	return 0;
+}
+
+int store_token_revoke(struct store_conn *c, int64_t id, int64_t now, struct err *err)
+{
+	static const char sql[] = "UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, now);
+	sqlite3_bind_int64(st, 2, id);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store__fail(c, "revoke token", err);
+	if (sqlite3_changes(c->db) == 0)
+		return err_set(err, ERR_NOTFOUND, "no live token with id %lld", (long long)id);
+	return 0;
+}

@@ -1,0 +1,21 @@
+/* util/clock.h: the wall clock, injectable for tests */
+/* SPDX-License-Identifier: MIT */
+#ifndef TURNPOST_UTIL_CLOCK_H
+#define TURNPOST_UTIL_CLOCK_H
+
+#include <stdint.h>
+
+/* Milliseconds since the Unix epoch, from the injected clock when one is set. */
+int64_t clock_now_ms(void);
+/* Monotonic milliseconds for measuring durations (never injected). */
+double clock_mono_ms(void);
+/*
+ * Inject a fixed clock (tests): every clock_now_ms returns ms until the next
+ * call; 0 restores the real clock. The daemon also honours TURNPOST_FAKE_NOW_MS
+ * from the environment at start-up (tests only; documented in docs/operations.md).
+ */
+void clock_set_fake_ms(int64_t ms);
+/* Format ms as RFC 3339 UTC ("2026-11-21T23:16:03Z") into out. */
+void clock_format_utc(int64_t ms, char out[32]);
+
+#endif

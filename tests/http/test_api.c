@@ -1,0 +1,1 @@
+/* tests/http/test_api.c: placeholder replaced below */
