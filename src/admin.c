@@ -1,0 +1,523 @@
+/* admin.c: the admin command line (turnpost): users, tokens, games, export, import, verify, backup */
+/* SPDX-License-Identifier: MIT */
+#include <config.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "admin.h"
+#include "engine/play.h"
+#include "engine/registry.h"
+#include "store/store.h"
+#include "util/clock.h"
+#include "util/token.h"
+#include "util/banned.h"
+
+static const char usage[] =
+	"Usage: turnpost [--db FILE] COMMAND [ARGS]\n"
+	"Administer a turnpost database (default ./var/turnpost.db; env TURNPOST_DB).\n"
+	"\n"
+	"Users and tokens:\n"
+	"  user add EMAIL [--name NAME] [--admin]   add a user; prints a new API token last\n"
+	"  user list                                 list users\n"
+	"  token add EMAIL [--label TEXT]            a new API token for a user\n"
+	"  token revoke ID                           revoke a token\n"
+	"Games:\n"
+	"  game create GAME --player 'NAME <EMAIL>'... [--option KEY=JSON]... [--seed N]\n"
+	"                                            create a game; prints its id and seat tokens\n"
+	"  game list                                 list games, newest first\n"
+	"  game show ID                              a game as JSON (status, seats, position)\n"
+	"  export ID [--output FILE]                 write the game's replay file (JSON)\n"
+	"  import FILE                               create a game from a replay file, replaying it\n"
+	"  verify [ID]                               replay games and compare every snapshot\n"
+	"Database:\n"
+	"  backup FILE                               online backup into FILE\n"
+	"\n"
+	"  --help, --version\n"
+	"Exit status: 0 ok, 1 failure (verify: a difference was found), 2 usage error.\n";
+
+struct cli {
+	const char *db;
+	struct store *store;
+	int argc;
+	char **argv;
+};
+
+static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "turnpost: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 1;
+}
+
+static int open_store(struct cli *c)
+{
+	struct err e = {0};
+
+	if (store_open(c->db, NULL, &c->store, &e) < 0) {
+		fprintf(stderr, "turnpost: %s\n", e.msg);
+		return 1;
+	}
+	return 0;
+}
+
+/* Find "--flag VALUE" in argv from index start; NULL when absent. */
+static const char *flag_value(struct cli *c, int start, const char *flag)
+{
+	for (int i = start; i < c->argc - 1; i++)
+		if (strcmp(c->argv[i], flag) == 0)
+			return c->argv[i + 1];
+	return NULL;
+}
+
+static int has_flag(struct cli *c, int start, const char *flag)
+{
+	for (int i = start; i < c->argc; i++)
+		if (strcmp(c->argv[i], flag) == 0)
+			return 1;
+	return 0;
+}
+
+static int new_api_token(struct store_conn *conn, int64_t user_id, const char *label, char tok[TOKEN_TEXT_MAX],
+			 int64_t *tid, struct err *e)
+{
+	unsigned char hash[32];
+
+	token_new(tok, hash);
+	return store_token_add(conn, hash, TOKEN_API, user_id, 0, -1, label, 0, tid, e);
+}
+
+static int cmd_user_add(struct cli *c)
+{
+	const char *email = c->argc > 2 ? c->argv[2] : NULL;
+	const char *name = flag_value(c, 3, "--name");
+	struct store_conn *conn;
+	struct err e = {0};
+	char tok[TOKEN_TEXT_MAX], derived[128];
+	int64_t id, tid;
+	int rc;
+
+	if (!email || email[0] == '-' || !strchr(email, '@'))
+		return fail("user add needs an email address: turnpost user add you@example.org [--admin]");
+	if (!name) {
+		snprintf(derived, sizeof(derived), "%.*s", (int)(strchr(email, '@') - email), email);
+		name = derived;
+	}
+	if (open_store(c))
+		return 1;
+	if ((rc = store_write_begin(c->store, &conn, &e)) == 0) {
+		rc = store_user_add(conn, email, name, has_flag(c, 3, "--admin"), &id, &e);
+		if (rc == 0)
+			rc = new_api_token(conn, id, "cli", tok, &tid, &e);
+		if (rc == 0)
+			rc = store_write_commit(conn, &e);
+		else
+			store_write_rollback(conn);
+	}
+	if (rc < 0)
+		return fail("%s", e.msg);
+	printf("user %lld %s <%s>%s\n", (long long)id, name, email, has_flag(c, 3, "--admin") ? " (admin)" : "");
+	printf("API token (shown once; send it as \"Authorization: Bearer TOKEN\"):\n%s\n", tok);
+	return 0;
+}
+
+static int print_user(void *ctx, const struct store_user *u)
+{
+	(void)ctx;
+	printf("%lld\t%s\t%s%s\n", (long long)u->id, u->email, u->name, u->is_admin ? "\tadmin" : "");
+	return 0;
+}
+
+static int cmd_user_list(struct cli *c)
+{
+	struct store_conn *conn;
+	struct err e = {0};
+	int rc;
+
+	if (open_store(c))
+		return 1;
+	if ((rc = store_read_acquire(c->store, &conn, &e)) == 0) {
+		rc = store_user_each(conn, print_user, NULL, &e);
+		store_read_release(conn);
+	}
+	return rc < 0 ? fail("%s", e.msg) : 0;
+}
+
+static int cmd_token_add(struct cli *c)
+{
+	const char *email = c->argc > 2 ? c->argv[2] : NULL;
+	const char *label = flag_value(c, 3, "--label");
+	struct store_conn *conn;
+	struct store_user u = {0};
+	struct err e = {0};
+	char tok[TOKEN_TEXT_MAX];
+	int64_t tid;
+	int rc;
+
+	if (!email)
+		return fail("token add needs the user's email");
+	if (open_store(c))
+		return 1;
+	if ((rc = store_write_begin(c->store, &conn, &e)) == 0) {
+		rc = store_user_by_email(conn, email, &u, &e);
+		if (rc == 0)
+			rc = new_api_token(conn, u.id, label ? label : "cli", tok, &tid, &e);
+		if (rc == 0)
+			rc = store_write_commit(conn, &e);
+		else
+			store_write_rollback(conn);
+	}
+	store_user_release(&u);
+	if (rc < 0)
+		return fail("%s", e.msg);
+	printf("token %lld for %s (shown once):\n%s\n", (long long)tid, email, tok);
+	return 0;
+}
+
+static int cmd_token_revoke(struct cli *c)
+{
+	struct store_conn *conn;
+	struct err e = {0};
+	char *end;
+	long long id = c->argc > 2 ? strtoll(c->argv[2], &end, 10) : 0;
+	int rc;
+
+	if (id <= 0 || *end)
+		return fail("token revoke needs a token id (a number)");
+	if (open_store(c))
+		return 1;
+	if ((rc = store_write_begin(c->store, &conn, &e)) == 0) {
+		rc = store_token_revoke(conn, id, clock_now_ms(), &e);
+		if (rc == 0)
+			rc = store_audit_add(conn, 0, "cli", "token_revoke", 0, NULL, -1, -1, NULL, clock_now_ms(), &e);
+		if (rc == 0)
+			rc = store_write_commit(conn, &e);
+		else
+			store_write_rollback(conn);
+	}
+	if (rc < 0)
+		return fail("%s", e.msg);
+	printf("token %lld revoked\n", id);
+	return 0;
+}
+
+/* "Name <email>" or "Name" */
+static int parse_player(char *spec, struct play_player *p)
+{
+	char *lt = strchr(spec, '<'), *gt;
+
+	p->email = NULL;
+	if (lt) {
+		gt = strchr(lt, '>');
+		if (!gt || gt[1])
+			return -1;
+		*gt = '\0';
+		p->email = lt + 1;
+		while (lt > spec && lt[-1] == ' ')
+			lt--;
+		*lt = '\0';
+	}
+	p->name = spec;
+	return *spec ? 0 : -1;
+}
+
+static int cmd_game_create(struct cli *c)
+{
+	struct play_player players[GAME_MAX_SEATS];
+	char tokens[GAME_MAX_SEATS][TOKEN_TEXT_MAX];
+	struct play_new_game ng = {0};
+	json_t *options = json_object();
+	struct err e = {0};
+	int64_t id;
+	int n = 0, rc = 0;
+
+	ng.game = c->argc > 2 ? c->argv[2] : NULL;
+	if (!ng.game || ng.game[0] == '-') {
+		json_decref(options);
+		return fail("game create needs a game id (see the catalog: alien-frontiers, ...)");
+	}
+	for (int i = 3; i < c->argc; i++) {
+		if (strcmp(c->argv[i], "--player") == 0 && i + 1 < c->argc) {
+			if (n == GAME_MAX_SEATS || parse_player(c->argv[++i], &players[n]) < 0) {
+				rc = fail("bad --player \"%s\": use 'Name <email>'", c->argv[i]);
+				goto done;
+			}
+			n++;
+		} else if (strcmp(c->argv[i], "--option") == 0 && i + 1 < c->argc) {
+			char *kv = c->argv[++i], *eq = strchr(kv, '=');
+			json_t *v;
+			if (!eq) {
+				rc = fail("bad --option \"%s\": use KEY=VALUE (VALUE as JSON)", kv);
+				goto done;
+			}
+			*eq = '\0';
+			v = json_loads(eq + 1, JSON_DECODE_ANY, NULL);
+			json_object_set_new(options, kv, v ? v : json_string(eq + 1));
+		} else if (strcmp(c->argv[i], "--seed") == 0 && i + 1 < c->argc) {
+			char *end;
+			ng.seed = strtoull(c->argv[++i], &end, 10);
+			if (*end) {
+				rc = fail("--seed must be a number");
+				goto done;
+			}
+			ng.have_seed = 1;
+		} else {
+			rc = fail("unexpected argument \"%s\"", c->argv[i]);
+			goto done;
+		}
+	}
+	if (open_store(c)) {
+		rc = 1;
+		goto done;
+	}
+	ng.options = options;
+	ng.players = players;
+	ng.nplayers = n;
+	if (play_game_create(c->store, &ng, &id, tokens, &e) < 0) {
+		rc = fail("%s", e.msg);
+		goto done;
+	}
+	printf("game %lld created\n", (long long)id);
+	for (int i = 0; i < n; i++)
+		printf("seat %d\t%s\t%s\t%s\n", i, players[i].name, players[i].email ? players[i].email : "-", tokens[i]);
+done:
+	json_decref(options);
+	return rc;
+}
+
+static int cmd_game_list(struct cli *c)
+{
+	struct store_conn *conn;
+	struct err e = {0};
+	int64_t *ids = NULL;
+	int n = 0, rc;
+
+	if (open_store(c))
+		return 1;
+	if ((rc = store_read_acquire(c->store, &conn, &e)) == 0) {
+		rc = store_game_ids(conn, 0, 1000000, &ids, &n, &e);
+		store_read_release(conn);
+	}
+	if (rc < 0)
+		return fail("%s", e.msg);
+	for (int i = 0; i < n; i++) {
+		struct store_game g;
+		struct store_seat *seats;
+		int nseats;
+		char when[32];
+		if (play_game_info(c->store, ids[i], &g, &seats, &nseats, &e) < 0)
+			continue;
+		clock_format_utc(g.updated_at, when);
+		printf("%lld\t%s\t%s\t%d steps\t%s\t", (long long)g.id, g.game, g.status, g.move_count, when);
+		for (int k = 0; k < nseats; k++)
+			printf("%s%s", k ? ", " : "", seats[k].name);
+		putchar('\n');
+		store_seats_free(seats, nseats);
+		store_game_release(&g);
+	}
+	free(ids);
+	return 0;
+}
+
+static int parse_id(struct cli *c, int at, int64_t *id)
+{
+	char *end;
+
+	if (c->argc <= at)
+		return -1;
+	*id = strtoll(c->argv[at], &end, 10);
+	return *id > 0 && !*end ? 0 : -1;
+}
+
+static int cmd_game_show(struct cli *c)
+{
+	struct err e = {0};
+	json_t *o;
+	int64_t id;
+
+	if (parse_id(c, 2, &id) < 0)
+		return fail("game show needs a game id");
+	if (open_store(c))
+		return 1;
+	if (play_game_json(c->store, id, -1, 1, &o, &e) < 0)
+		return fail("%s", e.msg);
+	json_dumpf(o, stdout, JSON_INDENT(2));
+	putchar('\n');
+	json_decref(o);
+	return 0;
+}
+
+static int cmd_export(struct cli *c)
+{
+	const char *path = flag_value(c, 2, "--output");
+	struct err e = {0};
+	json_t *o;
+	int64_t id;
+	int rc;
+
+	if (parse_id(c, 1, &id) < 0)
+		return fail("export needs a game id");
+	if (open_store(c))
+		return 1;
+	if (play_export(c->store, id, &o, &e) < 0)
+		return fail("%s", e.msg);
+	rc = path ? json_dump_file(o, path, JSON_INDENT(1)) : json_dumpf(o, stdout, JSON_INDENT(1));
+	if (!path)
+		putchar('\n');
+	json_decref(o);
+	return rc < 0 ? fail("cannot write %s", path ? path : "stdout") : 0;
+}
+
+static int cmd_import(struct cli *c)
+{
+	json_error_t jerr;
+	struct err e = {0};
+	json_t *file;
+	int64_t id;
+	int first_bad;
+
+	if (c->argc < 2)
+		return fail("import needs a replay file");
+	file = json_load_file(c->argv[1], 0, &jerr);
+	if (!file) {
+		fprintf(stderr, "turnpost: %s is not JSON: %s (line %d)\n", c->argv[1], jerr.text, jerr.line);
+		return 1;
+	}
+	if (open_store(c)) {
+		json_decref(file);
+		return 1;
+	}
+	if (play_import(c->store, file, 0, &id, &e) < 0) {
+		json_decref(file);
+		return fail("%s", e.msg);
+	}
+	json_decref(file);
+	if (play_verify(c->store, id, &first_bad, &e) < 0)
+		return fail("imported, but verify failed: %s", e.msg);
+	printf("game %lld imported and verified\n", (long long)id);
+	return 0;
+}
+
+static int cmd_verify(struct cli *c)
+{
+	struct store_conn *conn;
+	struct err e = {0};
+	int64_t *ids = NULL, one;
+	int n = 0, bad = 0, rc;
+
+	if (open_store(c))
+		return 1;
+	if (c->argc > 1) {
+		if (parse_id(c, 1, &one) < 0)
+			return fail("verify takes an optional game id");
+		ids = malloc(sizeof(*ids));
+		ids[0] = one;
+		n = 1;
+	} else {
+		if ((rc = store_read_acquire(c->store, &conn, &e)) == 0) {
+			rc = store_game_ids(conn, 0, 100000000, &ids, &n, &e);
+			store_read_release(conn);
+		}
+		if (rc < 0)
+			return fail("%s", e.msg);
+	}
+	for (int i = 0; i < n; i++) {
+		int first;
+		err_clear(&e);
+		rc = play_verify(c->store, ids[i], &first, &e);
+		if (rc < 0) {
+			printf("game %lld: FAILED: %s\n", (long long)ids[i], e.msg);
+			bad++;
+		} else {
+			printf("game %lld: ok\n", (long long)ids[i]);
+		}
+	}
+	free(ids);
+	printf("%d verified, %d failed\n", n - bad, bad);
+	return bad ? 1 : 0;
+}
+
+static int cmd_backup(struct cli *c)
+{
+	struct err e = {0};
+
+	if (c->argc < 2)
+		return fail("backup needs a destination file");
+	if (open_store(c))
+		return 1;
+	if (store_backup(c->store, c->argv[1], &e) < 0)
+		return fail("%s", e.msg);
+	printf("backup written to %s\n", c->argv[1]);
+	return 0;
+}
+
+static const struct {
+	const char *word1, *word2;
+	int (*fn)(struct cli *c);
+} commands[] = {
+	{ "user", "add", cmd_user_add },
+	{ "user", "list", cmd_user_list },
+	{ "token", "add", cmd_token_add },
+	{ "token", "revoke", cmd_token_revoke },
+	{ "game", "create", cmd_game_create },
+	{ "game", "list", cmd_game_list },
+	{ "game", "show", cmd_game_show },
+	{ "export", NULL, cmd_export },
+	{ "import", NULL, cmd_import },
+	{ "verify", NULL, cmd_verify },
+	{ "backup", NULL, cmd_backup },
+};
+
+int admin_main(int argc, char **argv)
+{
+	struct cli c = { .db = getenv("TURNPOST_DB") };
+	int i = 1, rc = 2;
+
+	if (!c.db || !*c.db)
+		c.db = "./var/turnpost.db";
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			fputs(usage, stdout);
+			return 0;
+		} else if (strcmp(argv[i], "--version") == 0) {
+			printf("turnpost %s\n", PACKAGE_VERSION);
+			return 0;
+		} else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc) {
+			c.db = argv[++i];
+		} else if (strncmp(argv[i], "--db=", 5) == 0) {
+			c.db = argv[i] + 5;
+		} else {
+			fprintf(stderr, "turnpost: unknown option %s\n%s", argv[i], usage);
+			return 2;
+		}
+	}
+	if (i >= argc) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	if (token_init() < 0)
+		return fail("cannot initialise libsodium");
+	c.argc = argc - i;
+	c.argv = argv + i;
+	for (size_t k = 0; k < sizeof(commands) / sizeof(commands[0]); k++) {
+		if (strcmp(c.argv[0], commands[k].word1) != 0)
+			continue;
+		if (commands[k].word2 && (c.argc < 2 || strcmp(c.argv[1], commands[k].word2) != 0))
+			continue;
+		rc = commands[k].fn(&c);
+		store_close(c.store);
+		return rc;
+	}
+	fprintf(stderr, "turnpost: unknown command \"%s%s%s\"\n%s", c.argv[0], c.argc > 1 ? " " : "",
+		c.argc > 1 ? c.argv[1] : "", usage);
+	return 2;
+}

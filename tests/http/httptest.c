@@ -1,0 +1,217 @@
+/* tests/http/httptest.c: start turnpostd on port 0 and talk to it with libcurl */
+/* SPDX-License-Identifier: MIT */
+#include "httptest.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *builddir(void)
+{
+	const char *b = getenv("TOP_BUILDDIR");
+	return b && *b ? b : ".";
+}
+
+static int launch(struct ht_daemon *d, const char *const *extra)
+{
+	char bin[512], portfile[160];
+	const char *argv[32];
+	int argc = 0;
+	FILE *f;
+
+	snprintf(bin, sizeof(bin), "%s/tests/turnpostd-test", builddir());
+	snprintf(portfile, sizeof(portfile), "%s/port", d->dir);
+	unlink(portfile);
+	argv[argc++] = bin;
+	argv[argc++] = "--db";
+	argv[argc++] = d->db;
+	argv[argc++] = "--listen";
+	argv[argc++] = "127.0.0.1:0";
+	argv[argc++] = "--port-file";
+	argv[argc++] = portfile;
+	for (int i = 0; extra && extra[i] && argc < 30; i++)
+		argv[argc++] = extra[i];
+	argv[argc] = NULL;
+	d->pid = fork();
+	if (d->pid < 0)
+		return -1;
+	if (d->pid == 0) {
+		FILE *log = freopen(d->log, "a", stderr);
+		(void)log;
+		execv(bin, (char *const *)argv);
+		_exit(127);
+	}
+	/* wait for the port file: up to 20 s (sanitizer start-up can be slow) */
+	for (int i = 0; i < 2000; i++) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+		int status;
+
+		f = fopen(portfile, "r");
+		if (f) {
+			int ok = fscanf(f, "%d", &d->port) == 1;
+			fclose(f);
+			if (ok && d->port > 0)
+				return 0;
+		}
+		if (waitpid(d->pid, &status, WNOHANG) == d->pid) {
+			d->pid = 0;
+			return -1;
+		}
+		nanosleep(&ts, NULL);
+	}
+	return -1;
+}
+
+int ht_start(struct ht_daemon *d, const char *const *extra_args)
+{
+	memset(d, 0, sizeof(*d));
+	snprintf(d->dir, sizeof(d->dir), "/tmp/tp-http-XXXXXX");
+	if (!mkdtemp(d->dir))
+		return -1;
+	snprintf(d->db, sizeof(d->db), "%s/var/turnpost.db", d->dir);
+	snprintf(d->log, sizeof(d->log), "%s/daemon.log", d->dir);
+	return launch(d, extra_args);
+}
+
+int ht_restart(struct ht_daemon *d)
+{
+	return launch(d, NULL);
+}
+
+int ht_stop(struct ht_daemon *d, int sig)
+{
+	int status;
+
+	if (d->pid <= 0)
+		return -1;
+	kill(d->pid, sig);
+	if (waitpid(d->pid, &status, 0) != d->pid)
+		return -1;
+	d->pid = 0;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+void ht_cleanup(struct ht_daemon *d)
+{
+	char cmd[128];
+
+	if (d->pid > 0)
+		ht_stop(d, SIGKILL);
+	if (d->dir[0] && !getenv("KEEP_TEST_DIRS")) {
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", d->dir);
+		if (system(cmd) != 0)
+			fprintf(stderr, "could not remove %s\n", d->dir);
+	}
+}
+
+static size_t on_body(char *data, size_t size, size_t n, void *ctx)
+{
+	buf_add(ctx, data, size * n);
+	return size * n;
+}
+
+static void header_value(const char *line, size_t len, const char *name, char *out, size_t outsz)
+{
+	size_t nl = strlen(name);
+
+	if (len <= nl + 1 || strncasecmp(line, name, nl) != 0 || line[nl] != ':')
+		return;
+	line += nl + 1;
+	len -= nl + 1;
+	while (len && (*line == ' '))
+		line++, len--;
+	while (len && (line[len - 1] == '\r' || line[len - 1] == '\n'))
+		len--;
+	snprintf(out, outsz, "%.*s", (int)len, line);
+}
+
+static size_t on_header(char *data, size_t size, size_t n, void *ctx)
+{
+	struct ht_resp *r = ctx;
+	size_t len = size * n;
+
+	header_value(data, len, "Content-Type", r->content_type, sizeof(r->content_type));
+	header_value(data, len, "ETag", r->etag, sizeof(r->etag));
+	header_value(data, len, "Location", r->location, sizeof(r->location));
+	return len;
+}
+
+int ht_request(const struct ht_daemon *d, const char *method, const char *path, const char *token,
+	       const char *const *headers, const char *body, size_t body_len, struct ht_resp *out)
+{
+	CURL *curl = curl_easy_init();
+	struct curl_slist *hl = NULL;
+	char url[512], auth[128];
+	CURLcode cc;
+
+	memset(out, 0, sizeof(*out));
+	buf_init(&out->body);
+	if (!curl)
+		return -1;
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d%s", d->port, path);
+	curl_easy_setopt(curl, CURLOPT_URL, url);
+	curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
+	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(curl, CURLOPT_WRITEDATA, &out->body);
+	curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(curl, CURLOPT_HEADERDATA, out);
+	curl_easy_setopt(curl, CURLOPT_TIMEOUT, 30L);
+	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+	if (token) {
+		snprintf(auth, sizeof(auth), "Authorization: Bearer %s", token);
+		hl = curl_slist_append(hl, auth);
+	}
+	for (int i = 0; headers && headers[i]; i++)
+		hl = curl_slist_append(hl, headers[i]);
+	if (body) {
+		hl = curl_slist_append(hl, "Expect:");
+		curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
+		curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, (long)body_len);
+	}
+	if (strcmp(method, "HEAD") == 0)
+		curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
+	curl_easy_setopt(curl, CURLOPT_HTTPHEADER, hl);
+	cc = curl_easy_perform(curl);
+	if (cc == CURLE_OK)
+		curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &out->status);
+	curl_slist_free_all(hl);
+	curl_easy_cleanup(curl);
+	if (cc != CURLE_OK) {
+		fprintf(stderr, "request %s %s failed: %s\n", method, path, curl_easy_strerror(cc));
+		return -1;
+	}
+	if (out->body.len)
+		out->json = json_loadb(out->body.data, out->body.len, 0, NULL);
+	return 0;
+}
+
+void ht_resp_release(struct ht_resp *r)
+{
+	buf_release(&r->body);
+	json_decref(r->json);
+	memset(r, 0, sizeof(*r));
+}
+
+int ht_cli(const struct ht_daemon *d, const char *args, struct buf *out)
+{
+	char cmd[1024], chunk[4096];
+	FILE *p;
+	size_t n;
+	int status;
+
+	snprintf(cmd, sizeof(cmd), "%s/tests/turnpost-test --db %s %s 2>&1", builddir(), d->db, args);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
+		buf_add(out, chunk, n);
+	status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}

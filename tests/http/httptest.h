@@ -1,0 +1,48 @@
+/* tests/http/httptest.h: start turnpostd on port 0 and talk to it with libcurl */
+/* SPDX-License-Identifier: MIT */
+#ifndef TURNPOST_TESTS_HTTPTEST_H
+#define TURNPOST_TESTS_HTTPTEST_H
+
+#include <jansson.h>
+#include <sys/types.h>
+
+#include "util/buf.h"
+
+struct ht_daemon {
+	pid_t pid;
+	int port;
+	char dir[64];      /* scratch directory of this daemon */
+	char db[128];
+	char log[128];
+};
+
+struct ht_resp {
+	long status;
+	struct buf body;
+	char content_type[128];
+	char etag[64];
+	char location[128];
+	json_t *json; /* parsed body when it is JSON, else NULL */
+};
+
+/* Make a scratch directory and start the test daemon on it (extra args may be NULL). 0 or -1. */
+int ht_start(struct ht_daemon *d, const char *const *extra_args);
+/* Start again on the same database (after ht_stop). */
+int ht_restart(struct ht_daemon *d);
+/* Send sig (SIGTERM) and wait; returns the exit status, or -1. */
+int ht_stop(struct ht_daemon *d, int sig);
+/* Remove the scratch directory. */
+void ht_cleanup(struct ht_daemon *d);
+
+/*
+ * One request. token may be NULL; headers is a NULL-terminated list of
+ * "Name: value" strings or NULL; body may be NULL. 0 or -1 (transport failure).
+ */
+int ht_request(const struct ht_daemon *d, const char *method, const char *path, const char *token,
+	       const char *const *headers, const char *body, size_t body_len, struct ht_resp *out);
+void ht_resp_release(struct ht_resp *r);
+
+/* Run the turnpost CLI on the daemon's database; output (stdout+stderr) into out; exit status. */
+int ht_cli(const struct ht_daemon *d, const char *args, struct buf *out);
+
+#endif
