@@ -34,7 +34,9 @@ struct rstate {
 	size_t depth;
 	unsigned level;             /* nested sections and partials being rendered */
 	unsigned partials;          /* nested partials being rendered */
+	unsigned long steps;        /* nodes and section iterations so far */
 	struct buf *out;
+	size_t out_start;           /* out->len before this rendering */
 	struct buf indent;          /* the current indentation is indent[indent_start..len) */
 	size_t indent_start;
 	const struct render_set *set;
@@ -256,13 +258,28 @@ static int render_partial(struct rstate *st, const struct tmpl *t, const struct 
 	return rc;
 }
 
+static int too_long(struct rstate *st, const struct tmpl *t)
+{
+	return err_set(st->err, ERR_LIMIT,
+		       "%s: rendering stopped after %d steps (sections nested over long arrays?)",
+		       t->name, RENDER_MAX_STEPS);
+}
+
 static int render_nodes(struct rstate *st, const struct tmpl *t, size_t begin, size_t end)
 {
 	int rc = 0;
 
+	/* an (empty) section iteration counts as a step too */
+	if (++st->steps > RENDER_MAX_STEPS)
+		return too_long(st, t);
 	for (size_t i = begin; rc == 0 && i < end; i++) {
 		const struct tmpl_node *nd = &t->nodes[i];
 
+		if (++st->steps > RENDER_MAX_STEPS)
+			return too_long(st, t);
+		if (st->out->len - st->out_start > RENDER_MAX_OUTPUT)
+			return err_set(st->err, ERR_TOOLARGE, "%s: output larger than %d bytes",
+				       t->name, RENDER_MAX_OUTPUT);
 		switch (nd->op) {
 		case TMPL_TEXT:
 			buf_add(st->out, nd->text, nd->len);
@@ -367,6 +384,7 @@ static int render_run(struct rstate *st, const struct tmpl *t, const json_t *dat
 	json_t *empty = NULL;
 	int rc;
 
+	st->out_start = start;
 	if (!data) {
 		empty = json_object();
 		if (!empty)

@@ -19,16 +19,22 @@
  *
  * Errors: a malformed template gives ERR_INPUT and a message with the
  * template name and line ("lobby:12: section 'games' is never closed");
- * too deep partial recursion or nesting gives ERR_LIMIT. On any error
- * nothing is appended to `out` (it keeps its previous length).
+ * too deep partial recursion or nesting, or too much work (sections
+ * nested over long arrays), gives ERR_LIMIT; more output than
+ * RENDER_MAX_OUTPUT gives ERR_TOOLARGE. On any error nothing is appended
+ * to `out` (it keeps its previous length).
  */
 
 /* Partials deeper than this give ERR_LIMIT instead of a stack overflow. */
 #define RENDER_MAX_PARTIAL_DEPTH 64
-/* Sections nested deeper than this in one template are a parse error. */
+/* Sections nested deeper than this in one template: ERR_LIMIT when compiling. */
 #define RENDER_MAX_NESTING 100
 /* Nested sections and partials together, while rendering. */
 #define RENDER_MAX_DEPTH 512
+/* Work per rendering (nodes visited plus section iterations): ERR_LIMIT. */
+#define RENDER_MAX_STEPS 10000000
+/* Bytes one rendering may produce: ERR_TOOLARGE. */
+#define RENDER_MAX_OUTPUT (16 * 1024 * 1024)
 
 /*
  * Where partials come from for render_string. `lookup` returns 0 and sets
@@ -47,8 +53,8 @@ struct render_partials {
  * `data` (borrowed; may be NULL, which renders like an empty object) and
  * append the result to `out`. `p` may be NULL (no partials). Partials are
  * parsed once per call. Use a render_set for templates rendered often.
- * Returns 0, ERR_INPUT (malformed template or partial), ERR_LIMIT (too deep)
- * or the lookup's own error code.
+ * Returns 0, ERR_INPUT (malformed template or partial), ERR_LIMIT,
+ * ERR_TOOLARGE, ERR_NOMEM or the lookup's own error code.
  */
 int render_string(const char *tmpl, size_t len, const json_t *data,
 		  const struct render_partials *p, struct buf *out, struct err *err);
@@ -100,7 +106,8 @@ int render_set_verify(const struct render_set *set, struct err *err);
 /*
  * Render template `name` of the set with `data` (borrowed; NULL renders
  * like an empty object), appending to `out`. Returns 0, ERR_NOTFOUND (no
- * such template) or ERR_LIMIT (partial recursion too deep).
+ * such template), ERR_LIMIT (partial recursion too deep, too much work),
+ * ERR_TOOLARGE (too much output) or ERR_NOMEM.
  */
 int render_set_render(const struct render_set *set, const char *name, const json_t *data,
 		      struct buf *out, struct err *err);

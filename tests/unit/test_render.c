@@ -325,6 +325,49 @@ static void test_render__recursion_limit(void)
 	buf_release(&t);
 }
 
+static void test_render__work_limits(void)
+{
+	struct buf t = BUF_INIT, big = BUF_INIT, out = BUF_INIT;
+	struct err e = {0};
+	json_t *d;
+
+	/* 12 sections nested over a 4-element array: 4^12 iterations */
+	for (int i = 0; i < 12; i++)
+		buf_adds(&t, "{{#a}}");
+	for (int i = 0; i < 12; i++)
+		buf_adds(&t, "{{/a}}");
+	ASSERT_RENDER_FAILS(t.data, "{\"a\": [1, 2, 3, 4]}", NULL, ERR_LIMIT,
+			    "template: rendering stopped after 10000000 steps");
+	/* the same nested 10 deep over a 2-element array is fine */
+	buf_reset(&t);
+	for (int i = 0; i < 10; i++)
+		buf_adds(&t, "{{#a}}");
+	buf_adds(&t, "{{.}}");
+	for (int i = 0; i < 10; i++)
+		buf_adds(&t, "{{/a}}");
+	d = data_of("{\"a\": [0, 1]}");
+	CU_ASSERT_EQUAL(render_string(t.data, t.len, d, NULL, &out, &e), 0);
+	CU_ASSERT_EQUAL(out.len, 1024);
+	json_decref(d);
+
+	/* output over RENDER_MAX_OUTPUT */
+	for (int i = 0; i < 100000; i++)
+		buf_addc(&big, 'x');
+	d = json_pack("{s:s,s:[iiiiiiiiii]}", "s", big.data, "a", 0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	buf_reset(&out);
+	buf_adds(&out, "kept");
+	buf_reset(&t);
+	buf_adds(&t, "{{#a}}{{#a}}{{#a}}{{s}}{{/a}}{{/a}}{{/a}}");
+	CU_ASSERT_EQUAL(render_string(t.data, t.len, d, NULL, &out, &e), ERR_TOOLARGE);
+	ASSERT_STR_EQ(e.msg, "template: output larger than 16777216 bytes");
+	ASSERT_STR_EQ(out.data, "kept");
+	json_decref(d);
+	buf_release(&t);
+	buf_release(&big);
+	buf_release(&out);
+}
+
 /* ---- template sets ---- */
 
 static void write_file(const char *dir, const char *name, const char *text)
@@ -573,6 +616,7 @@ static CU_TestInfo render_cases[] = {
 	{ "test_render__not_nul_terminated", test_render__not_nul_terminated },
 	{ "test_render__parse_errors", test_render__parse_errors },
 	{ "test_render__recursion_limit", test_render__recursion_limit },
+	{ "test_render__work_limits", test_render__work_limits },
 	{ "test_render__set_from_dir", test_render__set_from_dir },
 	{ "test_render__set_nested_indentation", test_render__set_nested_indentation },
 	{ "test_render__threads", test_render__threads },
