@@ -93,11 +93,12 @@ static void test_engine__snapshot_roundtrip(void)
 	CU_ASSERT_EQUAL(memcmp(g.rng.s, g2.rng.s, sizeof(g.rng.s)), 0);
 	CU_ASSERT(engine_snapshot_equal(a, b));
 	CU_ASSERT(!engine_snapshot_equal(a, "{}"));
+	engine_game_release(&g2);
 	CU_ASSERT(engine_game_decode(&fake_game, "not json", &g2, &e) < 0);
+	CU_ASSERT_PTR_NULL(g2.state);
 	free(a);
 	free(b);
 	engine_game_release(&g);
-	engine_game_release(&g2);
 	CU_ASSERT_EQUAL(engine_game_setup(&fake_game, NULL, 9, 1, &g, &e), ERR_INPUT);
 	CU_ASSERT(strstr(e.msg, "1 to 4 players") != NULL);
 }
