@@ -88,10 +88,10 @@ static int check_shipyard(const struct sm_state *s, int seat, const struct sm_mo
 
 		if (m->a < 0 || m->a >= SM_NTYPES)
 			return err_set(err, ERR_ILLEGAL, "there is no such ship type");
-		if (loans)
+		if (loans || s->repaid)
 			return err_set(err, ERR_ILLEGAL,
-				       "you hold %d loan marker(s): at the Shipyard repaying is your whole action",
-				       loans);
+				       "you %s loan marker(s): at the Shipyard repaying is your whole action",
+				       loans ? "hold" : "repaid");
 		k = &sm_ships[mark - 1][m->a];
 		if (s->supply[mark - 1][m->a] == 0)
 			return err_set(err, ERR_ILLEGAL, "no Mark %d %ss are left (only the current Mark is sold)",
@@ -674,13 +674,10 @@ static void apply_done(struct sm_state *s)
 /* Is there a legal step other than done? */
 static int has_real_step(const struct sm_state *s)
 {
-	struct sm_move mv[SM_MAX_LEGAL];
-	int n = sm_rules_legal(s, s->cur, mv, SM_MAX_LEGAL);
+	struct sm_move mv[1];
 
-	for (int i = 0; i < n; i++)
-		if (mv[i].type != SM_MV_DONE)
-			return 1;
-	return 0;
+	/* done is always listed last, so the first legal step tells */
+	return sm_rules_legal(s, s->cur, mv, 1) == 1 && mv[0].type != SM_MV_DONE;
 }
 
 int sm_rules_apply(struct sm_state *s, int seat, const struct sm_move *m, struct rng *rng, struct err *err)
