@@ -30,6 +30,11 @@ static int evaluate(const struct af_state *s, int p)
 	return score - opp / (s->n - 1);
 }
 
+/*
+ * Level 0 picks uniformly among the light candidate steps (ships docked one
+ * at a time) that turn out legal: draw one, validate it, drop it if refused. Level 1 plays every candidate on
+ * a copy and keeps the one that evaluates best.
+ */
 int af__bot(const struct af_state *s, int seat, int level, struct rng *rng, struct af_move *m)
 {
 	struct af_move *moves = malloc(sizeof(*moves) * AF_LEGAL_MAX);
@@ -37,15 +42,22 @@ int af__bot(const struct af_state *s, int seat, int level, struct rng *rng, stru
 
 	if (!moves)
 		return ERR_NOMEM;
-	n = af__legal(s, seat, moves, AF_LEGAL_MAX);
-	if (!n) {
+	n = af__candidates(s, seat, moves, AF_LEGAL_MAX, level <= 0 ? 2 : 1);
+	if (level <= 0) {
+		struct af_state w = *s;
+
+		while (n > 0) {
+			int i = (int)rng_below(rng, (uint32_t)n);
+
+			if (af__step(&w, seat, &moves[i], NULL, NULL) == 0) {
+				*m = moves[i];
+				free(moves);
+				return 0;
+			}
+			moves[i] = moves[--n];
+		}
 		free(moves);
 		return ERR_ILLEGAL;
-	}
-	if (level <= 0) {
-		*m = moves[rng_below(rng, (uint32_t)n)];
-		free(moves);
-		return 0;
 	}
 	for (int i = 0; i < n; i++) {
 		struct af_state w = *s;
@@ -68,7 +80,8 @@ int af__bot(const struct af_state *s, int seat, int level, struct rng *rng, stru
 			best = i;
 		}
 	}
-	*m = moves[best < 0 ? 0 : best];
+	if (best >= 0)
+		*m = moves[best];
 	free(moves);
-	return 0;
+	return best >= 0 ? 0 : ERR_ILLEGAL;
 }

@@ -97,7 +97,7 @@ struct af_move {
 	int8_t seat2;  /* second colony owner; else -1 */
 	int8_t field;  /* booster pod discard; else -1 */
 	uint8_t n;     /* tokens used */
-	uint8_t tok[8];
+	uint8_t tok[12];
 	uint8_t count; /* trades */
 	uint8_t take[AF_MAXP][2]; /* raid: fuel, ore per seat; return: take[0] */
 };
@@ -127,6 +127,8 @@ void af__refresh(struct af_state *s);
 int af__step(struct af_state *s, int seat, const struct af_move *m, struct rng *rng, struct err *err);
 /* Every legal move for seat; returns the count (at most max). */
 int af__legal(const struct af_state *s, int seat, struct af_move *out, int max);
+/* all 1: a superset of the legal moves, unvalidated (each must go through af__step). */
+int af__candidates(const struct af_state *s, int seat, struct af_move *out, int max, int all);
 int af__ship_owner(const struct af_state *s, int ship);
 int af__caps(const struct af_state *s, int fac);
 int af__has_bonus(const struct af_state *s, int p, int terr);

@@ -214,7 +214,7 @@ static int parse_use(const struct af_state *s, struct toks *tk, struct af_move *
 			t = tok_of(w + 3);
 			if (seat < 0 || t < 0)
 				BAD("Expected a ship as p<seat>:<value> (e.g. 'p2:4'), not '%s'.", w);
-			if (m->n >= 8)
+			if (m->n >= 12)
 				BAD("Too many ships named.");
 			m->tok[m->n++] = (uint8_t)((seat << 4) | t);
 			tk->i++;

@@ -1159,10 +1159,11 @@ int af__step(struct af_state *s, int seat, const struct af_move *m, struct rng *
 		if (af__open_dock(s, &open)) {
 			struct buf b = BUF_INIT;
 
+			if (!err)
+				return ERR_ILLEGAL;
 			af__format(&open, &b);
-			if (err)
-				err_set(err, ERR_ILLEGAL, "You must place every ship you can before ending: '%s' is still open.",
-					b.data);
+			err_set(err, ERR_ILLEGAL, "You must place every ship you can before ending: '%s' is still open.",
+				b.data);
 			buf_release(&b);
 			return ERR_ILLEGAL;
 		}
@@ -1252,12 +1253,13 @@ struct emit {
 	int seat;
 	struct af_move *out;
 	int n, max;
+	int all; /* 1: collect candidates without validating them */
 };
 
 static int try_move(struct emit *e, struct af_move *m)
 {
 	af__move_canon(m);
-	if (af__step(e->s, e->seat, m, NULL, NULL) != 0)
+	if (!e->all && af__step(e->s, e->seat, m, NULL, NULL) != 0)
 		return 0;
 	if (e->n < e->max)
 		e->out[e->n++] = *m;
@@ -1270,7 +1272,7 @@ static void legal_docks(struct emit *e, const struct sets *hs, int stop_first)
 		for (int i = 0; i < hs->n; i++) {
 			struct af_move m;
 
-			if (!fac_size_ok(f, hs->len[i]))
+			if (!fac_size_ok(f, hs->len[i]) || (e->all == 2 && hs->len[i] > 1 && fac_size_ok(f, 1)))
 				continue;
 			af__move_init(&m, AF_M_DOCK);
 			m.fac = (int8_t)f;
@@ -1293,7 +1295,7 @@ int af__open_dock(const struct af_state *s, struct af_move *out)
 {
 	struct af_state w = *s;
 	struct sets hs;
-	struct emit e = { &w, s->cur, out, 0, 1 };
+	struct emit e = { &w, s->cur, out, 0, 1, 0 };
 
 	hand_sets(s, s->cur, &hs);
 	legal_docks(&e, &hs, 1);
@@ -1335,7 +1337,7 @@ static void legal_cannon(struct emit *e, int p)
 				for (int b = 0; b < k[types[a]]; b++)
 					m.tok[len++] = (uint8_t)types[a];
 			m.n = (uint8_t)len;
-			if (len > s->fuel[p] + 1)
+			if (len > s->fuel[p] + 1 || (e->all == 2 && len > 1))
 				continue;
 			try_move(e, &m);
 		}
@@ -1364,7 +1366,7 @@ static void legal_teleporter(struct emit *e, int p, const struct sets *hs)
 				struct af_move m;
 				int len = x < 0 ? 0 : hs->len[x];
 
-				if (!fac_size_ok(to, len + 1))
+				if (!fac_size_ok(to, len + 1) || (e->all == 2 && len > 0 && fac_size_ok(to, 1)))
 					continue;
 				af__move_init(&m, AF_M_USE);
 				m.card = AF_TELEPORTER;
@@ -1445,10 +1447,16 @@ static void legal_raid(struct emit *e, int p)
 	}
 }
 
-int af__legal(const struct af_state *s, int seat, struct af_move *out, int max)
+/*
+ * Every legal move for seat (all 0), or candidates that a caller validates
+ * itself with af__step: all 1 gives a superset of the legal moves; all 2 a
+ * lighter set that docks one ship at a time where a facility takes single
+ * ships (the random player draws from it and validates only what it draws).
+ */
+int af__candidates(const struct af_state *s, int seat, struct af_move *out, int max, int all)
 {
 	struct af_state w = *s;
-	struct emit e = { &w, seat, out, 0, max };
+	struct emit e = { &w, seat, out, 0, max, all };
 	struct sets hs;
 	struct af_move m;
 	int p = s->cur;
@@ -1465,7 +1473,7 @@ int af__legal(const struct af_state *s, int seat, struct af_move *out, int max)
 	for (int k = 1; k <= s->fuel[p]; k++) {
 		af__move_init(&m, AF_M_TRADE);
 		m.count = (uint8_t)k;
-		if (!try_move(&e, &m))
+		if (!try_move(&e, &m) || all)
 			break;
 	}
 	af__move_init(&m, AF_M_CYCLE);
@@ -1493,7 +1501,7 @@ int af__legal(const struct af_state *s, int seat, struct af_move *out, int max)
 		case AF_POLARITY:
 		case AF_WARPER:
 			for (int i = 0; i < hs.n; i++) {
-				if (c != AF_WARPER && hs.len[i] != 1)
+				if ((c != AF_WARPER || all == 2) && hs.len[i] != 1)
 					continue;
 				af__move_init(&m, AF_M_USE);
 				m.card = (int8_t)c;
@@ -1632,4 +1640,9 @@ int af__legal(const struct af_state *s, int seat, struct af_move *out, int max)
 	af__move_init(&m, AF_M_END);
 	try_move(&e, &m);
 	return e.n;
+}
+
+int af__legal(const struct af_state *s, int seat, struct af_move *out, int max)
+{
+	return af__candidates(s, seat, out, max, 0);
 }

@@ -9,89 +9,99 @@
 
 #define AF_SNAPSHOT_VERSION 1
 
-static json_t *int_array(const int *v, int n)
-{
-	json_t *a = json_array();
+/*
+ * The snapshot: {"v":1,"n":players,"p":seat on turn,"t":turn,"o":0 or ender+1,
+ * "r":[fuel,ore per seat],"b":board} where board is a string of base-64
+ * digits (0-9 a-z A-Z - _), one per small number, in the order written by
+ * encode_board (documented in docs/games/alien-frontiers.md).
+ */
+static const char b64[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
 
-	for (int i = 0; i < n; i++)
-		json_array_append_new(a, json_integer(v[i]));
-	return a;
+static int b64_val(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A' + 36;
+	if (c == '-')
+		return 62;
+	if (c == '_')
+		return 63;
+	return -1;
+}
+
+static int board_len(int n, int nrolled)
+{
+	return 2 * AF_NSHIPS + 1 + 2 * n + AF_NTERR * n + AF_NFIELD + 2 * AF_NCARD + 3 + 2 * n + 1 + nrolled + 11;
+}
+
+static void encode_board(const struct af_state *s, char *b)
+{
+	int k = 0;
+
+#define PUT(x) (b[k++] = b64[(x) & 63])
+	for (int i = 0; i < AF_NSHIPS; i++) {
+		PUT(s->loc[i]);
+		PUT(s->val[i]);
+	}
+	PUT(s->relic_owner + 1);
+	for (int p = 0; p < s->n; p++) {
+		PUT(s->supply[p]);
+		PUT(s->hub[p]);
+	}
+	for (int t = 0; t < AF_NTERR; t++)
+		for (int p = 0; p < s->n; p++)
+			PUT(s->col[t][p]);
+	for (int f = 0; f < AF_NFIELD; f++)
+		PUT(s->field[f] + 1);
+	for (int c = 0; c < AF_NCARD; c++)
+		PUT(s->deck[c]);
+	for (int c = 0; c < AF_NCARD; c++)
+		PUT(s->disc[c]);
+	for (int i = 0; i < 3; i++)
+		PUT(s->disp[i] + 1);
+	for (int p = 0; p < s->n; p++) {
+		PUT(s->hand[p]);
+		PUT(s->hand[p] >> 6);
+	}
+	PUT(s->nrolled);
+	for (int i = 0; i < s->nrolled; i++)
+		PUT(s->rolled[i]);
+	PUT(s->used);
+	PUT(s->used >> 6);
+	PUT(s->discarded);
+	PUT(s->art_sum);
+	PUT(s->cycles);
+	PUT(s->mine_docked);
+	PUT(s->hub_docked);
+	PUT(s->asimov_done);
+	PUT(s->hub_excess);
+	PUT(s->borrow + 1);
+	PUT(s->raid);
+#undef PUT
+	b[k] = 0;
 }
 
 int af__encode(const struct af_state *s, json_t **out)
 {
-	int v[64], k;
-	json_t *o = json_object();
+	char b[256];
+	json_t *o = json_object(), *r = json_array();
 
+	encode_board(s, b);
 	json_object_set_new(o, "v", json_integer(AF_SNAPSHOT_VERSION));
 	json_object_set_new(o, "n", json_integer(s->n));
 	json_object_set_new(o, "p", json_integer(s->cur));
-	json_object_set_new(o, "o", json_integer(s->over ? s->ender + 1 : 0));
 	json_object_set_new(o, "t", json_integer(s->turn));
-	for (int i = 0; i < AF_NSHIPS; i++)
-		v[i] = s->loc[i] * 8 + s->val[i];
-	json_object_set_new(o, "s", int_array(v, AF_NSHIPS));
-	json_object_set_new(o, "r", json_integer(s->relic_owner));
+	json_object_set_new(o, "o", json_integer(s->over ? s->ender + 1 : 0));
 	for (int p = 0; p < s->n; p++) {
-		v[4 * p] = s->fuel[p];
-		v[4 * p + 1] = s->ore[p];
-		v[4 * p + 2] = s->supply[p];
-		v[4 * p + 3] = s->hub[p];
+		json_array_append_new(r, json_integer(s->fuel[p]));
+		json_array_append_new(r, json_integer(s->ore[p]));
 	}
-	json_object_set_new(o, "pl", int_array(v, 4 * s->n));
-	k = 0;
-	for (int t = 0; t < AF_NTERR; t++)
-		for (int p = 0; p < s->n; p++)
-			v[k++] = s->col[t][p];
-	json_object_set_new(o, "tc", int_array(v, k));
-	for (int f = 0; f < AF_NFIELD; f++)
-		v[f] = s->field[f];
-	json_object_set_new(o, "f", int_array(v, AF_NFIELD));
-	for (int c = 0; c < AF_NCARD; c++) {
-		v[c] = s->deck[c];
-		v[AF_NCARD + c] = s->disc[c];
-	}
-	json_object_set_new(o, "dk", int_array(v, AF_NCARD));
-	json_object_set_new(o, "dc", int_array(v + AF_NCARD, AF_NCARD));
-	for (int i = 0; i < 3; i++)
-		v[i] = s->disp[i];
-	json_object_set_new(o, "dp", int_array(v, 3));
-	for (int p = 0; p < s->n; p++)
-		v[p] = s->hand[p];
-	json_object_set_new(o, "hd", int_array(v, s->n));
-	for (int i = 0; i < s->nrolled; i++)
-		v[i] = s->rolled[i];
-	json_object_set_new(o, "ro", int_array(v, s->nrolled));
-	v[0] = s->used;
-	v[1] = s->discarded;
-	v[2] = s->art_sum;
-	v[3] = s->cycles;
-	v[4] = s->mine_docked;
-	v[5] = s->hub_docked;
-	v[6] = s->asimov_done;
-	v[7] = s->hub_excess;
-	v[8] = s->borrow;
-	v[9] = s->raid;
-	json_object_set_new(o, "x", int_array(v, 10));
+	json_object_set_new(o, "r", r);
+	json_object_set_new(o, "b", json_stringn(b, strlen(b)));
 	*out = o;
-	return 0;
-}
-
-/* Read array key of exactly n integers in [lo, hi] into v. */
-static int get_ints(const json_t *in, const char *key, int *v, int n, int lo, int hi, struct err *err)
-{
-	const json_t *a = json_object_get(in, key);
-
-	if (!json_is_array(a) || (int)json_array_size(a) != n)
-		return err_set(err, ERR_INPUT, "Alien Frontiers snapshot: '%s' must be an array of %d integers.", key, n);
-	for (int i = 0; i < n; i++) {
-		const json_t *x = json_array_get(a, (size_t)i);
-
-		if (!json_is_integer(x) || json_integer_value(x) < lo || json_integer_value(x) > hi)
-			return err_set(err, ERR_INPUT, "Alien Frontiers snapshot: '%s'[%d] must be an integer in %d..%d.", key,
-				       i, lo, hi);
-		v[i] = (int)json_integer_value(x);
-	}
 	return 0;
 }
 
@@ -105,14 +115,17 @@ static int get_int(const json_t *in, const char *key, int *v, int lo, int hi, st
 	return 0;
 }
 
+#define BADSNAP(...) err_set(err, ERR_INPUT, "Alien Frontiers snapshot: " __VA_ARGS__)
+
 int af__decode(const json_t *in, struct af_state *s, struct err *err)
 {
-	int v[64], x, n, rc, k;
-	const json_t *ro;
+	int x, n, rc, k = 0, len, v[256];
+	const json_t *r, *b;
+	const char *str;
 
 	memset(s, 0, sizeof(*s));
 	if (!json_is_object(in))
-		return err_set(err, ERR_INPUT, "Alien Frontiers snapshot: expected a JSON object.");
+		return BADSNAP("expected a JSON object.");
 	if ((rc = get_int(in, "v", &x, AF_SNAPSHOT_VERSION, AF_SNAPSHOT_VERSION, err)) ||
 	    (rc = get_int(in, "n", &n, 2, AF_MAXP, err)))
 		return rc;
@@ -120,86 +133,138 @@ int af__decode(const json_t *in, struct af_state *s, struct err *err)
 	if ((rc = get_int(in, "p", &x, 0, n - 1, err)))
 		return rc;
 	s->cur = (uint8_t)x;
+	if ((rc = get_int(in, "t", &x, 1, 65535, err)))
+		return rc;
+	s->turn = (uint16_t)x;
 	if ((rc = get_int(in, "o", &x, 0, n, err)))
 		return rc;
 	s->over = x > 0;
 	s->ender = (uint8_t)(x > 0 ? x - 1 : 0);
-	if ((rc = get_int(in, "t", &x, 1, 65535, err)))
-		return rc;
-	s->turn = (uint16_t)x;
-	if ((rc = get_ints(in, "s", v, AF_NSHIPS, 0, (AF_LOC_FAC + AF_NFAC) * 8 - 1, err)))
-		return rc;
-	for (int i = 0; i < AF_NSHIPS; i++) {
-		s->loc[i] = (uint8_t)(v[i] / 8);
-		s->val[i] = (uint8_t)(v[i] % 8);
-		if (s->val[i] > 6 || (s->loc[i] == AF_LOC_BURROUGHS) != (i == AF_RELIC && s->loc[i] == AF_LOC_BURROUGHS) ||
-		    (i / AF_SHIPS_PER >= n && i != AF_RELIC && s->loc[i] != AF_LOC_STOCK) ||
-		    (i == AF_RELIC && s->loc[i] == AF_LOC_STOCK))
-			return err_set(err, ERR_INPUT, "Alien Frontiers snapshot: ship %d has an impossible place.", i);
-	}
-	if ((rc = get_int(in, "r", &x, -1, n - 1, err)))
-		return rc;
-	s->relic_owner = (int8_t)x;
-	if ((x < 0) != (s->loc[AF_RELIC] == AF_LOC_BURROUGHS))
-		return err_set(err, ERR_INPUT, "Alien Frontiers snapshot: the Relic Ship's owner and place disagree.");
-	if ((rc = get_ints(in, "pl", v, 4 * n, 0, 10000, err)))
-		return rc;
+	r = json_object_get(in, "r");
+	if (!json_is_array(r) || (int)json_array_size(r) != 2 * n)
+		return BADSNAP("'r' must hold fuel and ore for each of the %d players.", n);
 	for (int p = 0; p < n; p++) {
-		s->fuel[p] = (int16_t)v[4 * p];
-		s->ore[p] = (int16_t)v[4 * p + 1];
-		if (v[4 * p + 2] > 8 || v[4 * p + 3] > AF_HUB_TOP)
-			return err_set(err, ERR_INPUT, "Alien Frontiers snapshot: player %d's colonies are out of range.", p + 1);
-		s->supply[p] = (uint8_t)v[4 * p + 2];
-		s->hub[p] = (uint8_t)v[4 * p + 3];
+		const json_t *f = json_array_get(r, (size_t)(2 * p)), *o = json_array_get(r, (size_t)(2 * p + 1));
+
+		if (!json_is_integer(f) || !json_is_integer(o) || json_integer_value(f) < 0 || json_integer_value(o) < 0 ||
+		    json_integer_value(f) > 10000 || json_integer_value(o) > 10000)
+			return BADSNAP("'r' holds a resource count out of range.");
+		s->fuel[p] = (int16_t)json_integer_value(f);
+		s->ore[p] = (int16_t)json_integer_value(o);
 	}
-	if ((rc = get_ints(in, "tc", v, AF_NTERR * n, 0, 8, err)))
-		return rc;
-	k = 0;
+	b = json_object_get(in, "b");
+	if (!json_is_string(b))
+		return BADSNAP("'b' must be a string.");
+	str = json_string_value(b);
+	len = (int)json_string_length(b);
+	if (len < board_len(n, 0) || len > board_len(n, AF_MAXHAND))
+		return BADSNAP("'b' has %d characters; expected %d to %d.", len, board_len(n, 0), board_len(n, AF_MAXHAND));
+	for (int i = 0; i < len; i++)
+		if ((v[i] = b64_val(str[i])) < 0)
+			return BADSNAP("'b' holds '%c', which is not a base-64 digit.", str[i]);
+
+#define GET(lo, hi, what) \
+	(x = v[k++], (x < (lo) || x > (hi)) ? (BADSNAP("%s out of range (%d).", (what), x), 0) : 1)
+	for (int i = 0; i < AF_NSHIPS; i++) {
+		if (!GET(0, AF_LOC_FAC + AF_NFAC - 1, "a ship's place"))
+			return ERR_INPUT;
+		s->loc[i] = (uint8_t)x;
+		if (!GET(0, 6, "a ship's value"))
+			return ERR_INPUT;
+		s->val[i] = (uint8_t)x;
+		if ((s->loc[i] == AF_LOC_BURROUGHS && i != AF_RELIC) || (i == AF_RELIC && s->loc[i] == AF_LOC_STOCK) ||
+		    (i / AF_SHIPS_PER >= n && i != AF_RELIC && s->loc[i] != AF_LOC_STOCK))
+			return BADSNAP("ship %d has an impossible place.", i);
+	}
+	if (!GET(0, n, "the Relic Ship's owner"))
+		return ERR_INPUT;
+	s->relic_owner = (int8_t)(x - 1);
+	if ((s->relic_owner < 0) != (s->loc[AF_RELIC] == AF_LOC_BURROUGHS))
+		return BADSNAP("the Relic Ship's owner and place disagree.");
+	for (int p = 0; p < n; p++) {
+		if (!GET(0, 8, "a colony supply"))
+			return ERR_INPUT;
+		s->supply[p] = (uint8_t)x;
+		if (!GET(0, AF_HUB_TOP, "a Colonist Hub circle"))
+			return ERR_INPUT;
+		s->hub[p] = (uint8_t)x;
+	}
 	for (int t = 0; t < AF_NTERR; t++)
-		for (int p = 0; p < n; p++)
-			s->col[t][p] = (uint8_t)v[k++];
-	if ((rc = get_ints(in, "f", v, AF_NFIELD, -1, AF_NTERR - 1, err)))
-		return rc;
-	for (int f = 0; f < AF_NFIELD; f++)
-		s->field[f] = (int8_t)v[f];
-	if ((rc = get_ints(in, "dk", v, AF_NCARD, 0, 2, err)))
-		return rc;
-	for (int c = 0; c < AF_NCARD; c++)
-		s->deck[c] = (uint8_t)v[c];
-	if ((rc = get_ints(in, "dc", v, AF_NCARD, 0, 2, err)))
-		return rc;
-	for (int c = 0; c < AF_NCARD; c++)
-		s->disc[c] = (uint8_t)v[c];
-	if ((rc = get_ints(in, "dp", v, 3, -1, AF_NCARD - 1, err)))
-		return rc;
-	for (int i = 0; i < 3; i++)
-		s->disp[i] = (int8_t)v[i];
-	if ((rc = get_ints(in, "hd", v, n, 0, (1 << AF_NCARD) - 1, err)))
-		return rc;
-	for (int p = 0; p < n; p++)
-		s->hand[p] = (uint16_t)v[p];
-	ro = json_object_get(in, "ro");
-	if (!json_is_array(ro) || json_array_size(ro) > AF_MAXHAND)
-		return err_set(err, ERR_INPUT, "Alien Frontiers snapshot: 'ro' must be an array of at most 7 dice.");
-	if ((rc = get_ints(in, "ro", v, (int)json_array_size(ro), 1, 6, err)))
-		return rc;
-	s->nrolled = (uint8_t)json_array_size(ro);
-	for (int i = 0; i < s->nrolled; i++)
-		s->rolled[i] = (uint8_t)v[i];
-	if ((rc = get_ints(in, "x", v, 10, -1, 65535, err)))
-		return rc;
-	s->used = (uint16_t)v[0];
-	s->discarded = (uint8_t)(v[1] & 1);
-	s->art_sum = (uint8_t)v[2];
-	s->cycles = (uint8_t)v[3];
-	s->mine_docked = (uint8_t)(v[4] & 1);
-	s->hub_docked = (uint8_t)v[5];
-	s->asimov_done = (uint8_t)(v[6] & 1);
-	s->hub_excess = (uint8_t)v[7];
-	if (v[8] >= AF_NTERR)
-		return err_set(err, ERR_INPUT, "Alien Frontiers snapshot: 'x'[8] is not a territory.");
-	s->borrow = (int8_t)v[8];
-	s->raid = (uint8_t)(v[9] & 1);
+		for (int p = 0; p < n; p++) {
+			if (!GET(0, 8, "a colony count"))
+				return ERR_INPUT;
+			s->col[t][p] = (uint8_t)x;
+		}
+	for (int f = 0; f < AF_NFIELD; f++) {
+		if (!GET(0, AF_NTERR, "a field generator's place"))
+			return ERR_INPUT;
+		s->field[f] = (int8_t)(x - 1);
+	}
+	for (int c = 0; c < 2 * AF_NCARD; c++) {
+		if (!GET(0, 2, "a card count"))
+			return ERR_INPUT;
+		if (c < AF_NCARD)
+			s->deck[c] = (uint8_t)x;
+		else
+			s->disc[c - AF_NCARD] = (uint8_t)x;
+	}
+	for (int i = 0; i < 3; i++) {
+		if (!GET(0, AF_NCARD, "a displayed card"))
+			return ERR_INPUT;
+		s->disp[i] = (int8_t)(x - 1);
+	}
+	for (int p = 0; p < n; p++) {
+		int lo = v[k++];
+
+		if (!GET(0, (1 << (AF_NCARD - 6)) - 1, "a hand of cards"))
+			return ERR_INPUT;
+		s->hand[p] = (uint16_t)(lo | x << 6);
+	}
+	if (!GET(0, AF_MAXHAND, "the number of dice rolled"))
+		return ERR_INPUT;
+	s->nrolled = (uint8_t)x;
+	if (len != board_len(n, s->nrolled))
+		return BADSNAP("'b' has %d characters; expected %d.", len, board_len(n, s->nrolled));
+	for (int i = 0; i < s->nrolled; i++) {
+		if (!GET(1, 6, "a rolled die"))
+			return ERR_INPUT;
+		s->rolled[i] = (uint8_t)x;
+	}
+	{
+		int lo = v[k++];
+
+		if (!GET(0, (1 << (AF_NCARD - 6)) - 1, "the cards used"))
+			return ERR_INPUT;
+		s->used = (uint16_t)(lo | x << 6);
+	}
+	if (!GET(0, 1, "the discard flag"))
+		return ERR_INPUT;
+	s->discarded = (uint8_t)x;
+	if (!GET(0, 63, "the artifact total"))
+		return ERR_INPUT;
+	s->art_sum = (uint8_t)x;
+	if (!GET(0, 63, "the cycles left"))
+		return ERR_INPUT;
+	s->cycles = (uint8_t)x;
+	if (!GET(0, 1, "the Lunar Mine flag"))
+		return ERR_INPUT;
+	s->mine_docked = (uint8_t)x;
+	if (!GET(0, 3, "the Colonist Hub ships"))
+		return ERR_INPUT;
+	s->hub_docked = (uint8_t)x;
+	if (!GET(0, 1, "the Asimov Crater flag"))
+		return ERR_INPUT;
+	s->asimov_done = (uint8_t)x;
+	if (!GET(0, 63, "the Colonist Hub excess"))
+		return ERR_INPUT;
+	s->hub_excess = (uint8_t)x;
+	if (!GET(0, AF_NTERR, "the borrowed territory"))
+		return ERR_INPUT;
+	s->borrow = (int8_t)(x - 1);
+	if (!GET(0, 1, "the raid flag"))
+		return ERR_INPUT;
+	s->raid = (uint8_t)x;
+#undef GET
 	/* every card exactly once */
 	for (int c = 0; c < AF_NCARD; c++) {
 		int total = s->deck[c] + s->disc[c];
@@ -209,8 +274,7 @@ int af__decode(const json_t *in, struct af_state *s, struct err *err)
 		for (int p = 0; p < n; p++)
 			total += (s->hand[p] >> c) & 1;
 		if (total != af_card_copies[c])
-			return err_set(err, ERR_INPUT, "Alien Frontiers snapshot: %d copies of %s instead of %d.", total,
-				       af_card_names[c].name, af_card_copies[c]);
+			return BADSNAP("%d copies of %s instead of %d.", total, af_card_names[c].name, af_card_copies[c]);
 	}
 	af__refresh(s);
 	return 0;
