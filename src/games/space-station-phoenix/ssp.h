@@ -98,6 +98,7 @@ struct ssp_state {
 	int dip_track;          /* track whose bonuses are being taken */
 	int dip_mask;           /* seats still to choose */
 	int extra_turns;
+	int stalled;            /* turns in a row that began with no usable ship (see end_turn) */
 	int end_by;             /* seat that triggered the end, -1 */
 	int final_left;         /* turns still to play after the trigger */
 	int alien_total[4];     /* Aliens drawn at set-up, per colour (supply + stations stay equal to it) */

@@ -12,6 +12,8 @@
 #define HB(n) ((n) - 1)
 #define HA(n) (11 + (n))
 
+#define STALL_ROUNDS 5
+
 #define SECIDX(id) ((((id) / 100) - 1) * 24 + (((id) / 10) % 10) * 8 + ((id) % 10) - 1)
 
 /* once-per-action offers (act_once bits) */
@@ -23,6 +25,7 @@ static const char *const res_name[4] = { "food", "water", "metal", "GEMs" };
 static const char *const track_name[4] = { "Dismantle", "Construct", "Transport", "Expedition" };
 
 static int step(struct ssp_state *st, int seat, const struct ssp_move *m, struct err *err);
+static void run(struct ssp_state *st, struct rng *rng);
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -105,14 +108,6 @@ static int nships(const struct ssp_state *st, int p)
 	for (int s = 0; s < SSP_NSHIPS; s++)
 		n += st->ship_loc[s] == p;
 	return n;
-}
-
-static int nhumans(const struct ssp_state *st, int p)
-{
-	int c[6];
-
-	ssp_rules_residents(st, p, c);
-	return c[SSP_HUMAN];
 }
 
 static int total_res(const struct ssp_state *st, int p)
@@ -289,11 +284,15 @@ static int has_resident(const struct ssp_state *st, int p, int kind, int from)
 }
 
 /* Queue a free resident (kind 0: an Alien of any colour) if one is left and there is room. */
-static void gain_free(struct ssp_state *st, int p, int kind)
+static void gain_free(struct ssp_state *st, int p, int kind, int front)
 {
+	(void)p;
 	if (kind == SSP_HUMAN ? st->humans <= 0 : (kind && st->aliens[kind - 1] <= 0))
 		return;
-	push_back(st, TK_PLACE, kind, 0, 0, 0);
+	if (front)
+		push_front(st, TK_PLACE, kind, 0, 0, 0);
+	else
+		push_back(st, TK_PLACE, kind, 0, 0, 0);
 }
 
 /* Resources waived when gaining a Human (215, A-10): which of food, water, metal p pays. */
@@ -464,8 +463,8 @@ static int ship_usable(const struct ssp_state *st, int p, int s, struct err *err
 	cost = ssp_rules_cost(st, p, s);
 	fee = ship_fee(st, p, s);
 	if (st->pl[p].res[SSP_GEM] < cost + fee)
-		return err_set(err, ERR_ILLEGAL, "ship %s costs %d GEMs%s%.0d; you have %d", sh->id, cost,
-			       fee ? " plus the owner's fee " : "", fee, st->pl[p].res[SSP_GEM]);
+		return err_set(err, ERR_ILLEGAL, "ship %s costs %d GEMs plus an owner's fee of %d; you have %d", sh->id,
+			       cost, fee, st->pl[p].res[SSP_GEM]);
 	t = malloc(sizeof(*t));
 	if (!t)
 		return err_set(err, ERR_NOMEM, "out of memory");
@@ -680,6 +679,7 @@ int ssp_rules_setup(struct ssp_state *st, int n, int first_game, int advanced, i
 		st->active = 0;
 		st->draft_pos = 0;
 		hub_setup(st, 0, rng);
+		run(st, rng);
 		return 0;
 	}
 	nh = st->advanced ? SSP_NHUBS : 12;
@@ -822,11 +822,11 @@ static void after_ship(struct ssp_state *st, int p, int type)
 		if (on(st, p, 118))
 			push_back(st, TK_ACCEPT, 118, 0, 0, 0);
 		if (on(st, p, 303))
-			gain_free(st, p, SSP_HUMAN);
+			gain_free(st, p, SSP_HUMAN, 0);
 		if (on(st, p, 325))
-			gain_free(st, p, 0);
+			gain_free(st, p, 0, 0);
 		if (has_hub(st, p, HB(3)))
-			gain_free(st, p, 0);
+			gain_free(st, p, 0, 0);
 		if (on(st, p, 306))
 			push_back(st, TK_DIPLO, 1, 1, 1, 0);
 		if (has_hub(st, p, HA(3)))
@@ -856,9 +856,9 @@ static void after_ship(struct ssp_state *st, int p, int type)
 		if (on(st, p, 206))
 			push_back(st, TK_TRANSPORT, 1, 0, 0, 0);
 		if (on(st, p, 318))
-			gain_free(st, p, SSP_HUMAN);
+			gain_free(st, p, SSP_HUMAN, 0);
 		if (has_hub(st, p, HB(12)))
-			gain_free(st, p, SSP_HUMAN);
+			gain_free(st, p, SSP_HUMAN, 0);
 		if (on(st, p, 208))
 			push_back(st, TK_ACCEPT, 208, 0, 0, 0);
 		break;
@@ -883,6 +883,7 @@ static int use_ship(struct ssp_state *st, int p, int s, struct err *err)
 	st->ship_used[s] = 1 + p;
 	if (loc == SL_NEUTRAL)
 		st->pl[p].neutral = s;
+	st->stalled = 0;
 	st->acting = 1;
 	st->act_ship = s;
 	st->act_once = 0;
@@ -929,9 +930,9 @@ static void build(struct ssp_state *st, int p, int idx, int by_ship)
 	st->sec_loc[idx] = p;
 	if (by_ship) {
 		if (on(st, p, 227))
-			gain_free(st, p, col + 1);
+			gain_free(st, p, col + 1, 1);
 		if (has_hub(st, p, HB(1)))
-			gain_free(st, p, col + 1);
+			gain_free(st, p, col + 1, 1);
 	}
 	switch (id) {
 	case 301:
@@ -947,21 +948,21 @@ static void build(struct ssp_state *st, int p, int idx, int by_ship)
 		break;
 	case 307:
 	case 318:
-		gain_free(st, p, SSP_HUMAN);
+		gain_free(st, p, SSP_HUMAN, 1);
 		break;
 	case 311:
-		gain_free(st, p, SSP_BROWN);
-		gain_free(st, p, SSP_BROWN);
+		gain_free(st, p, SSP_BROWN, 1);
+		gain_free(st, p, SSP_BROWN, 1);
 		break;
 	case 324:
-		gain_free(st, p, SSP_PINK);
-		gain_free(st, p, SSP_PINK);
+		gain_free(st, p, SSP_PINK, 1);
+		gain_free(st, p, SSP_PINK, 1);
 		break;
 	case 321:
-		push_back(st, TK_DICE, 5, 0, 7, 0);
+		push_front(st, TK_DICE, 5, 0, 7, 0);
 		break;
 	case 326:
-		push_back(st, TK_BUILD, 0, 1, 0, 0);
+		push_front(st, TK_BUILD, 0, 1, 0, 0);
 		break;
 	default:
 		break;
@@ -1129,6 +1130,15 @@ static void end_turn(struct ssp_state *st)
 	st->acting = 0;
 	st->act_ship = -1;
 	st->phase = PH_TURN;
+	/*
+	 * Our rule: when for STALL_ROUNDS whole rounds no player could use any
+	 * ship at the start of their turn, nobody ever will (no GEMs come in),
+	 * so the game ends at once. The rulebook has no way out of that position.
+	 */
+	if (st->stalled >= STALL_ROUNDS * st->nplayers) {
+		st->phase = PH_OVER;
+		return;
+	}
 	if (st->end_by < 0) {
 		if (end_condition(st, p)) {
 			st->end_by = p;
@@ -1276,7 +1286,7 @@ static int check_target(const struct ssp_state *st, int p, int kind, int target,
 
 static int step_transport(struct ssp_state *st, int p, struct ssp_task *t, const struct ssp_move *m, struct err *err)
 {
-	int *r = st->pl[p].res, rc;
+	int *r = st->pl[p].res, rc, main_tx = t->c;
 
 	switch (m->kind) {
 	case MV_ALIEN: {
@@ -1296,9 +1306,9 @@ static int step_transport(struct ssp_state *st, int p, struct ssp_task *t, const
 		r[SSP_WATER]--;
 		if (k == SSP_GOLD)
 			r[SSP_GEM]--;
-		place(st, p, k, m->b, 1);
-		if (t->c)
+		if (main_tx)
 			st->act_gained[k - 1]++;
+		place(st, p, k, m->b, 1); /* an Alien: queues nothing, t stays valid */
 		break;
 	}
 	case MV_TRADE:
@@ -1332,8 +1342,7 @@ static int step_transport(struct ssp_state *st, int p, struct ssp_task *t, const
 		return 0;
 	pop_front(st);
 finish:
-	if (st->act_ship >= 0 && ssp_ships[st->act_ship].type == SSP_TRANSPORT && on(st, p, 207) &&
-	    (m->kind == MV_DONE ? 1 : 1)) {
+	if (main_tx && on(st, p, 207)) {
 		/* 207 after the ship's own transactions (only that task counts Aliens) */
 		for (int k = 0; k < 4; k++)
 			if (st->act_gained[k] >= 3 && st->aliens[k] > 0) {
@@ -1512,17 +1521,9 @@ static int step_task(struct ssp_state *st, int p, const struct ssp_move *m, stru
 			if (m->b == SSP_HUBQ || (rc = check_target(st, p, k, m->b, err)) < 0)
 				return m->b == SSP_HUBQ ? err_set(err, ERR_ILLEGAL, "Hub A-11: move it to a Sector") : rc;
 			st->pl[p].hubq[k - 1] = 0;
-			if (k == SSP_HUMAN)
-				st->humans++;
-			else
-				st->aliens[k - 1]++;
 			pop_front(st);
 			{
 				int q = occupied(st, m->b);
-				if (k == SSP_HUMAN)
-					st->humans--;
-				else
-					st->aliens[k - 1]--;
 				st->sec_res[m->b][q] = k;
 				st->sec_fresh[m->b] |= 1 << q;
 			}
@@ -1553,7 +1554,7 @@ static int step_task(struct ssp_state *st, int p, const struct ssp_move *m, stru
 			return 0;
 		}
 		if (m->kind != MV_ACCEPT)
-			return err_set(err, ERR_ILLEGAL, "now: accept or skip the offer of %s %d", id < 300 && id > 200 ? "Sector" : "Sector", id);
+			return err_set(err, ERR_ILLEGAL, "now: accept or skip the offer of Sector %d", id);
 		if (id == 118) {
 			if ((rc = need_res(st, p, SSP_GEM, 2, "Sector 118's metal", err)) < 0)
 				return rc;
@@ -1723,18 +1724,13 @@ static int step_task(struct ssp_state *st, int p, const struct ssp_move *m, stru
 	}
 }
 
-static int in_turn(const struct ssp_state *st)
-{
-	return st->phase == PH_TURN || st->phase == PH_SETUP;
-}
-
 /* One step, validated; no automatic resolution afterwards (see run). */
 static int step(struct ssp_state *st, int p, const struct ssp_move *m, struct err *err)
 {
 	int *r = st->pl[p].res, rc;
 
 	if (m->kind == MV_SELL) {
-		if (!in_turn(st) || p != st->active || !has_hub(st, p, HB(6)))
+		if (st->phase != PH_TURN || p != st->active || !has_hub(st, p, HB(6)))
 			return err_set(err, ERR_ILLEGAL, "only the owner of Hub B-6 sells points, on their own turn");
 		if (st->pl[p].points < 1)
 			return err_set(err, ERR_ILLEGAL, "Hub B-6: you have no point to sell");
@@ -1772,7 +1768,6 @@ static int step(struct ssp_state *st, int p, const struct ssp_move *m, struct er
 			st->draft_pos = 0;
 			if (st->phase == PH_DRAFT3) {
 				st->phase = PH_DRAFT2;
-				st->task[0].kind = TK_NONE;
 			} else {
 				st->phase = PH_HUB;
 			}
@@ -1807,7 +1802,8 @@ static int step(struct ssp_state *st, int p, const struct ssp_move *m, struct er
 		if (m->kind == MV_USE)
 			return use_ship(st, p, m->a, err);
 		if (m->kind == MV_INCOME) {
-			if (!income_eligible(st, p))
+			int stuck = !any_ship_usable(st, p);
+			if (!stuck && !income_eligible(st, p))
 				return err_set(err, ERR_ILLEGAL,
 					       "Income: you have %d GEMs (more than 7), no used ship and a ship you can use",
 					       r[SSP_GEM]);
@@ -1822,6 +1818,7 @@ static int step(struct ssp_state *st, int p, const struct ssp_move *m, struct er
 					return rc;
 				place(st, p, SSP_HUMAN, m->a, 0);
 			}
+			st->stalled = stuck ? st->stalled + 1 : 0;
 			st->acting = 1;
 			st->act_ship = -1;
 			st->act_once = 0;
@@ -1843,7 +1840,7 @@ static const char *task_word(int kind)
 	case TK_BUILD: return "build";
 	case TK_TRANSPORT: return "transport";
 	case TK_DICE: return "expedition";
-	case TK_DIPLO: return "diplomacy";
+	case TK_DIPLO: return "advance";
 	case TK_PLACE: return "place";
 	case TK_TAKE: return "take";
 	case TK_ACCEPT: return "offer";
@@ -2225,7 +2222,7 @@ int ssp_rules_apply(struct ssp_state *st, int seat, const struct ssp_move *m, st
 		st->task[0].c = 0;
 	}
 	if (st->phase == PH_DRAFT3 || st->phase == PH_DRAFT2) {
-		if (st->phase == PH_DRAFT2 && st->draft_pos == 0 && !st->task[0].kind) {
+		if (st->phase == PH_DRAFT2 && st->draft_pos == 0) {
 			int any = 0;
 			for (int s = SSP_SHIP_L2; s < SSP_SHIP_L3; s++)
 				any |= st->ship_loc[s] == SL_DISPLAY;
