@@ -1,0 +1,311 @@
+/* tests/games/space-station-phoenix/test_ssp_play.c: property tests of Space Station Phoenix (bot games, legal/apply, replay) */
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "ssp_testlib.h"
+#include "testutil.h"
+#include "util/banned.h"
+
+static int env_int(const char *name, int dflt)
+{
+	const char *v = getenv(name);
+	return v && *v ? (int)strtol(v, NULL, 10) : dflt;
+}
+
+static const char *const option_sets[] = { NULL, "{\"hubs\":\"advanced\"}", "{\"first_game\":true}",
+					   "{\"hubs\":\"advanced\",\"friendly\":true}" };
+
+/* The result object is well formed: scores, 1-based ranks with shared ties, winners = rank 1. */
+static int result_ok(const struct ssp_state *st)
+{
+	json_t *r = G->result(st), *s, *k, *w;
+	int ok = 1, n = st->nplayers;
+
+	if (!r)
+		return 0;
+	s = json_object_get(r, "scores");
+	k = json_object_get(r, "ranks");
+	w = json_object_get(r, "winners");
+	if (json_array_size(s) != (size_t)n || json_array_size(k) != (size_t)n || json_array_size(w) < 1 ||
+	    !json_is_string(json_object_get(r, "tiebreak")))
+		ok = 0;
+	for (int p = 0; ok && p < n; p++) {
+		int rank = (int)json_integer_value(json_array_get(k, (size_t)p)), better = 0;
+		for (int q = 0; q < n; q++)
+			better += json_integer_value(json_array_get(s, (size_t)q)) >
+				  json_integer_value(json_array_get(s, (size_t)p));
+		if (rank < 1 || rank > n || rank < better + 1)
+			ok = 0;
+	}
+	for (size_t i = 0; ok && i < json_array_size(w); i++)
+		if (json_integer_value(json_array_get(k, (size_t)json_integer_value(json_array_get(w, i)))) != 1)
+			ok = 0;
+	json_decref(r);
+	return ok;
+}
+
+static void bot_games(int n, int games)
+{
+	int finished = 0, failures = 0;
+	long steps = 0;
+
+	for (int g = 0; g < games; g++) {
+		struct rng r, b;
+		struct err e = { 0 };
+		struct ssp_state *st = t_new(n, option_sets[g % 4], 5000 + (uint64_t)g * 7 + (uint64_t)n, &r);
+		int lv[4] = { 0, 0, 0, 0 }, s;
+		rng_seed(&b, 900 + (uint64_t)g);
+		s = t_play(st, lv, &r, &b, 20000, 1, &e);
+		if (s < 0) {
+			failures++;
+			fprintf(stderr, "\n  %dp game %d: %s\n", n, g, e.msg);
+		} else if (result_ok(st)) {
+			finished++;
+			steps += s;
+		}
+		{
+			struct game_pending p;
+			G->pending(st, &p);
+			CU_ASSERT_EQUAL(p.seats, 0);
+		}
+		free(st);
+	}
+	CU_ASSERT_EQUAL(failures, 0);
+	CU_ASSERT_EQUAL(finished, games);
+	if (getenv("SSP_VERBOSE"))
+		fprintf(stderr, "\n  %dp: %d games, %.0f steps per game\n", n, games, games ? (double)steps / games : 0.0);
+}
+
+static void test_ssp__bot_games_2p(void)
+{
+	bot_games(2, env_int("SSP_GAMES", 120));
+}
+
+static void test_ssp__bot_games_3p(void)
+{
+	bot_games(3, env_int("SSP_GAMES", 120) * 2 / 3);
+}
+
+static void test_ssp__bot_games_4p(void)
+{
+	bot_games(4, env_int("SSP_GAMES", 120) / 2);
+}
+
+static int same_move(const struct ssp_move *a, const struct ssp_move *b)
+{
+	return memcmp(a, b, sizeof(*a)) == 0;
+}
+
+/* At this position: legal moves apply and round-trip through text; other candidates are refused. */
+static void check_position(const struct ssp_state *st, int *checked)
+{
+	static struct ssp_move cand[4096], legal[4096];
+	struct ssp_state *t = malloc(sizeof(*t));
+	struct game_pending p;
+
+	G->pending(st, &p);
+	for (int seat = 0; seat < st->nplayers; seat++) {
+		int nc = ssp_rules_candidates(st, seat, cand, 4096), nl = ssp_rules_legal(st, seat, legal, 4096);
+		if (!(p.seats & (1u << seat))) {
+			CU_ASSERT_EQUAL(nl, 0);
+			for (int i = 0; i < nc && i < 3; i++) {
+				struct err e = { 0 };
+				struct rng r;
+				rng_seed(&r, 1);
+				*t = *st;
+				CU_ASSERT_EQUAL(ssp_rules_apply(t, seat, &cand[i], &r, &e), ERR_FORBIDDEN);
+			}
+			continue;
+		}
+		CU_ASSERT(nl > 0);
+		for (int i = 0; i < nl; i++) {
+			struct buf b = BUF_INIT;
+			struct ssp_move back;
+			struct err e = { 0 };
+			struct rng r;
+			ssp_text_format(&legal[i], &b);
+			CU_ASSERT_EQUAL(ssp_text_parse(st, b.data, &back, &e), 0);
+			if (!same_move(&back, &legal[i]))
+				fprintf(stderr, "\n  round trip of \"%s\" differs\n", b.data);
+			CU_ASSERT(same_move(&back, &legal[i]));
+			buf_release(&b);
+			rng_seed(&r, 2);
+			*t = *st;
+			CU_ASSERT(ssp_rules_apply(t, seat, &legal[i], &r, &e) >= 0);
+			CU_ASSERT_EQUAL(ssp_rules_check(t, &e), 0);
+		}
+		for (int i = 0; i < nc; i++) {
+			int is_legal = 0;
+			struct err e = { 0 };
+			struct rng r;
+			for (int j = 0; j < nl && !is_legal; j++)
+				is_legal = same_move(&cand[i], &legal[j]);
+			if (is_legal)
+				continue;
+			rng_seed(&r, 3);
+			*t = *st;
+			{
+				int rc = ssp_rules_apply(t, seat, &cand[i], &r, &e);
+				CU_ASSERT(rc == ERR_ILLEGAL);
+				if (rc == ERR_ILLEGAL)
+					CU_ASSERT(strlen(e.msg) > 10);
+			}
+		}
+		(*checked)++;
+	}
+	free(t);
+}
+
+static void test_ssp__legal_apply_agree(void)
+{
+	int checked = 0, games = env_int("SSP_GAMES", 120) / 10 + 2;
+
+	for (int g = 0; g < games; g++) {
+		struct rng r, b;
+		struct ssp_state *st = t_new(2 + g % 3, option_sets[g % 4], 777 + (uint64_t)g, &r);
+		rng_seed(&b, 31 + (uint64_t)g);
+		for (int steps = 0; !ssp_rules_over(st) && steps < 20000; steps++) {
+			struct game_pending p;
+			void *m = NULL;
+			struct err e = { 0 };
+			int seat = 0;
+			if (steps % 7 == 0)
+				check_position(st, &checked);
+			G->pending(st, &p);
+			while (!(p.seats & (1u << seat)))
+				seat++;
+			if (G->bot(st, seat, 0, &b, &m, &e) < 0 || G->apply(st, seat, m, &r, &e) < 0) {
+				CU_FAIL("bot move refused");
+				G->move_free(m);
+				break;
+			}
+			G->move_free(m);
+		}
+		free(st);
+	}
+	CU_ASSERT(checked > 100);
+}
+
+/* Replay: the same seed and move texts give the same snapshots; each snapshot decoded and advanced gives the next. */
+static void test_ssp__replay_snapshots(void)
+{
+	int games = env_int("SSP_GAMES", 120) / 20 + 2;
+
+	for (int g = 0; g < games; g++) {
+		struct rng r, b, r2;
+		int n = 2 + g % 3;
+		struct ssp_state *st = t_new(n, option_sets[(g + 1) % 4], 4242 + (uint64_t)g, &r), *re;
+		json_t *snaps = json_array(), *moves = json_array(), *prev = NULL;
+		struct err e = { 0 };
+		rng_seed(&b, 99 + (uint64_t)g);
+		G->encode(st, &prev, &e);
+		json_array_append(snaps, prev);
+		json_decref(prev);
+		while (!ssp_rules_over(st) && json_array_size(moves) < 20000) {
+			struct game_pending p;
+			void *m = NULL;
+			struct buf txt = BUF_INIT;
+			json_t *snap = NULL, *again = NULL;
+			void *dec = NULL;
+			int seat = 0;
+			char rngtxt[96];
+			G->pending(st, &p);
+			while (!(p.seats & (1u << seat)))
+				seat++;
+			if (G->bot(st, seat, json_array_size(moves) % 3 == 0 ? 1 : 0, &b, &m, &e) < 0)
+				break;
+			G->format(st, m, &txt, &e);
+			/* decode the previous snapshot and apply the same text: the server's path */
+			CU_ASSERT_EQUAL(G->decode(json_array_get(snaps, json_array_size(snaps) - 1), &dec, &e), 0);
+			r2 = r;
+			CU_ASSERT(t_do(dec, seat, txt.data, &r2, &e) >= 0);
+			CU_ASSERT(G->apply(st, seat, m, &r, &e) >= 0);
+			G->move_free(m);
+			G->encode(st, &snap, &e);
+			G->encode(dec, &again, &e);
+			CU_ASSERT(json_equal(snap, again));
+			G->state_free(dec);
+			json_decref(again);
+			/* decode(encode(s)) re-encodes identically */
+			CU_ASSERT_EQUAL(G->decode(snap, &dec, &e), 0);
+			G->encode(dec, &again, &e);
+			CU_ASSERT(json_equal(snap, again));
+			G->state_free(dec);
+			json_decref(again);
+			rng_encode(&r, rngtxt);
+			json_array_append_new(moves, json_pack("{s:i,s:s}", "seat", seat, "text", txt.data));
+			json_array_append_new(snaps, snap);
+			buf_release(&txt);
+		}
+		CU_ASSERT(ssp_rules_over(st));
+		/* a full replay from the seed through the texts reproduces every snapshot */
+		re = t_new(n, option_sets[(g + 1) % 4], 4242 + (uint64_t)g, &r2);
+		for (size_t i = 0; i < json_array_size(moves); i++) {
+			json_t *mv = json_array_get(moves, i), *snap = NULL;
+			int rc = t_do(re, (int)json_integer_value(json_object_get(mv, "seat")),
+				      json_string_value(json_object_get(mv, "text")), &r2, &e);
+			CU_ASSERT(rc >= 0);
+			G->encode(re, &snap, &e);
+			CU_ASSERT(json_equal(snap, json_array_get(snaps, i + 1)));
+			json_decref(snap);
+			if (rc < 0)
+				break;
+		}
+		{
+			char *a = json_dumps(json_array_get(snaps, json_array_size(snaps) - 1), JSON_COMPACT);
+			if (getenv("SSP_VERBOSE"))
+				fprintf(stderr, "\n  snapshot %zu bytes after %zu moves\n", strlen(a), json_array_size(moves));
+			CU_ASSERT(strlen(a) < 4000);
+			free(a);
+		}
+		free(re);
+		free(st);
+		json_decref(snaps);
+		json_decref(moves);
+	}
+}
+
+/* The greedy bot (level 1) beats the random bot (level 0) in most two-player games. */
+static void test_ssp__greedy_beats_random(void)
+{
+	int games = env_int("SSP_GREEDY_GAMES", 16), wins = 0;
+
+	for (int g = 0; g < games; g++) {
+		struct rng r, b;
+		struct err e = { 0 };
+		struct ssp_state *st = t_new(2, g % 2 ? "{\"hubs\":\"advanced\"}" : NULL, 31337 + (uint64_t)g, &r);
+		int greedy = g % 2, lv[4] = { 0, 0, 0, 0 };
+		json_t *res;
+		lv[greedy] = 1;
+		rng_seed(&b, 555 + (uint64_t)g);
+		CU_ASSERT(t_play(st, lv, &r, &b, 20000, 0, &e) > 0);
+		res = G->result(st);
+		if (res && json_integer_value(json_array_get(json_object_get(res, "ranks"), (size_t)greedy)) == 1)
+			wins++;
+		json_decref(res);
+		free(st);
+	}
+	if (getenv("SSP_VERBOSE"))
+		fprintf(stderr, "\n  greedy won %d of %d two-player games against random\n", wins, games);
+	CU_ASSERT(wins * 4 >= games * 3);
+}
+
+static CU_TestInfo play_cases[] = {
+	{ "test_ssp__bot_games_2p", test_ssp__bot_games_2p },
+	{ "test_ssp__bot_games_3p", test_ssp__bot_games_3p },
+	{ "test_ssp__bot_games_4p", test_ssp__bot_games_4p },
+	{ "test_ssp__legal_apply_agree", test_ssp__legal_apply_agree },
+	{ "test_ssp__replay_snapshots", test_ssp__replay_snapshots },
+	{ "test_ssp__greedy_beats_random", test_ssp__greedy_beats_random },
+	CU_TEST_INFO_NULL,
+};
+
+int ssp_play_register(void)
+{
+	TESTS_SUITE("space_station_phoenix_play", NULL, NULL, play_cases);
+	return 0;
+}
