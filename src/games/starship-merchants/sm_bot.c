@@ -404,11 +404,9 @@ static int bot_greedy(const struct sm_state *s, int seat, const struct legal *l,
 int sm_bot_choose(const struct sm_state *s, int seat, int level, struct rng *rng, struct sm_move *out,
 		  struct err *err)
 {
-	struct legal *l = malloc(sizeof(*l));
+	struct legal lbuf, *l = &lbuf;
 	int rc = 0;
 
-	if (!l)
-		return err_set(err, ERR_NOMEM, "out of memory");
 	l->n = sm_rules_legal(s, seat, l->mv, SM_MAX_LEGAL);
 	if (l->n == 0) {
 		rc = err_set(err, ERR_FORBIDDEN, "p%d has nothing to do now", seat + 1);
@@ -417,6 +415,5 @@ int sm_bot_choose(const struct sm_state *s, int seat, int level, struct rng *rng
 	if (level <= 0 || bot_greedy(s, seat, l, out) || !find(l, out->type, out->a, out->b))
 		*out = l->mv[rng_below(rng, (uint32_t)l->n)];
 done:
-	free(l);
 	return rc;
 }

@@ -33,12 +33,12 @@ const struct sm_token_kind sm_kinds[SM_NKINDS] = {
 	[SM_XENITE]    = { "xenite",    "Xenite",    7, {  4,  5,  6 }, 0 },
 };
 
-/* [mark-1][type]: cost, energy, cargo, supply at 2/3/4 players */
+/* [mark-1][type]: cost, energy, cargo, supply at 2/3/4 players (one of each type per player and Mark) */
 const struct sm_ship_kind sm_ships[SM_NMARKS][SM_NTYPES] = {
-	{ [SM_SCOUT] = {  8, 4, 2, { 3, 4, 5 } }, [SM_TUG] = {  8, 3, 3, { 3, 4, 5 } } },
-	{ [SM_SCOUT] = { 14, 5, 3, { 3, 4, 5 } }, [SM_TUG] = { 14, 4, 5, { 3, 4, 5 } } },
+	{ [SM_SCOUT] = {  8, 4, 2, { 2, 3, 4 } }, [SM_TUG] = {  8, 3, 3, { 2, 3, 4 } } },
+	{ [SM_SCOUT] = { 14, 5, 3, { 2, 3, 4 } }, [SM_TUG] = { 14, 4, 5, { 2, 3, 4 } } },
 	{ [SM_SCOUT] = { 22, 7, 4, { 2, 3, 4 } }, [SM_TUG] = { 22, 5, 7, { 2, 3, 4 } } },
-	{ [SM_SCOUT] = { 32, 9, 5, { 2, 3, 3 } }, [SM_TUG] = { 32, 6, 9, { 2, 3, 3 } } },
+	{ [SM_SCOUT] = { 32, 9, 5, { 2, 3, 4 } }, [SM_TUG] = { 32, 6, 9, { 2, 3, 4 } } },
 };
 
 const char *const sm_type_slugs[SM_NTYPES] = { "scout", "tug" };

@@ -860,9 +860,9 @@ int sm_rules_apply(struct sm_state *s, int seat, const struct sm_move *m, struct
 static int add(const struct sm_state *s, int seat, struct sm_move *mv, int n, int max, int type, int a, int b)
 {
 	struct sm_move m = { type, a, b };
-	struct err e = { 0 };
 
-	if (n < max && sm_rules_check(s, seat, &m, &e) == 0)
+	/* no message wanted: err_set skips the formatting for a NULL err */
+	if (n < max && sm_rules_check(s, seat, &m, NULL) == 0)
 		mv[n++] = m;
 	return n;
 }

@@ -187,7 +187,7 @@ static void test_sm_props__legal_apply_equivalence(void)
 			struct sm_move m;
 			struct err e = { 0 };
 
-			if (step % 7 == 0) {
+			if (step % 9 == 0) {
 				int nl = sm_rules_legal(s, s->cur, legal, SM_MAX_LEGAL);
 				int na = universe(s, all, 4096);
 				json_t *texts = NULL;
@@ -197,7 +197,7 @@ static void test_sm_props__legal_apply_equivalence(void)
 				CU_ASSERT_EQUAL(game_starship_merchants.legal(s, s->cur, &texts, &e), 0);
 				CU_ASSERT_EQUAL(json_array_size(texts), (size_t)nl);
 				for (int i = 0; i < na; i++) {
-					struct sm_state *c = sm_state_dup(s);
+					struct sm_state copy = *s, *c = &copy;
 					struct rng rc = r;
 					int ok = sm_rules_apply(c, c->cur, &all[i], &rc, &e) >= 0;
 
@@ -214,7 +214,6 @@ static void test_sm_props__legal_apply_equivalence(void)
 						fprintf(stderr, "\n  refused with code %d: %s\n", e.code, e.msg);
 						CU_FAIL("refusal is not ERR_ILLEGAL");
 					}
-					sm_state_free(c);
 					checked++;
 				}
 				for (int i = 0; i < nl; i++) {
