@@ -175,16 +175,22 @@ static double worth(const struct ssp_state *st, int seat)
 	for (int t = 0; t < 4; t++)
 		dip += pl->dip[t];
 	v = sc[seat][SC_TOTAL] - sc[seat][SC_LEFTOVER];
-	v += 0.2 * pl->res[SSP_GEM] + 0.7 * (pl->res[SSP_FOOD] + pl->res[SSP_WATER]) + 0.9 * pl->res[SSP_METAL];
-	v += 1.2 * dip + 3.0 * ships;
+	/* GEMs pay for every action: the first dozen matter most */
+	v += pl->res[SSP_GEM] < 12 ? 0.5 * pl->res[SSP_GEM] : 6.0 + 0.2 * (pl->res[SSP_GEM] - 12);
+	v += 0.7 * (pl->res[SSP_FOOD] + pl->res[SSP_WATER]) + 1.0 * pl->res[SSP_METAL];
+	v += 1.2 * dip + 10.0 * ships;
 	/* empty quarters are where future residents go */
 	for (int i = 0; i < SSP_NSECTORS; i++)
 		if (st->sec_loc[i] == seat)
 			for (int q = 0; q < ssp_sectors[i].nq; q++)
 				v += st->sec_res[i][q] ? 0 : 0.5;
 	for (int p = 0; p < st->nplayers; p++)
-		if (p != seat)
+		if (p != seat) {
 			v -= 0.1 * sc[p][SC_TOTAL];
+			/* never end a game one is losing */
+			if (st->end_by == seat && sc[p][SC_TOTAL] >= sc[seat][SC_TOTAL])
+				v -= 1000;
+		}
 	return v;
 }
 
