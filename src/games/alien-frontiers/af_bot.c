@@ -2,7 +2,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "games/alien-frontiers/af_internal.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "util/banned.h"
@@ -37,12 +36,11 @@ static int evaluate(const struct af_state *s, int p)
  */
 int af__bot(const struct af_state *s, int seat, int level, struct rng *rng, struct af_move *m)
 {
-	struct af_move *moves = malloc(sizeof(*moves) * AF_LEGAL_MAX);
+	/* a bot may look at fewer than all candidates when there are very many: any legal step will do */
+	struct af_move moves[AF_BOT_MAX];
 	int n, best = -1, best_score = 0, ties = 0;
 
-	if (!moves)
-		return ERR_NOMEM;
-	n = af__candidates(s, seat, moves, AF_LEGAL_MAX, level <= 0 ? 2 : 1);
+	n = af__candidates(s, seat, moves, AF_BOT_MAX, level <= 0 ? 2 : 1);
 	if (level <= 0) {
 		struct af_state w = *s;
 
@@ -51,12 +49,10 @@ int af__bot(const struct af_state *s, int seat, int level, struct rng *rng, stru
 
 			if (af__step(&w, seat, &moves[i], NULL, NULL) == 0) {
 				*m = moves[i];
-				free(moves);
 				return 0;
 			}
 			moves[i] = moves[--n];
 		}
-		free(moves);
 		return ERR_ILLEGAL;
 	}
 	for (int i = 0; i < n; i++) {
@@ -82,6 +78,5 @@ int af__bot(const struct af_state *s, int seat, int level, struct rng *rng, stru
 	}
 	if (best >= 0)
 		*m = moves[best];
-	free(moves);
 	return best >= 0 ? 0 : ERR_ILLEGAL;
 }

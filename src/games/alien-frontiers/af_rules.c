@@ -191,6 +191,16 @@ static int colour_in_play(const struct af_state *s, int p)
 	return k;
 }
 
+/* Ships of p's colour on the board that stay: one consumed at the Terraforming Station does not count. */
+static int colour_kept(const struct af_state *s, int p)
+{
+	int k = 0;
+
+	for (int i = p * AF_SHIPS_PER; i < (p + 1) * AF_SHIPS_PER; i++)
+		k += s->loc[i] != AF_LOC_STOCK && s->loc[i] != AF_LOC_FAC + AF_TERRA;
+	return k;
+}
+
 static int stock_ship(const struct af_state *s, int p)
 {
 	for (int i = p * AF_SHIPS_PER; i < (p + 1) * AF_SHIPS_PER; i++)
@@ -901,9 +911,9 @@ static int discard_card(struct af_state *s, int p, const struct af_move *m, stru
 				ship = i;
 		if (ship < 0)
 			FAIL("Player %d has no ship showing %d at %s.", o + 1, v, FAC_NAME(m->fac));
-		if (colour_in_play(s, o) <= 3)
+		if (colour_kept(s, o) <= 3)
 			FAIL("Player %d has %d ships of their colour on the board; the target needs more than 3.", o + 1,
-			     colour_in_play(s, o));
+			     colour_kept(s, o));
 		if (commit) {
 			s->loc[ship] = AF_LOC_STOCK;
 			s->val[ship] = 0;

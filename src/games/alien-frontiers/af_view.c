@@ -10,10 +10,10 @@
 #define AF_SNAPSHOT_VERSION 1
 
 /*
- * The snapshot: {"v":1,"n":players,"p":seat on turn,"t":turn,"o":0 or ender+1,
- * "r":[fuel,ore per seat],"b":board} where board is a string of base-64
- * digits (0-9 a-z A-Z - _), one per small number, in the order written by
- * encode_board (documented in docs/games/alien-frontiers.md).
+ * The snapshot: {"v":1,"n":players,"t":turn,"b":board} where board is a
+ * string of base-64 digits (0-9 a-z A-Z - _), one per small number (two for
+ * fuel, ore and the 12-bit card sets), in the order written by encode_board
+ * (documented in docs/games/alien-frontiers.md).
  */
 static const char b64[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
 
@@ -34,7 +34,7 @@ static int b64_val(char c)
 
 static int board_len(int n, int nrolled)
 {
-	return 2 * AF_NSHIPS + 1 + 2 * n + AF_NTERR * n + AF_NFIELD + 2 * AF_NCARD + 3 + 2 * n + 1 + nrolled + 11;
+	return 2 + 4 * n + 2 * AF_NSHIPS + 1 + 2 * n + AF_NTERR * n + AF_NFIELD + 2 * AF_NCARD + 3 + 2 * n + 1 + nrolled + 11;
 }
 
 static void encode_board(const struct af_state *s, char *b)
@@ -42,6 +42,14 @@ static void encode_board(const struct af_state *s, char *b)
 	int k = 0;
 
 #define PUT(x) (b[k++] = b64[(x) & 63])
+	PUT(s->cur);
+	PUT(s->over ? s->ender + 1 : 0);
+	for (int p = 0; p < s->n; p++) {
+		PUT(s->fuel[p]);
+		PUT(s->fuel[p] >> 6);
+		PUT(s->ore[p]);
+		PUT(s->ore[p] >> 6);
+	}
 	for (int i = 0; i < AF_NSHIPS; i++) {
 		PUT(s->loc[i]);
 		PUT(s->val[i]);
@@ -87,19 +95,12 @@ static void encode_board(const struct af_state *s, char *b)
 int af__encode(const struct af_state *s, json_t **out)
 {
 	char b[256];
-	json_t *o = json_object(), *r = json_array();
+	json_t *o = json_object();
 
 	encode_board(s, b);
 	json_object_set_new(o, "v", json_integer(AF_SNAPSHOT_VERSION));
 	json_object_set_new(o, "n", json_integer(s->n));
-	json_object_set_new(o, "p", json_integer(s->cur));
 	json_object_set_new(o, "t", json_integer(s->turn));
-	json_object_set_new(o, "o", json_integer(s->over ? s->ender + 1 : 0));
-	for (int p = 0; p < s->n; p++) {
-		json_array_append_new(r, json_integer(s->fuel[p]));
-		json_array_append_new(r, json_integer(s->ore[p]));
-	}
-	json_object_set_new(o, "r", r);
 	json_object_set_new(o, "b", json_stringn(b, strlen(b)));
 	*out = o;
 	return 0;
@@ -120,7 +121,7 @@ static int get_int(const json_t *in, const char *key, int *v, int lo, int hi, st
 int af__decode(const json_t *in, struct af_state *s, struct err *err)
 {
 	int x, n, rc, k = 0, len, v[256];
-	const json_t *r, *b;
+	const json_t *b;
 	const char *str;
 
 	memset(s, 0, sizeof(*s));
@@ -130,28 +131,9 @@ int af__decode(const json_t *in, struct af_state *s, struct err *err)
 	    (rc = get_int(in, "n", &n, 2, AF_MAXP, err)))
 		return rc;
 	s->n = (uint8_t)n;
-	if ((rc = get_int(in, "p", &x, 0, n - 1, err)))
-		return rc;
-	s->cur = (uint8_t)x;
 	if ((rc = get_int(in, "t", &x, 1, 65535, err)))
 		return rc;
 	s->turn = (uint16_t)x;
-	if ((rc = get_int(in, "o", &x, 0, n, err)))
-		return rc;
-	s->over = x > 0;
-	s->ender = (uint8_t)(x > 0 ? x - 1 : 0);
-	r = json_object_get(in, "r");
-	if (!json_is_array(r) || (int)json_array_size(r) != 2 * n)
-		return BADSNAP("'r' must hold fuel and ore for each of the %d players.", n);
-	for (int p = 0; p < n; p++) {
-		const json_t *f = json_array_get(r, (size_t)(2 * p)), *o = json_array_get(r, (size_t)(2 * p + 1));
-
-		if (!json_is_integer(f) || !json_is_integer(o) || json_integer_value(f) < 0 || json_integer_value(o) < 0 ||
-		    json_integer_value(f) > 10000 || json_integer_value(o) > 10000)
-			return BADSNAP("'r' holds a resource count out of range.");
-		s->fuel[p] = (int16_t)json_integer_value(f);
-		s->ore[p] = (int16_t)json_integer_value(o);
-	}
 	b = json_object_get(in, "b");
 	if (!json_is_string(b))
 		return BADSNAP("'b' must be a string.");
@@ -165,6 +147,18 @@ int af__decode(const json_t *in, struct af_state *s, struct err *err)
 
 #define GET(lo, hi, what) \
 	(x = v[k++], (x < (lo) || x > (hi)) ? (BADSNAP("%s out of range (%d).", (what), x), 0) : 1)
+	if (!GET(0, n - 1, "the seat on turn"))
+		return ERR_INPUT;
+	s->cur = (uint8_t)x;
+	if (!GET(0, n, "the game's end"))
+		return ERR_INPUT;
+	s->over = x > 0;
+	s->ender = (uint8_t)(x > 0 ? x - 1 : 0);
+	for (int p = 0; p < n; p++) {
+		s->fuel[p] = (int16_t)(v[k] | v[k + 1] << 6);
+		s->ore[p] = (int16_t)(v[k + 2] | v[k + 3] << 6);
+		k += 4;
+	}
 	for (int i = 0; i < AF_NSHIPS; i++) {
 		if (!GET(0, AF_LOC_FAC + AF_NFAC - 1, "a ship's place"))
 			return ERR_INPUT;
@@ -249,7 +243,7 @@ int af__decode(const json_t *in, struct af_state *s, struct err *err)
 	if (!GET(0, 1, "the Lunar Mine flag"))
 		return ERR_INPUT;
 	s->mine_docked = (uint8_t)x;
-	if (!GET(0, 3, "the Colonist Hub ships"))
+	if (!GET(0, 63, "the Colonist Hub ships"))
 		return ERR_INPUT;
 	s->hub_docked = (uint8_t)x;
 	if (!GET(0, 1, "the Asimov Crater flag"))

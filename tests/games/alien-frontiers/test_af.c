@@ -947,8 +947,9 @@ static void test_af__snapshot(void)
 	{
 		char *b = strdup(json_string_value(json_object_get(j, "b")));
 
-		/* a fourth copy of a card: ships are 50 digits, relic 1, colonies 8 + 32, fields 3, then the deck */
-		b[2 * AF_NSHIPS + 1 + 8 + 32 + 3 + AF_CARD_TEST] = '2';
+		/* a second Alien City: seat and end 2 digits, resources 16, ships 50, relic 1, colonies 8 + 32,
+		 * fields 3, then the deck */
+		b[2 + 16 + 2 * AF_NSHIPS + 1 + 8 + 32 + 3 + AF_CARD_TEST] = '2';
 		json_object_set_new(j, "b", json_string(b));
 		CU_ASSERT_EQUAL(af__decode(j, &s2, &e), ERR_INPUT);
 		CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "copies of"));

@@ -17,29 +17,21 @@ static int env_count(const char *name, int dflt)
 	return v && *v ? (int)strtol(v, NULL, 10) : dflt;
 }
 
-static char *snap(const struct af_state *s)
-{
-	json_t *j;
-	char *txt;
-
-	af__encode(s, &j);
-	txt = json_dumps(j, JSON_COMPACT);
-	json_decref(j);
-	return txt;
-}
-
 /*
  * One complete game with bots of the given level per seat. Checks every
- * invariant after every step, that decode(encode) re-encodes identically, and
- * then replays the move texts from the same seed and compares every snapshot.
- * Returns the number of steps, or -1 after a failure (reported on stderr).
+ * invariant after every step, that decode(encode) gives the same state and
+ * re-encodes to an equal snapshot, and then replays the move texts from the
+ * same seed and compares every snapshot. Returns the number of steps, or -1
+ * after a failure (reported on stderr).
  */
 static int play_checked(int n, uint64_t seed, const int *levels, int *winner_out)
 {
 	struct af_state s, r;
 	struct rng grng, brng;
 	int supply0[AF_MAXP], steps = 0, ok = 1;
-	char **texts = malloc(sizeof(char *) * MAX_STEPS), **snaps = malloc(sizeof(char *) * MAX_STEPS);
+	char **texts = malloc(sizeof(char *) * MAX_STEPS);
+	json_t **snaps = malloc(sizeof(json_t *) * MAX_STEPS);
+	struct af_state *states = malloc(sizeof(struct af_state) * MAX_STEPS);
 
 	rng_seed(&grng, seed);
 	rng_seed(&brng, seed ^ 0x9e3779b97f4a7c15ULL);
@@ -51,6 +43,8 @@ static int play_checked(int n, uint64_t seed, const int *levels, int *winner_out
 		struct err e = { 0 };
 		struct buf b = BUF_INIT;
 		const char *bad;
+		struct af_state d;
+		json_t *again;
 		int prev = s.cur;
 
 		if (af__bot(&s, s.cur, levels[s.cur], &brng, &m) != 0) {
@@ -76,25 +70,19 @@ static int play_checked(int n, uint64_t seed, const int *levels, int *winner_out
 			fprintf(stderr, "\n  seed %llu step %d '%s': %s\n", (unsigned long long)seed, steps, texts[steps], bad);
 			ok = 0;
 		}
-		snaps[steps] = snap(&s);
-		{
-			json_t *j = json_loads(snaps[steps], 0, NULL);
-			struct af_state d;
-			char *again;
-
-			if (af__decode(j, &d, &e) != 0) {
-				fprintf(stderr, "\n  seed %llu: decode failed: %s\n", (unsigned long long)seed, e.msg);
+		states[steps] = s;
+		af__encode(&s, &snaps[steps]);
+		if (af__decode(snaps[steps], &d, &e) != 0) {
+			fprintf(stderr, "\n  seed %llu: decode failed: %s\n", (unsigned long long)seed, e.msg);
+			ok = 0;
+		} else {
+			af__encode(&d, &again);
+			if (!json_equal(again, snaps[steps]) || memcmp(&d, &s, sizeof(d))) {
+				fprintf(stderr, "\n  seed %llu: decode(encode) differs at step %d\n", (unsigned long long)seed,
+					steps);
 				ok = 0;
-			} else {
-				again = snap(&d);
-				if (strcmp(again, snaps[steps]) || memcmp(&d, &s, sizeof(d))) {
-					fprintf(stderr, "\n  seed %llu: decode(encode) differs at step %d\n",
-						(unsigned long long)seed, steps);
-					ok = 0;
-				}
-				free(again);
 			}
-			json_decref(j);
+			json_decref(again);
 		}
 		steps++;
 		if (!ok)
@@ -117,34 +105,31 @@ static int play_checked(int n, uint64_t seed, const int *levels, int *winner_out
 			json_decref(res);
 		}
 	}
-	/* replay the texts from the seed */
+	/* replay the texts from the seed: every state again, so every snapshot again */
 	if (ok) {
 		rng_seed(&grng, seed);
 		af__setup(&r, n, &grng);
 		for (int i = 0; i < steps && ok; i++) {
 			struct err e = { 0 };
-			char *t;
-
 			if (af_test_step(&r, texts[i], &grng, &e) != 0) {
 				fprintf(stderr, "\n  seed %llu: replay of '%s' refused: %s\n", (unsigned long long)seed, texts[i],
 					e.msg);
 				ok = 0;
 				break;
 			}
-			t = snap(&r);
-			if (strcmp(t, snaps[i])) {
+			if (memcmp(&r, &states[i], sizeof(r))) {
 				fprintf(stderr, "\n  seed %llu: replay differs at step %d\n", (unsigned long long)seed, i);
 				ok = 0;
 			}
-			free(t);
 		}
 	}
 	for (int i = 0; i < steps; i++) {
 		free(texts[i]);
-		free(snaps[i]);
+		json_decref(snaps[i]);
 	}
 	free(texts);
 	free(snaps);
+	free(states);
 	return ok ? steps : -1;
 }
 
