@@ -136,7 +136,7 @@ int af__colonies_left(const struct af_state *s, int p);
 int af__cards(const struct af_state *s, int p);
 int af__open_dock(const struct af_state *s, struct af_move *out);
 int af__recount_vp(const struct af_state *s, int p);
-#define AF_LEGAL_MAX 4096
+#define AF_LEGAL_MAX 8192
 #define AF_BOT_MAX 640
 
 /* af_parse.c */

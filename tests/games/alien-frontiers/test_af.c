@@ -966,6 +966,125 @@ static void test_af__snapshot(void)
 	json_decref(j);
 }
 
+
+/* Dock all unplaced ships of the player on turn at one facility and end the turn. */
+static void dock_all_and_end(struct af_state *s, struct rng *r, const char *fac)
+{
+	struct buf b = BUF_INIT;
+	struct err e = { 0 };
+
+	buf_addf(&b, "dock %s", fac);
+	for (int i = 0; i < AF_NSHIPS; i++)
+		if (s->loc[i] == AF_LOC_HAND)
+			buf_addf(&b, " %s%d", i == AF_RELIC ? "r" : "", s->val[i]);
+	CU_ASSERT_EQUAL(af_test_step(s, b.data, r, &e), 0);
+	if (s->fuel[s->cur] + s->ore[s->cur] > 8) {
+		buf_reset(&b);
+		buf_addf(&b, "return %d fuel", s->fuel[s->cur] + s->ore[s->cur] - 8);
+		CU_ASSERT_EQUAL(af_test_step(s, b.data, r, &e), 0);
+	}
+	CU_ASSERT_EQUAL(af_test_step(s, "end", r, &e), 0);
+	buf_release(&b);
+}
+
+/* Resource Cache: more odd dice give an ore, more even a fuel, a tie both and the card is discarded. */
+static void test_af__resource_cache(void)
+{
+	int seen[3] = { 0, 0, 0 };
+
+	for (uint64_t seed = 1; seed <= 60; seed++) {
+		struct af_state s;
+		struct rng r;
+		int odd = 0, even = 0, f0, o0;
+
+		rng_seed(&r, seed);
+		af__setup(&s, 2, &r);
+		for (int p = 0; p < 2; p++) {
+			for (int c = 0; c < AF_NCARD; c++)
+				if ((s.hand[p] >> c) & 1)
+					s.deck[c]++;
+			s.hand[p] = 0;
+		}
+		s.deck[AF_CACHE]--;
+		s.hand[1] = 1u << AF_CACHE;
+		s.loc[6 + 3] = AF_LOC_BAY; /* a fourth ship: ties become possible */
+		f0 = s.fuel[1];
+		o0 = s.ore[1];
+		dock_all_and_end(&s, &r, "solar");
+		CU_ASSERT_EQUAL_FATAL(s.cur, 1);
+		CU_ASSERT_EQUAL(s.nrolled, 4);
+		for (int i = 0; i < s.nrolled; i++) {
+			if (s.rolled[i] & 1)
+				odd++;
+			else
+				even++;
+		}
+		if (odd > even) {
+			seen[0]++;
+			CU_ASSERT(s.ore[1] == o0 + 1 && s.fuel[1] == f0);
+			CU_ASSERT(s.hand[1] & (1u << AF_CACHE));
+		} else if (even > odd) {
+			seen[1]++;
+			CU_ASSERT(s.fuel[1] == f0 + 1 && s.ore[1] == o0);
+			CU_ASSERT(s.hand[1] & (1u << AF_CACHE));
+		} else {
+			seen[2]++;
+			CU_ASSERT(s.fuel[1] == f0 + 1 && s.ore[1] == o0 + 1);
+			CU_ASSERT_FALSE(s.hand[1] & (1u << AF_CACHE));
+			CU_ASSERT_EQUAL(s.disc[AF_CACHE], 1);
+		}
+	}
+	CU_ASSERT(seen[0] && seen[1] && seen[2]);
+}
+
+/* end rolls the next player's fleet at once; their ships come back from the board */
+static void test_af__next_turn_rolls(void)
+{
+	const struct game_ops *g = &game_alien_frontiers;
+	struct af_state s;
+	struct rng r;
+	struct game_pending pd;
+	uint64_t before;
+	json_t *legal = NULL;
+	struct err e = { 0 };
+
+	rng_seed(&r, 31);
+	af__setup(&s, 3, &r);
+	before = r.draws;
+	dock_all_and_end(&s, &r, "solar");
+	CU_ASSERT_EQUAL(s.cur, 1);
+	CU_ASSERT_EQUAL(s.turn, 2);
+	CU_ASSERT_EQUAL(s.nrolled, 3);
+	CU_ASSERT(r.draws >= before + 3);
+	g->pending(&s, &pd);
+	CU_ASSERT_EQUAL(pd.seats, 2u);
+	CU_ASSERT_PTR_NOT_NULL(strstr(pd.prompt, "Player 2: dock your ships (unplaced:"));
+	/* player 1's ships stay docked until their next turn */
+	CU_ASSERT_EQUAL(s.loc[0], AF_LOC_FAC + AF_SOLAR);
+	dock_all_and_end(&s, &r, "solar");
+	dock_all_and_end(&s, &r, "artifact");
+	CU_ASSERT_EQUAL(s.cur, 0);
+	CU_ASSERT_EQUAL(s.loc[0], AF_LOC_HAND);
+	/* legal through the interface: canonical texts, nothing for other seats */
+	CU_ASSERT_EQUAL(g->legal(&s, 0, &legal, &e), 0);
+	CU_ASSERT(json_array_size(legal) > 3);
+	for (size_t i = 0; i < json_array_size(legal); i++) {
+		void *mv = NULL;
+		struct buf b = BUF_INIT;
+		const char *t = json_string_value(json_array_get(legal, i));
+
+		CU_ASSERT_EQUAL_FATAL(g->parse(&s, 0, t, &mv, &e), 0);
+		g->format(&s, mv, &b, &e);
+		ASSERT_STR_EQ(b.data, t);
+		buf_release(&b);
+		g->move_free(mv);
+	}
+	json_decref(legal);
+	CU_ASSERT_EQUAL(g->legal(&s, 2, &legal, &e), 0);
+	CU_ASSERT_EQUAL(json_array_size(legal), 0);
+	json_decref(legal);
+}
+
 static CU_TestInfo af_cases[] = {
 	{ "test_af__setup_counts", test_af__setup_counts },
 	{ "test_af__setup_ops", test_af__setup_ops },
@@ -976,6 +1095,8 @@ static CU_TestInfo af_cases[] = {
 	{ "test_af__tiebreaks", test_af__tiebreaks },
 	{ "test_af__view_shape", test_af__view_shape },
 	{ "test_af__snapshot", test_af__snapshot },
+	{ "test_af__resource_cache", test_af__resource_cache },
+	{ "test_af__next_turn_rolls", test_af__next_turn_rolls },
 	CU_TEST_INFO_NULL,
 };
 
