@@ -2,7 +2,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "games/starship-merchants/sm_bot.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "games/starship-merchants/sm_rules.h"

@@ -147,15 +147,6 @@ void sm_state_free(struct sm_state *s)
 	free(s);
 }
 
-struct sm_state *sm_state_dup(const struct sm_state *s)
-{
-	struct sm_state *c = malloc(sizeof(*c));
-
-	if (c)
-		memcpy(c, s, sizeof(*c));
-	return c;
-}
-
 /* ---- derived numbers ---- */
 
 int sm_ship_find(const struct sm_player *pl, int no)

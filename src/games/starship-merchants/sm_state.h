@@ -105,7 +105,6 @@ int sm_state_col(const struct sm_state *s);
 /* New state for n players (2..4), rng draws the displays. */
 int sm_state_setup(int n, struct rng *rng, struct sm_state **out, struct err *err);
 void sm_state_free(struct sm_state *s);
-struct sm_state *sm_state_dup(const struct sm_state *s);
 
 /* Snapshots. */
 int sm_state_encode(const struct sm_state *s, json_t **out, struct err *err);
