@@ -431,6 +431,22 @@ static void run_line(struct runner *ru, char *line)
 			else
 				s->disc[c]++;
 		}
+	} else if (!strcmp(w[0], "deck")) {
+		/* deck C...: the draw pile holds exactly these; every other free card goes to the discard pile */
+		for (int c = 0; c < AF_NCARD; c++) {
+			s->disc[c] = (uint8_t)(s->disc[c] + s->deck[c]);
+			s->deck[c] = 0;
+		}
+		for (int k = 1; k < nw; k++) {
+			int c = name_idx(af_card_names, AF_NCARD, w[k]);
+
+			if (c < 0 || !s->disc[c]) {
+				case_fail(ru, "no card %s left for the deck", w[k]);
+				continue;
+			}
+			s->disc[c]--;
+			s->deck[c]++;
+		}
 	} else if (!strcmp(w[0], "field")) {
 		s->field[name_idx(af_field_names, AF_NFIELD, w[1])] = (int8_t)name_idx(af_terr_names, AF_NTERR, w[2]);
 	} else if (!strcmp(w[0], "bots")) {
@@ -582,6 +598,13 @@ static void run_line(struct runner *ru, char *line)
 			want = w[2];
 		} else if (!strcmp(what, "over")) {
 			snprintf(got, sizeof(got), "%s", s->over ? "yes" : "no");
+			want = w[2];
+		} else if (!strcmp(what, "decksize")) {
+			int k = 0;
+
+			for (int c = 0; c < AF_NCARD; c++)
+				k += s->deck[c];
+			snprintf(got, sizeof(got), "%d", k);
 			want = w[2];
 		} else if (!strcmp(what, "artifact")) {
 			snprintf(got, sizeof(got), "%d", s->art_sum);
