@@ -353,6 +353,8 @@ static int parse_raid(const struct af_state *s, struct toks *tk, struct af_move 
 			k += m->take[seat][1], m->take[seat][1] = (uint8_t)(k > 4 ? 4 : k);
 		else
 			BAD("Expected 'fuel' or 'ore', not '%s'.", w);
+		if (k > 4)
+			BAD("A raid takes at most 4 resources.");
 		if (m->card >= 0)
 			BAD("A raid takes either resources or one card, not both.");
 		any = 1;
@@ -454,6 +456,8 @@ int af__parse(const struct af_state *s, const char *text, struct af_move *m, str
 				k += m->take[0][1], m->take[0][1] = (uint8_t)(k > 200 ? 200 : k);
 			else
 				BAD("Expected 'fuel' or 'ore', not '%s'.", w);
+			if (k > 200)
+				BAD("Too many resources to return.");
 			tk.i++;
 		}
 		if (!m->take[0][0] && !m->take[0][1])

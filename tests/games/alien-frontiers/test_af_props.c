@@ -390,7 +390,49 @@ static void test_af__greedy_beats_random(void)
 	CU_ASSERT(wins * 100 >= games * 80);
 }
 
+/* Random lines from the notation's words: parse never crashes, and what it reads formats back to itself. */
+static void test_af__parse_random_lines(void)
+{
+	static const char *const words[] = {
+		"dock", "use", "discard", "raid", "return", "trade", "cycle", "claim", "launch", "buy", "end",
+		"relic", "solar", "mine", "lunar", "market", "shipyard", "constructor", "terraforming", "hub",
+		"artifact", "raiders", "lem", "van", "vogt", "heinlein", "pohl", "burroughs", "plasma-cannon",
+		"booster-pod", "orbital-teleporter", "polarity-device", "data-crystal", "temporal-warper",
+		"gravity-manipulator", "stasis-beam", "isolation", "positron", "p1", "p2", "p3", "p4", "p2:3",
+		"p3:r6", "1", "2", "3", "4", "5", "6", "r6", "7", "0", "fuel", "ore", "#", ",", "x", "  ",
+	};
+	struct af_state s;
+	struct rng r;
+	int read = 0;
+
+	rng_seed(&r, 2024);
+	af__setup(&s, 3, &r);
+	for (int i = 0; i < 20000; i++) {
+		struct buf line = BUF_INIT, out = BUF_INIT;
+		struct af_move m, m2;
+		struct err e = { 0 };
+		int n = rng_range(&r, 1, 7), rc;
+
+		for (int k = 0; k < n; k++)
+			buf_addf(&line, "%s%s", k ? " " : "", words[rng_below(&r, sizeof(words) / sizeof(words[0]))]);
+		rc = af__parse(&s, line.data, &m, &e);
+		if (rc == 0) {
+			read++;
+			af__format(&m, &out);
+			CU_ASSERT_EQUAL(af__parse(&s, out.data, &m2, &e), 0);
+			CU_ASSERT_EQUAL(memcmp(&m, &m2, sizeof(m)), 0);
+		} else {
+			CU_ASSERT_EQUAL(rc, ERR_INPUT);
+			CU_ASSERT(e.msg[0] != 0);
+		}
+		buf_release(&line);
+		buf_release(&out);
+	}
+	CU_ASSERT(read > 100);
+}
+
 static CU_TestInfo prop_cases[] = {
+	{ "test_af__parse_random_lines", test_af__parse_random_lines },
 	{ "test_af__property_2p", test_af__property_2p },
 	{ "test_af__property_3p", test_af__property_3p },
 	{ "test_af__property_4p", test_af__property_4p },
