@@ -515,7 +515,7 @@ int play_game_info(struct store *s, int64_t id, struct store_game *g, struct sto
 
 /* Load the game row, its seats and the decoded latest position from one read connection. */
 static int load_current(struct store *s, int64_t id, struct store_game *g, struct store_seat **seats,
-			int *nseats, struct engine_game *eg, struct err *err)
+			int *nseats, struct engine_game *eg, int *undo_seat, struct err *err)
 {
 	struct store_conn *c;
 	struct store_move head = {0};
@@ -538,6 +538,8 @@ static int load_current(struct store *s, int64_t id, struct store_game *g, struc
 		rc = ERR_NOTFOUND;
 		goto done;
 	}
+	if (undo_seat)
+		*undo_seat = g->move_count ? head.undo_seat : -1;
 	rc = engine_game_decode(ops, head.snapshot, eg, err);
 done:
 	store_read_release(c);
@@ -553,10 +555,10 @@ int play_game_json(struct store *s, int64_t id, int viewer_seat, int with_emails
 	struct engine_game eg = {0};
 	struct game_pending p;
 	json_t *o = NULL, *sa, *view = NULL;
-	int nseats = 0, rc;
+	int nseats = 0, undo_seat = -1, rc;
 
 	*out = NULL;
-	if ((rc = load_current(s, id, &g, &seats, &nseats, &eg, err)) < 0)
+	if ((rc = load_current(s, id, &g, &seats, &nseats, &eg, &undo_seat, err)) < 0)
 		goto done;
 	if ((rc = eg.ops->view(eg.state, viewer_seat, &view, err)) < 0)
 		goto done;
@@ -569,11 +571,13 @@ int play_game_json(struct store *s, int64_t id, int viewer_seat, int with_emails
 	json_object_set_new(o, "move_count", json_integer(g.move_count));
 	json_object_set_new(o, "active_seats", seats_array(strcmp(g.status, "active") ? 0 : p.seats));
 	json_object_set_new(o, "pending", pending_json(&p));
+	json_object_set_new(o, "undo_seat", json_integer(strcmp(g.status, "active") ? -1 : undo_seat));
 	sa = json_array();
 	for (int i = 0; i < nseats; i++) {
 		json_t *so = json_object();
 		json_object_set_new(so, "seat", json_integer(seats[i].seat));
 		json_object_set_new(so, "name", json_string(seats[i].name));
+		json_object_set_new(so, "open", json_boolean(!seats[i].user_id));
 		if (with_emails && seats[i].email)
 			json_object_set_new(so, "email", json_string(seats[i].email));
 		json_array_append_new(sa, so);
@@ -604,7 +608,7 @@ int play_legal_json(struct store *s, int64_t id, int seat, json_t **out, struct 
 	int nseats = 0, rc;
 
 	*out = NULL;
-	if ((rc = load_current(s, id, &g, &seats, &nseats, &eg, err)) < 0)
+	if ((rc = load_current(s, id, &g, &seats, &nseats, &eg, NULL, err)) < 0)
 		goto done;
 	if (strcmp(g.status, "active") != 0) {
 		moves = json_array();

@@ -477,7 +477,7 @@ done:
 	json_decref(body);
 }
 
-static int valid_email(const char *s)
+int api_valid_email(const char *s)
 {
 	const char *at = s ? strchr(s, '@') : NULL;
 	size_t n = s ? strlen(s) : 0;
@@ -491,7 +491,7 @@ static int valid_email(const char *s)
 	return 1;
 }
 
-static int valid_name(const char *s)
+int api_valid_name(const char *s)
 {
 	size_t n = s ? strlen(s) : 0;
 
@@ -542,14 +542,14 @@ void api_games_create(struct http_request *rq, struct http_reply *r)
 		json_t *p = json_array_get(pl, i);
 		players[i].name = json_string_value(json_object_get(p, "name"));
 		players[i].email = json_string_value(json_object_get(p, "email"));
-		if (!valid_name(players[i].name)) {
+		if (!api_valid_name(players[i].name)) {
 			snprintf(detail, sizeof(detail), "player %zu needs a \"name\" of 1 to %d printable characters",
 				 i + 1, MAX_NAME);
 			http_reply_problem(r, ERR_INPUT, "bad_players", detail, NULL);
 			goto done;
 		}
 		if (json_object_get(p, "email") && !json_is_null(json_object_get(p, "email")) &&
-		    !valid_email(players[i].email)) {
+		    !api_valid_email(players[i].email)) {
 			snprintf(detail, sizeof(detail), "player %zu: \"%s\" is not an email address", i + 1,
 				 players[i].email ? players[i].email : "(not a string)");
 			http_reply_problem(r, ERR_INPUT, "bad_email", detail, NULL);

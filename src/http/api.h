@@ -5,6 +5,11 @@
 
 #include "http/http.h"
 
+/* A player name: 1 to 80 characters, no control characters. */
+int api_valid_name(const char *s);
+/* An email address we accept: one @, no spaces or quoting, at most 254 characters. */
+int api_valid_email(const char *s);
+
 void api_healthz(struct http_request *rq, struct http_reply *r);
 void api_metrics(struct http_request *rq, struct http_reply *r);
 void api_catalog(struct http_request *rq, struct http_reply *r);

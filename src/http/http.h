@@ -6,6 +6,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
+#include "render/render.h"
 #include "store/store.h"
 #include "util/buf.h"
 #include "util/err.h"
@@ -48,6 +49,19 @@ struct http_auth {
 	int seat;           /* seat tokens; -1 otherwise */
 };
 
+struct form;
+
+/* A signed-in browser (http/session.c). */
+struct web_session {
+	int64_t token_id;   /* 0: signed out */
+	int64_t user_id;
+	int is_admin;
+	char name[96];
+	char email[256];
+	char csrf[48];      /* the token every form of this browser must carry */
+	char set_csrf_cookie; /* a new double-submit cookie must be sent */
+};
+
 struct http_request {
 	struct http_server *srv;
 	void *conn;             /* struct MHD_Connection *, opaque outside server.c */
@@ -60,7 +74,10 @@ struct http_request {
 	char client[64];
 	int64_t ids[2];         /* numeric {id} path parameters in order */
 	int nids;
+	char param[96];         /* a {token} path parameter */
 	struct http_auth auth;
+	struct web_session sess; /* ROUTE_WEB routes */
+	struct form *form;       /* a parsed urlencoded body (ROUTE_WEB POSTs) */
 };
 
 struct http_reply {
@@ -68,15 +85,29 @@ struct http_reply {
 	const char *content_type; /* static string */
 	struct buf body;
 	char etag[32];            /* without quotes; empty: none */
-	char location[128];
+	char location[256];
 	char retry_after[16];
+	char cookies[3][320];     /* Set-Cookie values */
+	int ncookies;
+	int cache;                /* static files: cacheable */
 };
 
 /* A request header (borrowed until the request ends) or NULL. */
 const char *http_header(const struct http_request *rq, const char *name);
 /* A query-string argument or NULL. */
 const char *http_query(const struct http_request *rq, const char *name);
+/* A cookie sent by the browser or NULL. */
+const char *http_cookie(const struct http_request *rq, const char *name);
 struct store *http_store(const struct http_request *rq);
+/* The web page templates (read-only, shared by all threads). */
+const struct render_set *http_pages(const struct http_request *rq);
+/* The public base URL without a trailing slash. */
+const char *http_base_url(const struct http_request *rq);
+/* Add a Set-Cookie header (name=value; Path=/; HttpOnly; SameSite=Lax; Secure behind https). max_age < 0: session cookie; 0: delete. */
+void http_reply_cookie(struct http_reply *r, const struct http_request *rq, const char *name, const char *value,
+		       long max_age);
+/* 303 See Other to a path of ours. */
+void http_reply_redirect(struct http_reply *r, const char *path);
 const struct http_config *http_config(const struct http_request *rq);
 
 /* Reply with a JSON value (stolen: the reply takes the reference). */

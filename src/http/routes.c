@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "http/api.h"
+#include "http/web.h"
 #include "util/banned.h"
 
 const struct route routes[] = {
@@ -22,16 +23,48 @@ const struct route routes[] = {
 	{ "GET", "/api/v1/games/{id}/legal", api_game_legal, ROUTE_AUTH, "your legal steps now" },
 	{ "GET", "/api/v1/games/{id}/moves", api_game_moves, ROUTE_AUTH, "the steps made so far" },
 	{ "POST", "/api/v1/games/{id}/moves", api_game_move, ROUTE_AUTH | ROUTE_BODY, "make steps, all or nothing" },
+	{ "GET", "/", web_home, ROUTE_WEB, "home: your games, those waiting for you first" },
+	{ "GET", "/static/{token}", web_static, ROUTE_PUBLIC, "the stylesheet and script" },
+	{ "GET", "/signin", web_signin_form, ROUTE_WEB, "ask for a sign-in link" },
+	{ "POST", "/signin", web_signin_send, ROUTE_WEB, "email a sign-in link" },
+	{ "GET", "/signin/{token}", web_signin_confirm, ROUTE_WEB, "confirm a sign-in link" },
+	{ "POST", "/signin/{token}", web_signin_use, ROUTE_WEB, "use a sign-in link" },
+	{ "GET", "/s/{token}", web_seat_link, ROUTE_WEB, "a notification's seat link: signs in to that seat" },
+	{ "POST", "/signout", web_signout, ROUTE_WEB, "sign out" },
+	{ "GET", "/account", web_account, ROUTE_WEB, "name and notification preferences" },
+	{ "POST", "/account", web_account_save, ROUTE_WEB, "save the account" },
+	{ "GET", "/games/new", web_new_game_form, ROUTE_WEB, "choose a game and invite players" },
+	{ "POST", "/games/new", web_new_game, ROUTE_WEB, "create a game" },
+	{ "GET", "/games/{id}", web_game, ROUTE_WEB, "the game page: board, turn, legal steps, chat" },
+	{ "POST", "/games/{id}/move", web_game_move, ROUTE_WEB, "make steps from the game page" },
+	{ "POST", "/games/{id}/chat", web_game_chat, ROUTE_WEB, "say something in the game's chat" },
+	{ "POST", "/games/{id}/join", web_game_join, ROUTE_WEB, "take an open seat" },
+	{ "GET", "/games/{id}/history", web_history, ROUTE_WEB, "every step with player and time" },
 	{ "GET", "/api/v1/admin/games/{id}/export", api_admin_export, ROUTE_ADMIN, "a game's replay file" },
 	{ "POST", "/api/v1/admin/games/{id}/verify", api_admin_verify, ROUTE_ADMIN,
 	  "replay a game and compare every snapshot" },
 	{ NULL, NULL, NULL, 0, NULL }
 };
 
-static int match(const char *pattern, const char *path, int64_t ids[2], int *nids)
+static int match(const char *pattern, const char *path, int64_t ids[2], int *nids, char param[96])
 {
 	*nids = 0;
+	param[0] = '\0';
 	while (*pattern && *path) {
+		if (strncmp(pattern, "{token}", 7) == 0) {
+			size_t n = 0;
+			while ((path[n] >= 'a' && path[n] <= 'z') || (path[n] >= 'A' && path[n] <= 'Z') ||
+			       (path[n] >= '0' && path[n] <= '9') || path[n] == '-' || path[n] == '_' ||
+			       (path[n] == '.' && n > 0))
+				n++;
+			if (n == 0 || n >= 96)
+				return 0;
+			memcpy(param, path, n);
+			param[n] = '\0';
+			pattern += 7;
+			path += n;
+			continue;
+		}
 		if (strncmp(pattern, "{id}", 4) == 0) {
 			char *end;
 			long long v;
@@ -61,11 +94,12 @@ const struct route *routes_match(const char *method, const char *path, struct ht
 				 int *path_known)
 {
 	int64_t ids[2];
+	char param[96];
 	int nids;
 
 	*path_known = 0;
 	for (const struct route *r = routes; r->method; r++) {
-		if (!match(r->pattern, path, ids, &nids))
+		if (!match(r->pattern, path, ids, &nids, param))
 			continue;
 		if (strcmp(r->method, method) != 0 &&
 		    !(strcmp(method, "HEAD") == 0 && strcmp(r->method, "GET") == 0)) {
@@ -74,6 +108,7 @@ const struct route *routes_match(const char *method, const char *path, struct ht
 		}
 		memcpy(rq->ids, ids, sizeof(ids));
 		rq->nids = nids;
+		memcpy(rq->param, param, sizeof(param));
 		return r;
 	}
 	return NULL;

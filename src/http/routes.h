@@ -9,7 +9,8 @@ enum route_flags {
 	ROUTE_PUBLIC = 1 << 0, /* no token needed */
 	ROUTE_AUTH = 1 << 1,   /* any valid token */
 	ROUTE_ADMIN = 1 << 2,  /* an admin's account token */
-	ROUTE_BODY = 1 << 3    /* reads a request body */
+	ROUTE_BODY = 1 << 3,   /* reads a request body */
+	ROUTE_WEB = 1 << 4     /* an HTML page: session cookie, and a POST must carry the form's CSRF token */
 };
 
 typedef void (*route_handler)(struct http_request *rq, struct http_reply *reply);

@@ -12,10 +12,14 @@
 #include <unistd.h>
 
 #include "http/auth.h"
+#include "http/form.h"
 #include "http/http.h"
+#include "http/session.h"
+#include "http/web.h"
 #include "http/metrics.h"
 #include "http/routes.h"
 #include "util/clock.h"
+#include "util/embed.h"
 #include "util/log.h"
 #include "util/banned.h"
 
@@ -26,6 +30,8 @@ struct http_server {
 	atomic_int inflight;
 	int port;
 	char base_url[256];
+	int secure_cookies;
+	struct render_set *pages;
 };
 
 const char *http_header(const struct http_request *rq, const char *name)
@@ -38,9 +44,46 @@ const char *http_query(const struct http_request *rq, const char *name)
 	return MHD_lookup_connection_value(rq->conn, MHD_GET_ARGUMENT_KIND, name);
 }
 
+const char *http_cookie(const struct http_request *rq, const char *name)
+{
+	return MHD_lookup_connection_value(rq->conn, MHD_COOKIE_KIND, name);
+}
+
 struct store *http_store(const struct http_request *rq)
 {
 	return rq->srv->store;
+}
+
+const struct render_set *http_pages(const struct http_request *rq)
+{
+	return rq->srv->pages;
+}
+
+const char *http_base_url(const struct http_request *rq)
+{
+	return rq->srv->base_url;
+}
+
+void http_reply_cookie(struct http_reply *r, const struct http_request *rq, const char *name, const char *value,
+		       long max_age)
+{
+	char age[48] = "";
+
+	if (r->ncookies >= 3)
+		return;
+	if (max_age >= 0)
+		snprintf(age, sizeof(age), "; Max-Age=%ld", max_age);
+	snprintf(r->cookies[r->ncookies++], sizeof(r->cookies[0]), "%s=%s; Path=/; HttpOnly; SameSite=Lax%s%s", name,
+		 value, rq->srv->secure_cookies ? "; Secure" : "", age);
+}
+
+void http_reply_redirect(struct http_reply *r, const char *path)
+{
+	r->status = 303;
+	r->content_type = "text/plain; charset=utf-8";
+	snprintf(r->location, sizeof(r->location), "%s", path);
+	buf_reset(&r->body);
+	buf_addf(&r->body, "See %s\n", path);
 }
 
 const struct http_config *http_config(const struct http_request *rq)
@@ -84,8 +127,20 @@ static enum MHD_Result send_reply(struct MHD_Connection *conn, struct http_reply
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_LOCATION, r->location);
 	if (r->retry_after[0])
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, r->retry_after);
+	for (int i = 0; i < r->ncookies; i++)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_SET_COOKIE, r->cookies[i]);
 	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
-	MHD_add_response_header(resp, "Cache-Control", "no-store");
+	MHD_add_response_header(resp, "Referrer-Policy", "same-origin");
+	if (r->content_type && strncmp(r->content_type, "text/html", 9) == 0) {
+		MHD_add_response_header(resp, "Content-Security-Policy",
+					"default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; "
+					"form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+		MHD_add_response_header(resp, "X-Frame-Options", "DENY");
+	}
+	if (!r->cache)
+		MHD_add_response_header(resp, "Cache-Control", "no-store");
+	else
+		MHD_add_response_header(resp, "Cache-Control", "public, max-age=3600");
 	ret = MHD_queue_response(conn, (unsigned)r->status, resp);
 	MHD_destroy_response(resp);
 	return ret;
@@ -109,8 +164,38 @@ static void dispatch(struct http_request *rq, struct http_reply *reply)
 		if (path_known)
 			http_reply_problem(reply, ERR_INPUT, "method_not_allowed",
 					   "this path does not accept that method", NULL), reply->status = 405;
-		else
+		else if (strncmp(rq->path, "/api/", 5) == 0)
 			http_reply_problem(reply, ERR_NOTFOUND, "no_such_route", "no such page or endpoint", NULL);
+		else {
+			session_load(rq);
+			web_error_page(rq, reply, 404, "There is no such page.");
+		}
+		return;
+	}
+	if (rt->flags & ROUTE_WEB) {
+		session_load(rq);
+		if (strcmp(rq->method, "POST") == 0) {
+			const char *ct = http_header(rq, MHD_HTTP_HEADER_CONTENT_TYPE);
+			if (!ct || strncmp(ct, "application/x-www-form-urlencoded", 33) != 0) {
+				web_error_page(rq, reply, 400, "This form must be sent as application/x-www-form-urlencoded.");
+				return;
+			}
+			if (form_parse(rq->body.data, rq->body.len, &rq->form, &e) < 0) {
+				web_error_page(rq, reply, 400, e.msg);
+				return;
+			}
+			if (!session_csrf_ok(rq, form_get(rq->form, "csrf"))) {
+				web_error_page(rq, reply, 403,
+					       "This form has expired or did not come from this site. Reload the page and try again.");
+				return;
+			}
+		}
+		if ((rt->flags & ROUTE_ADMIN) && !rq->sess.is_admin) {
+			web_error_page(rq, reply, rq->sess.user_id ? 403 : 401,
+				       rq->sess.user_id ? "This page is for admins." : "Sign in first.");
+			return;
+		}
+		rt->handler(rq, reply);
 		return;
 	}
 	if (!(rt->flags & ROUTE_PUBLIC) || http_header(rq, MHD_HTTP_HEADER_AUTHORIZATION)) {
@@ -170,6 +255,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	}
 respond:
 	dispatch(rq, &reply);
+	session_finish_reply(rq, &reply);
 	metrics_count_request(reply.status);
 	rq->status = reply.status;
 	ret = send_reply(conn, &reply);
@@ -191,6 +277,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 			 toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " (connection ended early)");
 	}
 	buf_release(&rq->body);
+	form_free(rq->form);
 	free(rq);
 	*req_cls = NULL;
 	atomic_fetch_sub(&srv->inflight, 1);
@@ -226,6 +313,27 @@ int http_server_start(const struct http_config *cfg, struct store *store, struct
 	if (!srv->cfg.threads)
 		srv->cfg.threads = 4;
 	srv->store = store;
+	if (render_set_new(&srv->pages) < 0) {
+		free(srv);
+		return err_set(err, ERR_NOMEM, "out of memory");
+	}
+	for (const struct embed_file *f = embed_pages; f->name; f++) {
+		char name[64];
+		size_t n = strlen(f->name);
+		if (n > 9 && strcmp(f->name + n - 9, ".mustache") == 0)
+			n -= 9;
+		snprintf(name, sizeof(name), "%.*s", (int)n, f->name);
+		if (render_set_add(srv->pages, name, f->text, strlen(f->text), err) < 0) {
+			render_set_free(srv->pages);
+			free(srv);
+			return ERR_INTERNAL;
+		}
+	}
+	if (render_set_verify(srv->pages, err) < 0) {
+		render_set_free(srv->pages);
+		free(srv);
+		return ERR_INTERNAL;
+	}
 	addr.sin_port = htons((uint16_t)cfg->port);
 	if (inet_pton(AF_INET, cfg->listen_addr ? cfg->listen_addr : "127.0.0.1", &addr.sin_addr) != 1) {
 		free(srv);
@@ -245,6 +353,7 @@ int http_server_start(const struct http_config *cfg, struct store *store, struct
 				  MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned)1,
 				  MHD_OPTION_END);
 	if (!srv->d) {
+		render_set_free(srv->pages);
 		free(srv);
 		return err_set(err, ERR_IO, "cannot listen on %s:%d (is the port in use?)",
 			       cfg->listen_addr ? cfg->listen_addr : "127.0.0.1", cfg->port);
@@ -260,6 +369,7 @@ int http_server_start(const struct http_config *cfg, struct store *store, struct
 	if (srv->base_url[0] && srv->base_url[strlen(srv->base_url) - 1] == '/')
 		srv->base_url[strlen(srv->base_url) - 1] = '\0';
 	srv->cfg.base_url = srv->base_url;
+	srv->secure_cookies = strncmp(srv->base_url, "https://", 8) == 0;
 	*out = srv;
 	return 0;
 }
@@ -290,5 +400,6 @@ void http_server_stop(struct http_server *srv, unsigned grace_ms)
 	MHD_stop_daemon(srv->d);
 	if (s != MHD_INVALID_SOCKET)
 		close(s);
+	render_set_free(srv->pages);
 	free(srv);
 }

@@ -479,3 +479,136 @@ int store_audit_add(struct store_conn *c, int64_t actor_user_id, const char *act
 		return store__fail(c, "write audit", err);
 	return 0;
 }
+
+void store_chats_free(struct store_chat *list, int n)
+{
+	for (int i = 0; list && i < n; i++) {
+		free(list[i].name);
+		free(list[i].text);
+	}
+	free(list);
+}
+
+int store_chat_add(struct store_conn *c, int64_t game_id, int seat, int64_t user_id, const char *text, int64_t at,
+		   struct err *err)
+{
+	static const char sql[] = "INSERT INTO chat(game_id, seat, user_id, text, at) VALUES (?,?,?,?,?)";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, game_id);
+	if (seat >= 0)
+		sqlite3_bind_int(st, 2, seat);
+	if (user_id)
+		sqlite3_bind_int64(st, 3, user_id);
+	store__bind_text(st, 4, text);
+	sqlite3_bind_int64(st, 5, at);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store__fail(c, "add chat message", err);
+	return 0;
+}
+
+int store_chat_list(struct store_conn *c, int64_t game_id, int limit, struct store_chat **out, int *n,
+		    struct err *err)
+{
+	static const char sql[] =
+		"SELECT * FROM (SELECT ch.id, ch.seat, COALESCE(u.name, s.name, 'someone'), ch.text, ch.at FROM chat ch"
+		" LEFT JOIN users u ON u.id = ch.user_id"
+		" LEFT JOIN seats s ON s.game_id = ch.game_id AND s.seat = ch.seat"
+		" WHERE ch.game_id = ? ORDER BY ch.id DESC LIMIT ?) ORDER BY 1";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store_chat *list = NULL;
+	int count = 0, r;
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, game_id);
+	sqlite3_bind_int(st, 2, limit);
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		struct store_chat *grown = realloc(list, sizeof(*list) * (size_t)(count + 1));
+		if (!grown)
+			abort();
+		list = grown;
+		list[count].id = sqlite3_column_int64(st, 0);
+		list[count].seat = sqlite3_column_type(st, 1) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 1);
+		list[count].name = store__text(st, 2);
+		list[count].text = store__text(st, 3);
+		list[count].at = sqlite3_column_int64(st, 4);
+		count++;
+	}
+	if (r != SQLITE_DONE) {
+		store_chats_free(list, count);
+		return store__fail(c, "list chat", err);
+	}
+	*out = list;
+	*n = count;
+	return 0;
+}
+
+int store_seat_claim(struct store_conn *c, int64_t game_id, int64_t user_id, const char *name, const char *email,
+		     int *seat, struct err *err)
+{
+	static const char find[] =
+		"SELECT s.seat FROM seats s JOIN games g ON g.id = s.game_id"
+		" WHERE s.game_id = ? AND s.user_id IS NULL AND g.status = 'active' ORDER BY s.seat LIMIT 1";
+	static const char upd[] = "UPDATE seats SET user_id = ?, name = ?, email = ? WHERE game_id = ? AND seat = ?";
+	sqlite3_stmt *st = store__stmt(c, find, err);
+	int r;
+
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, game_id);
+	r = sqlite3_step(st);
+	if (r == SQLITE_DONE)
+		return err_set(err, ERR_CONFLICT, "this game has no open seat left");
+	if (r != SQLITE_ROW)
+		return store__fail(c, "find open seat", err);
+	*seat = sqlite3_column_int(st, 0);
+	sqlite3_reset(st);
+	if (!(st = store__stmt(c, upd, err)))
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, user_id);
+	store__bind_text(st, 2, name);
+	store__bind_text(st, 3, email);
+	sqlite3_bind_int64(st, 4, game_id);
+	sqlite3_bind_int(st, 5, *seat);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store__fail(c, "claim seat", err);
+	return 0;
+}
+
+int store_games_open(struct store_conn *c, int64_t user_id, int limit, int64_t **ids, int *n, struct err *err)
+{
+	static const char sql[] =
+		"SELECT g.id FROM games g WHERE g.status = 'active'"
+		" AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id IS NULL)"
+		" AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?)"
+		" ORDER BY g.id DESC LIMIT ?";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+	int64_t *list = NULL;
+	int count = 0, r;
+
+	*ids = NULL;
+	*n = 0;
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, user_id);
+	sqlite3_bind_int(st, 2, limit);
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t *grown = realloc(list, sizeof(*list) * (size_t)(count + 1));
+		if (!grown)
+			abort();
+		list = grown;
+		list[count++] = sqlite3_column_int64(st, 0);
+	}
+	if (r != SQLITE_DONE) {
+		free(list);
+		return store__fail(c, "list open games", err);
+	}
+	*ids = list;
+	*n = count;
+	return 0;
+}

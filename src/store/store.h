@@ -160,6 +160,29 @@ int store_moves_list(struct store_conn *c, int64_t game_id, int with_snapshots, 
 /* Replace one stored snapshot (admin repair and tests of verify). */
 int store_move_set_snapshot(struct store_conn *c, int64_t game_id, int n, const char *snapshot, struct err *err);
 
+/* ---- chat, open seats, account (store/game.c, store/user.c) ---- */
+
+struct store_chat {
+	int64_t id;
+	int seat;          /* -1: not a player */
+	char *name;        /* the user's name at reading time */
+	char *text;
+	int64_t at;
+};
+void store_chats_free(struct store_chat *list, int n);
+int store_chat_add(struct store_conn *c, int64_t game_id, int seat, int64_t user_id, const char *text, int64_t at,
+		   struct err *err);
+/* The last `limit` messages of a game, oldest first; *out new. */
+int store_chat_list(struct store_conn *c, int64_t game_id, int limit, struct store_chat **out, int *n,
+		    struct err *err);
+/* Give the lowest open seat (no user) of an active game to a user. ERR_CONFLICT when none is open. */
+int store_seat_claim(struct store_conn *c, int64_t game_id, int64_t user_id, const char *name, const char *email,
+		     int *seat, struct err *err);
+/* Ids of active games with an open seat that user_id does not already sit in, newest first. */
+int store_games_open(struct store_conn *c, int64_t user_id, int limit, int64_t **ids, int *n, struct err *err);
+/* Change a user's name and preferences (JSON text). */
+int store_user_update(struct store_conn *c, int64_t id, const char *name, const char *prefs, struct err *err);
+
 /* ---- idempotency, outbox, audit (store/game.c) ---- */
 
 /* The stored answer for (token, key): ERR_NOTFOUND when none. body is new. */

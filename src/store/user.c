@@ -236,3 +236,20 @@ int store_token_revoke(struct store_conn *c, int64_t id, int64_t now, struct err
 		return err_set(err, ERR_NOTFOUND, "no live token with id %lld", (long long)id);
 	return 0;
 }
+
+int store_user_update(struct store_conn *c, int64_t id, const char *name, const char *prefs, struct err *err)
+{
+	static const char sql[] = "UPDATE users SET name = COALESCE(?, name), prefs = COALESCE(?, prefs) WHERE id = ?";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	store__bind_text(st, 1, name);
+	store__bind_text(st, 2, prefs);
+	sqlite3_bind_int64(st, 3, id);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store__fail(c, "update user", err);
+	if (sqlite3_changes(c->db) != 1)
+		return err_set(err, ERR_NOTFOUND, "no user with id %lld", (long long)id);
+	return 0;
+}

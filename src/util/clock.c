@@ -42,3 +42,26 @@ void clock_format_utc(int64_t ms, char out[32])
 	gmtime_r(&t, &tm);
 	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
+
+void clock_format_ago(int64_t ms, char out[32])
+{
+	int64_t min = ms / 60000;
+
+	if (min < 1)
+		snprintf(out, 32, "just now");
+	else if (min < 60)
+		snprintf(out, 32, "%lld min", (long long)min);
+	else if (min < 48 * 60)
+		snprintf(out, 32, "%lld h", (long long)(min / 60));
+	else
+		snprintf(out, 32, "%lld d", (long long)(min / 1440));
+}
+
+void clock_format_human(int64_t ms, char out[32])
+{
+	time_t t = (time_t)(ms / 1000);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(out, 32, "%Y-%m-%d %H:%M UTC", &tm);
+}

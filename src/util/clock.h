@@ -15,6 +15,10 @@ double clock_mono_ms(void);
  * from the environment at start-up (tests only; documented in docs/operations.md).
  */
 void clock_set_fake_ms(int64_t ms);
+/* A duration for people: "just now", "5 min", "3 h", "2 d". */
+void clock_format_ago(int64_t ms, char out[32]);
+/* A time for people: "2026-11-21 23:16 UTC". */
+void clock_format_human(int64_t ms, char out[32]);
 /* Format ms as RFC 3339 UTC ("2026-11-21T23:16:03Z") into out. */
 void clock_format_utc(int64_t ms, char out[32]);
 

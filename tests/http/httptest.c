@@ -140,6 +140,17 @@ static size_t on_header(char *data, size_t size, size_t n, void *ctx)
 	header_value(data, len, "Content-Type", r->content_type, sizeof(r->content_type));
 	header_value(data, len, "ETag", r->etag, sizeof(r->etag));
 	header_value(data, len, "Location", r->location, sizeof(r->location));
+	header_value(data, len, "Content-Security-Policy", r->csp, sizeof(r->csp));
+	header_value(data, len, "X-Frame-Options", r->frame_options, sizeof(r->frame_options));
+	{
+		char cookie[400] = "";
+		header_value(data, len, "Set-Cookie", cookie, sizeof(cookie));
+		if (cookie[0]) {
+			size_t used = strlen(r->set_cookie);
+			cookie[strcspn(cookie, ";")] = '\0';
+			snprintf(r->set_cookie + used, sizeof(r->set_cookie) - used, "%s%s", used ? "; " : "", cookie);
+		}
+	}
 	return len;
 }
 
@@ -214,4 +225,39 @@ int ht_cli(const struct ht_daemon *d, const char *args, struct buf *out)
 		buf_add(out, chunk, n);
 	status = pclose(p);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int ht_cookie(const struct ht_resp *r, const char *name, char *out, size_t size)
+{
+	size_t nl = strlen(name);
+	const char *p = r->set_cookie;
+
+	while (p && *p) {
+		if (strncmp(p, name, nl) == 0 && p[nl] == '=') {
+			size_t n = strcspn(p + nl + 1, ";");
+			snprintf(out, size, "%.*s", (int)n, p + nl + 1);
+			return 0;
+		}
+		p = strstr(p, "; ");
+		if (p)
+			p += 2;
+	}
+	return -1;
+}
+
+int ht_form_value(const struct ht_resp *r, const char *name, char *out, size_t size)
+{
+	char needle[96];
+	const char *p, *end;
+
+	snprintf(needle, sizeof(needle), "name=\"%s\" value=\"", name);
+	p = r->body.data ? strstr(r->body.data, needle) : NULL;
+	if (!p)
+		return -1;
+	p += strlen(needle);
+	end = strchr(p, '"');
+	if (!end)
+		return -1;
+	snprintf(out, size, "%.*s", (int)(end - p), p);
+	return 0;
 }

@@ -21,9 +21,17 @@ struct ht_resp {
 	struct buf body;
 	char content_type[128];
 	char etag[64];
-	char location[128];
+	char location[256];
+	char set_cookie[1024]; /* every Set-Cookie value, "; "-joined name=value pairs only */
+	char csp[512];
+	char frame_options[32];
 	json_t *json; /* parsed body when it is JSON, else NULL */
 };
+
+/* The value of cookie name from a response's Set-Cookie headers into out; 0 or -1. */
+int ht_cookie(const struct ht_resp *r, const char *name, char *out, size_t size);
+/* The value="..." of the first hidden input named name in an HTML body; 0 or -1. */
+int ht_form_value(const struct ht_resp *r, const char *name, char *out, size_t size);
 
 /* Make a scratch directory and start the test daemon on it (extra args may be NULL). 0 or -1. */
 int ht_start(struct ht_daemon *d, const char *const *extra_args);

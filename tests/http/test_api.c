@@ -93,7 +93,7 @@ static void test_api__health_catalog_metrics(void)
 	CU_ASSERT_EQUAL(r.status, 200);
 	CU_ASSERT(strstr(r.body.data, "turnpost_http_requests_total{class=\"2xx\"}") != NULL);
 	ht_resp_release(&r);
-	REQ("GET", "/nowhere", NULL, NULL, NULL, &r);
+	REQ("GET", "/api/v1/nowhere", NULL, NULL, NULL, &r);
 	CU_ASSERT_EQUAL(r.status, 404);
 	ASSERT_STR_EQ(jstr(r.json, "code"), "no_such_route");
 	ht_resp_release(&r);

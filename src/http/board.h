@@ -1,0 +1,17 @@
+/* http/board.h: boards drawn on the server as SVG, one drawer per game */
+/* SPDX-License-Identifier: MIT */
+#ifndef TURNPOST_HTTP_BOARD_H
+#define TURNPOST_HTTP_BOARD_H
+
+#include <jansson.h>
+
+#include "util/buf.h"
+
+/*
+ * Append an SVG of the position (the game's view JSON for seat; seat -1 is a
+ * spectator). Every text in it is escaped. Returns 0, or -1 when the game has
+ * no drawer (the page then lists the view).
+ */
+int board_svg(const char *game, const json_t *view, int seat, struct buf *out);
+
+#endif

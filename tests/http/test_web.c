@@ -1,0 +1,442 @@
+/* tests/http/test_web.c: the HTML pages over HTTP: sessions, CSRF, sign-in, game page, forms, escaping */
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curl/curl.h>
+
+#include "httptest.h"
+#include "store/store.h"
+#include "testutil.h"
+#include "util/clock.h"
+#include "util/token.h"
+
+static struct ht_daemon d;
+static char admin_token[64];
+static char seat_link[2][64];
+static int64_t game_id;
+/* browser state of Ann (seat 0) and Bob (seat 1) */
+static char ann_cookie[256], bob_cookie[256];
+
+static void last_line(const struct buf *b, char *out, size_t size)
+{
+	const char *end = b->data + b->len, *start;
+
+	while (end > b->data && (end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	start = end;
+	while (start > b->data && start[-1] != '\n')
+		start--;
+	snprintf(out, size, "%.*s", (int)(end - start), start);
+}
+
+static size_t blen(const char *s)
+{
+	return s ? strlen(s) : 0;
+}
+
+/* A request with a Cookie header and an optional urlencoded form body. */
+static int req(const char *method, const char *path, const char *cookie, const char *form, struct ht_resp *r)
+{
+	char ch[300];
+	const char *headers[3] = { NULL, NULL, NULL };
+	int n = 0;
+
+	if (cookie && *cookie) {
+		snprintf(ch, sizeof(ch), "Cookie: %s", cookie);
+		headers[n++] = ch;
+	}
+	if (form)
+		headers[n++] = "Content-Type: application/x-www-form-urlencoded";
+	return ht_request(&d, method, path, NULL, headers, form, blen(form), r);
+}
+
+static int suite_init(void)
+{
+	struct buf out = BUF_INIT;
+	struct ht_resp r;
+	const char *body = "{\"game\":\"counting-race\",\"players\":[{\"name\":\"Ann\",\"email\":\"ann@example.org\"},"
+			   "{\"name\":\"Bob\",\"email\":\"bob@example.org\"},{\"name\":\"Open seat\"}]}";
+	int rc;
+
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	token_init();
+	if (ht_start(&d, NULL) < 0)
+		return -1;
+	rc = ht_cli(&d, "user add admin@example.org --name Admin --admin", &out);
+	last_line(&out, admin_token, sizeof(admin_token));
+	buf_release(&out);
+	if (rc != 0 || ht_request(&d, "POST", "/api/v1/games", admin_token, NULL, body, strlen(body), &r) < 0)
+		return -1;
+	game_id = json_integer_value(json_object_get(r.json, "id"));
+	for (int i = 0; i < 2; i++)
+		snprintf(seat_link[i], sizeof(seat_link[i]), "%s",
+			 json_string_value(json_object_get(json_array_get(json_object_get(r.json, "seats"), (size_t)i),
+							   "token")));
+	ht_resp_release(&r);
+	return game_id > 0 ? 0 : -1;
+}
+
+static int suite_clean(void)
+{
+	ht_cleanup(&d);
+	curl_global_cleanup();
+	return 0;
+}
+
+/* Sign in through a seat link; fills cookie with "tp_session=..." */
+static void seat_sign_in(int seat, char *cookie, size_t size)
+{
+	struct ht_resp r;
+	char path[96], sess[80], want[64];
+
+	snprintf(path, sizeof(path), "/s/%s", seat_link[seat]);
+	CU_ASSERT_EQUAL_FATAL(req("GET", path, NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	snprintf(want, sizeof(want), "/games/%lld?seat=%d", (long long)game_id, seat);
+	ASSERT_STR_EQ(r.location, want);
+	CU_ASSERT_EQUAL_FATAL(ht_cookie(&r, "tp_session", sess, sizeof(sess)), 0);
+	snprintf(cookie, size, "tp_session=%s", sess);
+	ht_resp_release(&r);
+}
+
+/* The CSRF token of a page for this browser. */
+static void page_csrf(const char *path, const char *cookie, char *csrf, size_t size)
+{
+	struct ht_resp r;
+
+	CU_ASSERT_EQUAL_FATAL(req("GET", path, cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL(ht_form_value(&r, "csrf", csrf, size), 0);
+	ht_resp_release(&r);
+}
+
+static int moves_stored(void)
+{
+	struct ht_resp r;
+	char path[64];
+	int n;
+
+	snprintf(path, sizeof(path), "/api/v1/games/%lld/moves", (long long)game_id);
+	if (ht_request(&d, "GET", path, admin_token, NULL, NULL, 0, &r) < 0)
+		return -1;
+	n = (int)json_array_size(json_object_get(r.json, "moves"));
+	ht_resp_release(&r);
+	return n;
+}
+
+static void test_web__home_headers_and_404(void)
+{
+	struct ht_resp r;
+	char csrf[64];
+
+	CU_ASSERT_EQUAL_FATAL(req("GET", "/", NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	ASSERT_STR_EQ(r.content_type, "text/html; charset=utf-8");
+	CU_ASSERT(strstr(r.csp, "frame-ancestors 'none'") != NULL);
+	CU_ASSERT(strstr(r.csp, "default-src 'none'") != NULL);
+	ASSERT_STR_EQ(r.frame_options, "DENY");
+	CU_ASSERT(strstr(r.body.data, "name=\"viewport\"") != NULL);
+	CU_ASSERT_EQUAL(ht_cookie(&r, "tp_csrf", csrf, sizeof(csrf)), 0);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL_FATAL(req("GET", "/no/such/page", NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 404);
+	CU_ASSERT(strstr(r.body.data, "There is no such page.") != NULL);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL_FATAL(req("GET", "/static/style.css", NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT(strstr(r.content_type, "text/css") != NULL);
+	CU_ASSERT(strstr(r.body.data, "min-height: 44px") != NULL);
+	ht_resp_release(&r);
+}
+
+static void test_web__signin_needs_csrf_and_tells_nothing(void)
+{
+	struct ht_resp r;
+	struct store *s = NULL;
+	struct store_conn *c;
+	struct err e = {0};
+	char csrf[64], cookie[128], form[256];
+	int count = -1;
+
+	/* no token at all: refused, nothing queued */
+	CU_ASSERT_EQUAL_FATAL(req("POST", "/signin", NULL, "email=ann%40example.org", &r), 0);
+	CU_ASSERT_EQUAL(r.status, 403);
+	ht_resp_release(&r);
+	/* the double-submit cookie and the form field together */
+	CU_ASSERT_EQUAL_FATAL(req("GET", "/signin", NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL(ht_cookie(&r, "tp_csrf", csrf, sizeof(csrf)), 0);
+	ht_resp_release(&r);
+	snprintf(cookie, sizeof(cookie), "tp_csrf=%s", csrf);
+	snprintf(form, sizeof(form), "csrf=%s&email=ann%%40example.org", csrf);
+	CU_ASSERT_EQUAL_FATAL(req("POST", "/signin", cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT(strstr(r.body.data, "a sign-in link is on its way") != NULL);
+	ht_resp_release(&r);
+	/* an unknown address gets the same answer and queues nothing */
+	snprintf(form, sizeof(form), "csrf=%s&email=nobody%%40example.org", csrf);
+	CU_ASSERT_EQUAL_FATAL(req("POST", "/signin", cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT(strstr(r.body.data, "a sign-in link is on its way") != NULL);
+	ht_resp_release(&r);
+	/* a wrong token with the right cookie */
+	snprintf(form, sizeof(form), "csrf=AAAA%s&email=ann%%40example.org", csrf + 4);
+	CU_ASSERT_EQUAL_FATAL(req("POST", "/signin", cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 403);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL_FATAL(store_open(d.db, NULL, &s, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(store_read_acquire(s, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_outbox_count(c, 0, "signin", &count, &e), 0);
+	store_read_release(c);
+	store_close(s);
+	(void)count;
+}
+
+static void test_web__signin_link_single_use(void)
+{
+	struct store *s = NULL;
+	struct store_conn *c;
+	struct store_user u;
+	struct err e = {0};
+	struct ht_resp r;
+	char tok[TOKEN_TEXT_MAX], path[96], csrf[64], cookie[128], form[128], sess[80];
+	unsigned char hash[32];
+
+	/* a sign-in token as the notifier mints it */
+	token_new(tok, hash);
+	CU_ASSERT_EQUAL_FATAL(store_open(d.db, NULL, &s, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(s, &c, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(store_user_by_email(c, "ann@example.org", &u, &e), 0);
+	CU_ASSERT_EQUAL(store_token_add(c, hash, TOKEN_SIGNIN, u.id, 0, -1, "signin", clock_now_ms() + 900000, NULL,
+					&e), 0);
+	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
+	store_user_release(&u);
+	store_close(s);
+
+	snprintf(path, sizeof(path), "/signin/%s", tok);
+	CU_ASSERT_EQUAL_FATAL(req("GET", path, NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT_EQUAL(ht_cookie(&r, "tp_csrf", csrf, sizeof(csrf)), 0);
+	ht_resp_release(&r);
+	snprintf(cookie, sizeof(cookie), "tp_csrf=%s", csrf);
+	snprintf(form, sizeof(form), "csrf=%s", csrf);
+	CU_ASSERT_EQUAL_FATAL(req("POST", path, cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	CU_ASSERT_EQUAL(ht_cookie(&r, "tp_session", sess, sizeof(sess)), 0);
+	ht_resp_release(&r);
+	/* the session works: the home page greets Ann */
+	snprintf(cookie, sizeof(cookie), "tp_session=%s", sess);
+	CU_ASSERT_EQUAL_FATAL(req("GET", "/", cookie, NULL, &r), 0);
+	CU_ASSERT(strstr(r.body.data, "Your games") != NULL);
+	CU_ASSERT(strstr(r.body.data, "Waiting for you") != NULL);
+	ht_resp_release(&r);
+	/* used once: the second time it is refused */
+	snprintf(cookie, sizeof(cookie), "tp_csrf=%s", csrf);
+	CU_ASSERT_EQUAL_FATAL(req("POST", path, cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 400);
+	CU_ASSERT(strstr(r.body.data, "expired or was used already") != NULL);
+	ht_resp_release(&r);
+}
+
+static void test_web__seat_link_and_game_page(void)
+{
+	struct ht_resp r;
+	char path[64];
+
+	seat_sign_in(0, ann_cookie, sizeof(ann_cookie));
+	seat_sign_in(1, bob_cookie, sizeof(bob_cookie));
+	snprintf(path, sizeof(path), "/games/%lld", (long long)game_id);
+	CU_ASSERT_EQUAL_FATAL(req("GET", path, ann_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT(strstr(r.body.data, "value=\"add 1\"") != NULL);
+	CU_ASSERT(strstr(r.body.data, "Your move") != NULL);
+	CU_ASSERT(r.body.len < 100 * 1024);
+	ht_resp_release(&r);
+	/* Bob waits: no buttons */
+	CU_ASSERT_EQUAL_FATAL(req("GET", path, bob_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT(strstr(r.body.data, "Your move") == NULL);
+	ht_resp_release(&r);
+	/* signed out: to the sign-in page */
+	CU_ASSERT_EQUAL_FATAL(req("GET", path, NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	ASSERT_STR_EQ(r.location, "/signin");
+	ht_resp_release(&r);
+	/* a bad seat link */
+	CU_ASSERT_EQUAL_FATAL(req("GET", "/s/tp_nonsense", NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 400);
+	ht_resp_release(&r);
+}
+
+static void test_web__move_forms(void)
+{
+	struct ht_resp r;
+	char path[64], gpath[64], csrf[64], form[256];
+
+	snprintf(gpath, sizeof(gpath), "/games/%lld", (long long)game_id);
+	snprintf(path, sizeof(path), "/games/%lld/move", (long long)game_id);
+	page_csrf(gpath, ann_cookie, csrf, sizeof(csrf));
+	/* without the CSRF token: refused, nothing stored */
+	CU_ASSERT_EQUAL_FATAL(req("POST", path, ann_cookie, "move=add+1&mc=0", &r), 0);
+	CU_ASSERT_EQUAL(r.status, 403);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(moves_stored(), 0);
+	/* Bob's token on Ann's session does not work either */
+	{
+		char bob_csrf[64];
+		page_csrf(gpath, bob_cookie, bob_csrf, sizeof(bob_csrf));
+		CU_ASSERT(strcmp(bob_csrf, csrf) != 0);
+		snprintf(form, sizeof(form), "csrf=%s&move=add+1&mc=0", bob_csrf);
+		CU_ASSERT_EQUAL_FATAL(req("POST", path, ann_cookie, form, &r), 0);
+		CU_ASSERT_EQUAL(r.status, 403);
+		ht_resp_release(&r);
+	}
+	/* a tap on a button */
+	snprintf(form, sizeof(form), "csrf=%s&move=add+2&mc=0&seat=0", csrf);
+	CU_ASSERT_EQUAL_FATAL(req("POST", path, ann_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(moves_stored(), 1);
+	/* an illegal typed line: 422 with the error next to the form, the text kept */
+	snprintf(form, sizeof(form), "csrf=%s&moves=add+1%%0Aadd+7&mc=1", csrf);
+	CU_ASSERT_EQUAL_FATAL(req("POST", path, ann_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 422);
+	CU_ASSERT(strstr(r.body.data, "Line 2") != NULL);
+	CU_ASSERT(strstr(r.body.data, "not 7") != NULL);
+	CU_ASSERT(strstr(r.body.data, "add 1\nadd 7</textarea>") != NULL);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(moves_stored(), 1);
+	/* a stale page: 412 and the new position */
+	snprintf(form, sizeof(form), "csrf=%s&move=add+1&mc=0", csrf);
+	CU_ASSERT_EQUAL_FATAL(req("POST", path, ann_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 412);
+	CU_ASSERT(strstr(r.body.data, "moved on") != NULL);
+	ht_resp_release(&r);
+	/* undo is offered and works */
+	CU_ASSERT_EQUAL_FATAL(req("GET", gpath, ann_cookie, NULL, &r), 0);
+	CU_ASSERT(strstr(r.body.data, "value=\"undo\"") != NULL);
+	ht_resp_release(&r);
+	snprintf(form, sizeof(form), "csrf=%s&move=undo&mc=1", csrf);
+	CU_ASSERT_EQUAL_FATAL(req("POST", path, ann_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	ht_resp_release(&r);
+	snprintf(form, sizeof(form), "csrf=%s&moves=add+3%%0A%%23+done%%0Aend&mc=2", csrf);
+	CU_ASSERT_EQUAL_FATAL(req("POST", path, ann_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(moves_stored(), 4);
+	/* not Ann's turn any more */
+	snprintf(form, sizeof(form), "csrf=%s&move=add+1&mc=4", csrf);
+	CU_ASSERT_EQUAL_FATAL(req("POST", path, ann_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 403);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(moves_stored(), 4);
+}
+
+static void test_web__history_and_chat_escape(void)
+{
+	struct ht_resp r;
+	char path[64], gpath[64], csrf[64], form[256];
+
+	snprintf(gpath, sizeof(gpath), "/games/%lld", (long long)game_id);
+	snprintf(path, sizeof(path), "/games/%lld/history", (long long)game_id);
+	CU_ASSERT_EQUAL_FATAL(req("GET", path, bob_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT(strstr(r.body.data, "<strong>Ann</strong> <code>add 2</code>") != NULL);
+	CU_ASSERT(strstr(r.body.data, "<code>undo</code>") != NULL);
+	ht_resp_release(&r);
+	page_csrf(gpath, bob_cookie, csrf, sizeof(csrf));
+	snprintf(path, sizeof(path), "/games/%lld/chat", (long long)game_id);
+	snprintf(form, sizeof(form), "csrf=%s&text=%%3Cscript%%3Ealert(1)%%3C%%2Fscript%%3E+good+luck", csrf);
+	CU_ASSERT_EQUAL_FATAL(req("POST", path, bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL_FATAL(req("GET", gpath, ann_cookie, NULL, &r), 0);
+	CU_ASSERT(strstr(r.body.data, "&lt;script&gt;alert(1)&lt;/script&gt; good luck") != NULL);
+	CU_ASSERT(strstr(r.body.data, "<script>alert(1)") == NULL);
+	ht_resp_release(&r);
+	/* an empty message is refused */
+	snprintf(form, sizeof(form), "csrf=%s&text=+", csrf);
+	CU_ASSERT_EQUAL_FATAL(req("POST", path, bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 400);
+	ht_resp_release(&r);
+}
+
+static void test_web__account_new_game_join(void)
+{
+	struct ht_resp r;
+	char csrf[64], form[512], path[96];
+
+	page_csrf("/account", bob_cookie, csrf, sizeof(csrf));
+	snprintf(form, sizeof(form), "csrf=%s&name=Robert&ev_your_turn=1&delivery=digest", csrf);
+	CU_ASSERT_EQUAL_FATAL(req("POST", "/account", bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT(strstr(r.body.data, "Saved.") != NULL);
+	CU_ASSERT(strstr(r.body.data, "value=\"Robert\"") != NULL);
+	CU_ASSERT(strstr(r.body.data, "name=\"ev_chat\" value=\"1\" checked") == NULL);
+	CU_ASSERT(strstr(r.body.data, "name=\"ev_your_turn\" value=\"1\" checked") != NULL);
+	ht_resp_release(&r);
+	/* a malformed form body is refused */
+	CU_ASSERT_EQUAL_FATAL(req("POST", "/account", bob_cookie, "csrf=%zz", &r), 0);
+	CU_ASSERT_EQUAL(r.status, 400);
+	ht_resp_release(&r);
+	/* Bob starts a game with an open seat */
+	page_csrf("/games/new", bob_cookie, csrf, sizeof(csrf));
+	snprintf(form, sizeof(form), "csrf=%s&game=counting-race&name0=Robert&email0=bob%%40example.org&name1=Anyone",
+		 csrf);
+	CU_ASSERT_EQUAL_FATAL(req("POST", "/games/new", bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	snprintf(path, sizeof(path), "%s/join", r.location);
+	ht_resp_release(&r);
+	snprintf(form, sizeof(form), "csrf=%s&game=counting-race&name0=Robert&email0=not-an-email", csrf);
+	CU_ASSERT_EQUAL_FATAL(req("POST", "/games/new", bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 400);
+	CU_ASSERT(strstr(r.body.data, "is not an email address") != NULL);
+	ht_resp_release(&r);
+	/* Ann sees it among open seats and joins */
+	CU_ASSERT_EQUAL_FATAL(req("GET", "/", ann_cookie, NULL, &r), 0);
+	CU_ASSERT(strstr(r.body.data, "Open seats you can join") != NULL);
+	ht_resp_release(&r);
+	page_csrf("/", ann_cookie, csrf, sizeof(csrf));
+	snprintf(form, sizeof(form), "csrf=%s", csrf);
+	CU_ASSERT_EQUAL_FATAL(req("POST", path, ann_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL_FATAL(req("POST", path, ann_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 409);
+	ht_resp_release(&r);
+}
+
+static void test_web__signout(void)
+{
+	struct ht_resp r;
+	char csrf[64], form[128];
+
+	page_csrf("/", ann_cookie, csrf, sizeof(csrf));
+	snprintf(form, sizeof(form), "csrf=%s", csrf);
+	CU_ASSERT_EQUAL_FATAL(req("POST", "/signout", ann_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	ht_resp_release(&r);
+	/* the old cookie is dead */
+	CU_ASSERT_EQUAL_FATAL(req("GET", "/account", ann_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	ht_resp_release(&r);
+}
+
+static CU_TestInfo web_cases[] = {
+	{ "test_web__home_headers_and_404", test_web__home_headers_and_404 },
+	{ "test_web__signin_needs_csrf_and_tells_nothing", test_web__signin_needs_csrf_and_tells_nothing },
+	{ "test_web__signin_link_single_use", test_web__signin_link_single_use },
+	{ "test_web__seat_link_and_game_page", test_web__seat_link_and_game_page },
+	{ "test_web__move_forms", test_web__move_forms },
+	{ "test_web__history_and_chat_escape", test_web__history_and_chat_escape },
+	{ "test_web__account_new_game_join", test_web__account_new_game_join },
+	{ "test_web__signout", test_web__signout },
+	CU_TEST_INFO_NULL
+};
+
+int tests_register(void)
+{
+	TESTS_SUITE("web", suite_init, suite_clean, web_cases);
+	return 0;
+}
