@@ -1012,9 +1012,10 @@ static int raid(struct af_state *s, int p, const struct af_move *m, struct err *
 		want = avail < 4 ? avail : 4;
 		if (!want)
 			FAIL("Nobody has resources you may steal; take an alien tech card instead.");
-		if (total != want)
-			FAIL("A raid takes %d resources in all%s; you asked for %d.", want,
-			     want < 4 ? " (all there are)" : "", total);
+		if (total > 4)
+			FAIL("A raid takes at most 4 resources in all; you asked for %d.", total);
+		if (total < 1)
+			FAIL("Say what to steal: up to 4 resources or one alien tech card.");
 		if (!commit)
 			return 0;
 		for (int v = 0; v < s->n; v++) {
@@ -1038,7 +1039,7 @@ int af__step(struct af_state *s, int seat, const struct af_move *m, struct rng *
 	if (seat != p)
 		FAILC(ERR_FORBIDDEN, "It is Player %d's turn, not yours.", p + 1);
 	if (s->raid && m->kind != AF_M_RAID)
-		FAIL("Finish your raid first: steal 4 resources or one alien tech card (e.g. 'raid p%d 2 fuel 2 ore').",
+		FAIL("Finish your raid first: steal up to 4 resources or one alien tech card (e.g. 'raid p%d 2 fuel 2 ore').",
 		     (p + 1) % s->n + 1);
 	switch (m->kind) {
 	case AF_M_DOCK:
@@ -1446,7 +1447,7 @@ static void legal_raid(struct emit *e, int p)
 		k[j]++;
 		for (int b = 0; b < nb; b++)
 			total += k[b];
-		if (total == want) {
+		if (total >= 1 && total <= want) {
 			struct af_move m;
 
 			af__move_init(&m, AF_M_RAID);
