@@ -37,10 +37,19 @@ int main(int argc, char **argv)
 	} else {
 		CU_basic_run_tests();
 	}
-	failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-	printf("\n%u passed, %u failed\n",
-	       CU_get_number_of_tests_run() - CU_get_number_of_tests_failed(),
-	       CU_get_number_of_tests_failed());
+	{
+		const CU_RunSummary *sum = CU_get_run_summary();
+		unsigned not_run = 0;
+
+		/* a suite whose set-up failed ran none of its tests: each of them counts as failed */
+		for (CU_pFailureRecord f = CU_get_failure_list(); f; f = f->pNext)
+			if (f->type == CUF_SuiteInitFailed && f->pSuite)
+				not_run += f->pSuite->uiNumberOfTests ? f->pSuite->uiNumberOfTests : 1;
+		(void)sum;
+		failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed() + not_run;
+		printf("\n%u passed, %u failed\n", CU_get_number_of_tests_run() - CU_get_number_of_tests_failed(),
+		       CU_get_number_of_tests_failed() + not_run);
+	}
 	CU_cleanup_registry();
 	return failed ? 1 : 0;
 }

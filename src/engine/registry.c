@@ -4,9 +4,16 @@
 
 #include <string.h>
 
+#include "games/alien-frontiers/alien_frontiers.h"
+#include "games/space-station-phoenix/space_station_phoenix.h"
+#include "games/starship-merchants/starship_merchants.h"
 #include "util/banned.h"
 
+/* The hosted games, in catalog order; the rest of the table is room for tests' games. */
 static const struct game_ops *games[16] = {
+	&game_alien_frontiers,
+	&game_space_station_phoenix,
+	&game_starship_merchants,
 	NULL
 };
 
