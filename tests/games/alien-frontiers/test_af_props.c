@@ -70,6 +70,27 @@ static int play_checked(int n, uint64_t seed, const int *levels, int *winner_out
 			fprintf(stderr, "\n  seed %llu step %d '%s': %s\n", (unsigned long long)seed, steps, texts[steps], bad);
 			ok = 0;
 		}
+		if (steps % 401 == 0 || s.over) {
+			/* the view is public: the same for every seat but "you"; pending names the seat on turn */
+			struct game_pending pd;
+			json_t *v1, *v2;
+
+			af__view(&s, s.cur, &v1);
+			af__view(&s, -1, &v2);
+			json_object_del(v1, "you");
+			json_object_del(v2, "you");
+			if (!json_equal(v1, v2)) {
+				fprintf(stderr, "\n  seed %llu: views differ between seats\n", (unsigned long long)seed);
+				ok = 0;
+			}
+			json_decref(v1);
+			json_decref(v2);
+			af__pending(&s, &pd);
+			if (pd.seats != (s.over ? 0u : 1u << s.cur)) {
+				fprintf(stderr, "\n  seed %llu: pending names the wrong seats\n", (unsigned long long)seed);
+				ok = 0;
+			}
+		}
 		states[steps] = s;
 		af__encode(&s, &snaps[steps]);
 		if (af__decode(snaps[steps], &d, &e) != 0) {
