@@ -1112,6 +1112,33 @@ static void test_af__next_turn_rolls(void)
 	json_decref(legal);
 }
 
+/* the bots through the interface: a legal step for the seat on turn, an error for the others */
+static void test_af__bot_ops(void)
+{
+	const struct game_ops *g = &game_alien_frontiers;
+	struct rng r, br;
+	struct err e = { 0 };
+	void *st = NULL, *mv = NULL;
+
+	rng_seed(&r, 12);
+	rng_seed(&br, 13);
+	CU_ASSERT_EQUAL_FATAL(g->setup(NULL, 3, &r, &st, &e), 0);
+	for (int i = 0; i < 60; i++) {
+		struct game_pending pd;
+		int seat;
+
+		g->pending(st, &pd);
+		seat = __builtin_ctz(pd.seats);
+		CU_ASSERT_EQUAL(g->bot(st, (seat + 1) % 3, 0, &br, &mv, &e), ERR_ILLEGAL);
+		CU_ASSERT_PTR_NULL(mv);
+		CU_ASSERT_EQUAL_FATAL(g->bot(st, seat, i % 2, &br, &mv, &e), 0);
+		CU_ASSERT_EQUAL_FATAL(g->apply(st, seat, mv, &r, &e), 0);
+		g->move_free(mv);
+		mv = NULL;
+	}
+	g->state_free(st);
+}
+
 static CU_TestInfo af_cases[] = {
 	{ "test_af__setup_counts", test_af__setup_counts },
 	{ "test_af__setup_ops", test_af__setup_ops },
@@ -1124,6 +1151,7 @@ static CU_TestInfo af_cases[] = {
 	{ "test_af__snapshot", test_af__snapshot },
 	{ "test_af__resource_cache", test_af__resource_cache },
 	{ "test_af__next_turn_rolls", test_af__next_turn_rolls },
+	{ "test_af__bot_ops", test_af__bot_ops },
 	CU_TEST_INFO_NULL,
 };
 

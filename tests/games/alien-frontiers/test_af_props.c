@@ -173,6 +173,7 @@ static void games_for(int n)
 		if (failed > 3)
 			break;
 	}
+	CU_ASSERT(games > 0);
 	CU_ASSERT_EQUAL(failed, 0);
 	if (getenv("AF_VERBOSE"))
 		fprintf(stderr, "\n  %d players: %d games, %ld steps\n", n, games, steps);
@@ -372,6 +373,7 @@ static void test_af__legal_apply_agree(void)
 			break;
 	}
 	free(mv);
+	CU_ASSERT(checked > 0);
 	CU_ASSERT_EQUAL(bad, 0);
 	CU_ASSERT(accepted_random > 0);
 }
@@ -408,7 +410,7 @@ static void test_af__greedy_beats_random(void)
 	}
 	if (getenv("AF_VERBOSE"))
 		fprintf(stderr, "\n  greedy won %d of %d\n", wins, games);
-	CU_ASSERT(wins * 100 >= games * 80);
+	CU_ASSERT(games > 0 && wins * 100 >= games * 80);
 }
 
 /* Random lines from the notation's words: parse never crashes, and what it reads formats back to itself. */
