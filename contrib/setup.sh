@@ -19,8 +19,12 @@ libsqlite3-dev libcurl4-openssl-dev libcunit1-dev libsodium-dev sqlite3 curl pyt
 say() { printf '%s\n' "setup: $*" >&2; }
 
 deps() {
+	want=$packages
+	# the browser tests need Debian's chromium and node (for npm's playwright-core)
+	[ "${1:-}" = test ] && want="$want chromium"
+	[ "${1:-}" = test ] && ! command -v node >/dev/null 2>&1 && want="$want nodejs npm"
 	missing=""
-	for p in $packages; do
+	for p in $want; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
 	done
 	[ -z "$missing" ] && return 0
@@ -87,7 +91,7 @@ summary() {
 }
 
 test_all() {
-	deps
+	deps test
 	dir="$top/build/check"
 	configure_in "$dir" --enable-sanitizers CFLAGS="-O1 -g"
 	say "building and running the test suite under ASan+UBSan (make -j$jobs check)"
