@@ -9,6 +9,7 @@
 #include "af_test.h"
 #include "games/alien-frontiers/alien_frontiers.h"
 #include "testutil.h"
+#include "util/banned.h"
 
 int af_test_step(struct af_state *s, const char *text, struct rng *rng, struct err *e)
 {

@@ -7,6 +7,7 @@
 #include "af_test.h"
 #include "games/alien-frontiers/alien_frontiers.h"
 #include "testutil.h"
+#include "util/banned.h"
 
 #define MAX_STEPS 20000
 
