@@ -33,6 +33,11 @@ static const char usage[] =
 	"  export ID [--output FILE]                 write the game's replay file (JSON)\n"
 	"  import FILE                               create a game from a replay file, replaying it\n"
 	"  verify [ID]                               replay games and compare every snapshot\n"
+	"Notifications:\n"
+	"  outbox list [--dead | --state S] [--limit N]\n"
+	"                                            notifications, newest first (S: pending,\n"
+	"                                            sent, dead, skipped)\n"
+	"  outbox resend ID                          deliver a dead notification again (same id)\n"
 	"Database:\n"
 	"  backup FILE                               online backup into FILE\n"
 	"\n"
@@ -460,10 +465,73 @@ static int cmd_backup(struct cli *c)
 	return 0;
 }
 
+static int cmd_outbox_list(struct cli *c)
+{
+	struct store_outbox_row *rows = NULL;
+	struct store_conn *conn;
+	struct err e = {0};
+	const char *state = flag_value(c, 2, "--state"), *limit = flag_value(c, 2, "--limit");
+	int n = 0, rc;
+
+	if (has_flag(c, 2, "--dead"))
+		state = "dead";
+	if (state && strcmp(state, "pending") != 0 && strcmp(state, "sent") != 0 && strcmp(state, "dead") != 0 &&
+	    strcmp(state, "skipped") != 0)
+		return fail("--state must be pending, sent, dead or skipped");
+	if (open_store(c))
+		return 1;
+	if ((rc = store_read_acquire(c->store, &conn, &e)) == 0) {
+		rc = store_outbox_list(conn, state, 0, limit ? (int)strtol(limit, NULL, 10) : 100, &rows, &n, &e);
+		store_read_release(conn);
+	}
+	if (rc < 0)
+		return fail("%s", e.msg);
+	printf("id\tevent\tgame\tseat\tuser\tstate\tattempts\tnext\tlast error\n");
+	for (int i = 0; i < n; i++) {
+		char next[32];
+		clock_format_utc(rows[i].next_at, next);
+		printf("%lld\t%s\t%lld\t%d\t%lld\t%s\t%d\t%s\t%s\n", (long long)rows[i].id, rows[i].event,
+		       (long long)rows[i].game_id, rows[i].seat, (long long)rows[i].user_id, rows[i].state,
+		       rows[i].attempts, strcmp(rows[i].state, "pending") == 0 ? next : "-",
+		       rows[i].last_error ? rows[i].last_error : "-");
+	}
+	store_outbox_rows_free(rows, n);
+	return 0;
+}
+
+static int cmd_outbox_resend(struct cli *c)
+{
+	struct store_conn *conn;
+	struct err e = {0};
+	int64_t id;
+	int rc;
+
+	if (parse_id(c, 2, &id)) {
+		fail("outbox resend needs the id of a notification (see outbox list --dead)");
+		return 2;
+	}
+	if (open_store(c))
+		return 1;
+	if ((rc = store_write_begin(c->store, &conn, &e)) < 0)
+		return fail("%s", e.msg);
+	if ((rc = store_outbox_resend(conn, id, clock_now_ms(), &e)) == 0)
+		rc = store_audit_add(conn, 0, "cli", "outbox_resend", 0, NULL, -1, -1, NULL, clock_now_ms(), &e);
+	if (rc < 0) {
+		store_write_rollback(conn);
+		return fail("%s", e.msg);
+	}
+	if ((rc = store_write_commit(conn, &e)) < 0)
+		return fail("%s", e.msg);
+	printf("notification %lld queued again; a running turnpostd delivers it within a second\n", (long long)id);
+	return 0;
+}
+
 static const struct {
 	const char *word1, *word2;
 	int (*fn)(struct cli *c);
 } commands[] = {
+	{ "outbox", "list", cmd_outbox_list },
+	{ "outbox", "resend", cmd_outbox_resend },
 	{ "user", "add", cmd_user_add },
 	{ "user", "list", cmd_user_list },
 	{ "token", "add", cmd_token_add },

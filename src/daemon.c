@@ -13,6 +13,7 @@
 
 #include "settings.h"
 #include "http/http.h"
+#include "notify/notify.h"
 #include "store/store.h"
 #include "util/clock.h"
 #include "util/log.h"
@@ -43,6 +44,8 @@ int daemon_main(int argc, char **argv)
 	struct store *store = NULL;
 	struct http_server *srv = NULL;
 	struct http_config hc = {0};
+	struct notify *notifier = NULL;
+	struct notify_config nc = {0};
 	sigset_t sigs;
 	const char *fake;
 	int sig, admins = 0, rc = 1;
@@ -94,6 +97,33 @@ int daemon_main(int argc, char **argv)
 	}
 	log_info("listening on http://%s:%d (base URL %s)", cfg.listen_addr, http_server_port(srv),
 		 http_server_base_url(srv));
+	nc.transport = strcmp(cfg.mail_transport, "smtp") == 0      ? NOTIFY_SMTP
+		       : strcmp(cfg.mail_transport, "webhook") == 0 ? NOTIFY_WEBHOOK
+								     : NOTIFY_FILE;
+	nc.base_url = http_server_base_url(srv);
+	if (!cfg.mail_dir[0]) {
+		/* beside the database: ./var/mail for the default ./var/turnpost.db */
+		const char *slash = strrchr(cfg.db, '/');
+		snprintf(cfg.mail_dir, sizeof(cfg.mail_dir), "%.*s%smail", slash ? (int)(slash - cfg.db) : 0, cfg.db,
+			 slash ? "/" : "");
+	}
+	nc.mail_dir = cfg.mail_dir;
+	nc.smtp_url = cfg.smtp_url;
+	nc.from = cfg.mail_from;
+	nc.reply_to = cfg.reply_to;
+	nc.webhook_url = cfg.webhook_url;
+	nc.webhook_secret = cfg.webhook_secret;
+	nc.templates_dir = cfg.templates;
+	nc.max_attempts = (int)cfg.mail_attempts;
+	nc.backoff_ms = (int64_t)cfg.mail_backoff_s * 1000;
+	nc.timeout_ms = (int64_t)cfg.mail_timeout_s * 1000;
+	notify_set_vacation_days((int)cfg.vacation_days);
+	if (notify_new(&nc, store, &notifier, &e) < 0 || notify_start(notifier, &e) < 0) {
+		log_error("notifications: %s", e.msg);
+		goto done;
+	}
+	log_info("notifications go out by %s%s%s", cfg.mail_transport,
+		 nc.transport == NOTIFY_FILE ? " into " : "", nc.transport == NOTIFY_FILE ? cfg.mail_dir : "");
 	if (cfg.port_file[0])
 		write_port_file(cfg.port_file, http_server_port(srv));
 	{
@@ -113,6 +143,8 @@ int daemon_main(int argc, char **argv)
 	log_info("%s received: finishing requests in flight", sig == SIGINT ? "SIGINT" : "SIGTERM");
 	rc = 0;
 done:
+	/* the notifier first: a delivery in flight is abandoned and its row retried at the next start */
+	notify_free(notifier);
 	http_server_stop(srv, 10000);
 	store_close(store);
 	if (rc == 0)

@@ -29,6 +29,26 @@ const char settings_usage[] =
 	"  --max-connections N    concurrent connections (default 256;\n"
 	"                         env TURNPOST_MAX_CONNECTIONS)\n"
 	"  --port-file FILE       write the bound port to FILE once listening\n"
+	"\n"
+	"Notifications (see docs/notifications.md):\n"
+	"  --mail-transport T     file (default: one .eml per message in --mail-dir and\n"
+	"                         the link in the log), smtp or webhook\n"
+	"                         (env TURNPOST_MAIL_TRANSPORT)\n"
+	"  --mail-dir DIR         where the file transport writes (default: mail/ in the\n"
+	"                         database's directory, ./var/mail; env TURNPOST_MAIL_DIR)\n"
+	"  --smtp-url URL         smtp://HOST:587 (STARTTLS when offered) or\n"
+	"                         smtps://USER:PASSWORD@HOST:465 (env TURNPOST_SMTP_URL)\n"
+	"  --mail-from ADDR       From: address (default turnpost@HOST of --base-url;\n"
+	"                         env TURNPOST_MAIL_FROM)\n"
+	"  --reply-to ADDR        Reply-To: address (default the From: address)\n"
+	"  --webhook-url URL      where the webhook transport POSTs (env TURNPOST_WEBHOOK_URL)\n"
+	"  --webhook-secret S     whsec_<base64> signing key (env TURNPOST_WEBHOOK_SECRET)\n"
+	"  --templates DIR        override email templates with DIR/email/NAME.mustache\n"
+	"                         (default: the templates built in; env TURNPOST_TEMPLATES)\n"
+	"  --mail-attempts N      deliveries before a message is dead-lettered (default 8)\n"
+	"  --mail-backoff SECONDS first retry delay, doubled each time (default 30)\n"
+	"  --mail-timeout SECONDS time limit of one delivery (default 15)\n"
+	"  --vacation-days N      yearly vacation allowance per player (default 30)\n"
 	"  --quiet                no per-request log lines\n"
 	"  --help                 show this help and exit\n"
 	"  --version              show the version and exit\n"
@@ -125,6 +145,59 @@ int settings_set(struct settings *cfg, const char *key, const char *value, const
 		cfg->max_connections = (unsigned)v;
 		return 0;
 	}
+	if (strcmp(key, "mail-transport") == 0) {
+		if (strcmp(value, "file") != 0 && strcmp(value, "smtp") != 0 && strcmp(value, "webhook") != 0)
+			return err_set(err, ERR_INPUT, "%s: mail-transport must be file, smtp or webhook, not \"%s\"", where,
+				       value);
+		return copy_value(cfg->mail_transport, sizeof(cfg->mail_transport), value, key, where, err);
+	}
+	if (strcmp(key, "mail-dir") == 0)
+		return copy_value(cfg->mail_dir, sizeof(cfg->mail_dir), value, key, where, err);
+	if (strcmp(key, "smtp-url") == 0) {
+		if (strncmp(value, "smtp://", 7) != 0 && strncmp(value, "smtps://", 8) != 0)
+			return err_set(err, ERR_INPUT, "%s: smtp-url must start with smtp:// or smtps://", where);
+		return copy_value(cfg->smtp_url, sizeof(cfg->smtp_url), value, key, where, err);
+	}
+	if (strcmp(key, "mail-from") == 0)
+		return copy_value(cfg->mail_from, sizeof(cfg->mail_from), value, key, where, err);
+	if (strcmp(key, "reply-to") == 0)
+		return copy_value(cfg->reply_to, sizeof(cfg->reply_to), value, key, where, err);
+	if (strcmp(key, "webhook-url") == 0) {
+		if (strncmp(value, "http://", 7) != 0 && strncmp(value, "https://", 8) != 0)
+			return err_set(err, ERR_INPUT, "%s: webhook-url must start with https:// (or http://)", where);
+		return copy_value(cfg->webhook_url, sizeof(cfg->webhook_url), value, key, where, err);
+	}
+	if (strcmp(key, "webhook-secret") == 0) {
+		if (strncmp(value, "whsec_", 6) != 0)
+			return err_set(err, ERR_INPUT, "%s: webhook-secret must look like whsec_<base64>", where);
+		return copy_value(cfg->webhook_secret, sizeof(cfg->webhook_secret), value, key, where, err);
+	}
+	if (strcmp(key, "templates") == 0)
+		return copy_value(cfg->templates, sizeof(cfg->templates), value, key, where, err);
+	if (strcmp(key, "mail-attempts") == 0) {
+		if (parse_uint(value, 1, 100, &v) < 0)
+			return err_set(err, ERR_INPUT, "%s: mail-attempts must be 1 to 100", where);
+		cfg->mail_attempts = (unsigned)v;
+		return 0;
+	}
+	if (strcmp(key, "mail-backoff") == 0) {
+		if (parse_uint(value, 1, 86400, &v) < 0)
+			return err_set(err, ERR_INPUT, "%s: mail-backoff must be 1 to 86400 seconds", where);
+		cfg->mail_backoff_s = (unsigned)v;
+		return 0;
+	}
+	if (strcmp(key, "mail-timeout") == 0) {
+		if (parse_uint(value, 1, 600, &v) < 0)
+			return err_set(err, ERR_INPUT, "%s: mail-timeout must be 1 to 600 seconds", where);
+		cfg->mail_timeout_s = (unsigned)v;
+		return 0;
+	}
+	if (strcmp(key, "vacation-days") == 0) {
+		if (parse_uint(value, 0, 366, &v) < 0)
+			return err_set(err, ERR_INPUT, "%s: vacation-days must be 0 to 366", where);
+		cfg->vacation_days = (unsigned)v;
+		return 0;
+	}
 	if (strcmp(key, "quiet") == 0) {
 		cfg->quiet = strcmp(value, "0") != 0 && strcmp(value, "false") != 0 && strcmp(value, "no") != 0;
 		return 0;
@@ -181,6 +254,13 @@ static const struct {
 	{ "TURNPOST_BODY_LIMIT", "body-limit" },
 	{ "TURNPOST_TIMEOUT", "timeout" },
 	{ "TURNPOST_MAX_CONNECTIONS", "max-connections" },
+	{ "TURNPOST_MAIL_TRANSPORT", "mail-transport" },
+	{ "TURNPOST_MAIL_DIR", "mail-dir" },
+	{ "TURNPOST_SMTP_URL", "smtp-url" },
+	{ "TURNPOST_MAIL_FROM", "mail-from" },
+	{ "TURNPOST_WEBHOOK_URL", "webhook-url" },
+	{ "TURNPOST_WEBHOOK_SECRET", "webhook-secret" },
+	{ "TURNPOST_TEMPLATES", "templates" },
 };
 
 int settings_load(struct settings *cfg, int argc, char **argv, struct err *err)
@@ -196,6 +276,11 @@ int settings_load(struct settings *cfg, int argc, char **argv, struct err *err)
 	cfg->body_limit = 64 * 1024;
 	cfg->timeout_s = 30;
 	cfg->max_connections = 256;
+	snprintf(cfg->mail_transport, sizeof(cfg->mail_transport), "file");
+	cfg->mail_attempts = 8;
+	cfg->mail_backoff_s = 30;
+	cfg->mail_timeout_s = 15;
+	cfg->vacation_days = 30;
 
 	/* the config file first, wherever --config stands */
 	for (int i = 1; i < argc; i++) {

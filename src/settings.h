@@ -18,6 +18,19 @@ struct settings {
 	unsigned timeout_s;
 	unsigned max_connections;
 	int quiet;
+	/* notifications (src/notify/) */
+	char mail_transport[16]; /* "file", "smtp", "webhook" */
+	char mail_dir[512];
+	char smtp_url[512];
+	char mail_from[256];
+	char reply_to[256];
+	char webhook_url[512];
+	char webhook_secret[256];
+	char templates[512];     /* empty: the compiled-in email templates */
+	unsigned mail_attempts;
+	unsigned mail_backoff_s;
+	unsigned mail_timeout_s;
+	unsigned vacation_days;
 	int help;
 	int version;
 };

@@ -1,0 +1,461 @@
+/* notify/compose.c: a message from outbox rows, the game as it is now and the templates */
+/* SPDX-License-Identifier: MIT */
+#include "notify/notify_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/play.h"
+#include "util/clock.h"
+#include "util/token.h"
+#include "util/banned.h"
+
+#define SEAT_LINK_DAYS 30
+#define MAX_SINCE_STEPS 40
+#define SIGNIN_LINK_MS (3600LL * 1000)
+
+/* "in 3 days", "in 5 hours", "in 20 minutes" (or "now"). */
+static void time_phrase(int64_t ms, char *out, size_t size)
+{
+	int64_t min = ms / 60000;
+
+	if (ms <= 0)
+		snprintf(out, size, "now");
+	else if (min < 90)
+		snprintf(out, size, "in %lld minute%s", (long long)(min ? min : 1), min == 1 || !min ? "" : "s");
+	else if (min < 48 * 60)
+		snprintf(out, size, "in %lld hours", (long long)((min + 30) / 60));
+	else
+		snprintf(out, size, "in %lld days", (long long)((min + 720) / 1440));
+}
+
+/* "Ann", "Ann and Bob", "Ann, Bob and Cy" from an array of strings. */
+static json_t *names_phrase(const json_t *names)
+{
+	struct buf b = BUF_INIT;
+	size_t n = json_array_size(names);
+	json_t *out;
+
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			buf_adds(&b, i + 1 == n ? " and " : ", ");
+		buf_adds(&b, json_string_value(json_array_get(names, i)));
+	}
+	out = json_string(b.data);
+	buf_release(&b);
+	return out;
+}
+
+static const char *seat_name(const struct store_seat *seats, int nseats, int seat)
+{
+	for (int i = 0; i < nseats; i++)
+		if (seats[i].seat == seat)
+			return seats[i].name;
+	return "a player";
+}
+
+/*
+ * The steps made since seat's last step, grouped by player:
+ * [{"name":"Bob","steps":"add 2; roll; end"}], and how many there were.
+ */
+static json_t *since_json(const json_t *moves, int seat, const struct store_seat *seats, int nseats, int *count)
+{
+	json_t *out = json_array(), *group = NULL;
+	struct buf steps = BUF_INIT;
+	size_t n = json_array_size(moves), start = 0;
+	int last_seat = -2;
+
+	*count = 0;
+	if (seat >= 0) {
+		for (size_t i = n; i-- > 0;) {
+			if (json_integer_value(json_object_get(json_array_get(moves, i), "seat")) == seat) {
+				start = i + 1;
+				break;
+			}
+		}
+	}
+	if (n - start > MAX_SINCE_STEPS)
+		start = n - MAX_SINCE_STEPS;
+	for (size_t i = start; i < n; i++) {
+		const json_t *m = json_array_get(moves, i);
+		int s = (int)json_integer_value(json_object_get(m, "seat"));
+		const char *via = json_string_value(json_object_get(m, "via"));
+
+		if (s != last_seat) {
+			if (group) {
+				json_object_set_new(group, "steps", json_string(steps.data));
+				json_array_append_new(out, group);
+			}
+			buf_reset(&steps);
+			group = json_pack("{s:s,s:b}", "name", seat_name(seats, nseats, s), "by_timeout",
+					  via && strcmp(via, "timeout") == 0);
+			last_seat = s;
+		} else {
+			buf_adds(&steps, "; ");
+		}
+		buf_adds(&steps, json_string_value(json_object_get(m, "text")));
+		(*count)++;
+	}
+	if (group) {
+		json_object_set_new(group, "steps", json_string(steps.data));
+		json_array_append_new(out, group);
+	}
+	buf_release(&steps);
+	return out;
+}
+
+/* A new seat token for (game, seat, user), valid 30 days; the link text into link. */
+static int mint_seat_link(struct notify *n, int64_t game_id, int seat, int64_t user_id, int64_t now,
+			  char **link, struct err *err)
+{
+	char tok[TOKEN_TEXT_MAX];
+	unsigned char hash[32];
+	struct store_conn *c;
+	struct buf b = BUF_INIT;
+	int rc;
+
+	token_new(tok, hash);
+	if ((rc = store_write_begin(n->store, &c, err)) < 0)
+		return rc;
+	rc = store_token_add(c, hash, TOKEN_SEAT, user_id, game_id, seat, "email link",
+			     now + SEAT_LINK_DAYS * 24LL * 3600 * 1000, NULL, err);
+	if (rc < 0) {
+		store_write_rollback(c);
+		return rc;
+	}
+	if ((rc = store_write_commit(c, err)) < 0)
+		return rc;
+	buf_addf(&b, "%s/s/%s", n->base_url, tok);
+	*link = buf_detach(&b, NULL);
+	return 0;
+}
+
+/* The result part of a finished game: winners' names and each seat's score when the game gives them. */
+static json_t *result_json(const json_t *result, const struct store_seat *seats, int nseats)
+{
+	json_t *winners = json_array(), *scores = json_array(), *w = json_object_get(result, "winners"),
+	       *sc = json_object_get(result, "scores"), *v;
+	size_t i;
+
+	json_array_foreach(w, i, v)
+		if (json_is_integer(v))
+			json_array_append_new(winners, json_string(seat_name(seats, nseats, (int)json_integer_value(v))));
+	json_array_foreach(sc, i, v) {
+		char num[32];
+		if (json_is_integer(v))
+			snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(v));
+		else if (json_is_real(v))
+			snprintf(num, sizeof(num), "%g", json_real_value(v));
+		else
+			continue;
+		json_array_append_new(scores, json_pack("{s:s,s:s}", "name", seat_name(seats, nseats, (int)i), "score",
+							num));
+	}
+	v = json_pack("{s:o,s:o,s:b,s:o}", "winners", names_phrase(winners), "winner_count",
+		      json_integer((json_int_t)json_array_size(winners)), "has_scores", json_array_size(scores) > 0,
+		      "scores", scores);
+	json_decref(winners);
+	return v;
+}
+
+/*
+ * The template data for one row (new) and the seat link minted for it (new,
+ * NULL when the recipient holds no seat in the game).
+ */
+static int row_data(struct notify *n, const struct store_outbox_row *row, const struct store_user *to, int64_t now,
+		    json_t **out, char **seat_link, struct err *err)
+{
+	struct store_game g = {0};
+	struct store_seat *seats = NULL;
+	json_t *d = NULL, *game = NULL, *moves = NULL, *payload = NULL, *players, *links, *turn_names;
+	int nseats = 0, my_seat = -1, since_count = 0, rc = 0;
+	struct buf b = BUF_INIT;
+
+	*out = NULL;
+	*seat_link = NULL;
+	payload = row->payload ? json_loads(row->payload, 0, NULL) : NULL;
+	if (!json_is_object(payload)) {
+		json_decref(payload);
+		payload = json_object();
+	}
+	d = json_object();
+	json_object_set_new(d, "event", json_string(row->event));
+	json_object_set_new(d, "base_url", json_string(n->base_url));
+	json_object_set_new(d, "to", json_pack("{s:s,s:s}", "name", to->name, "email", to->email));
+	json_object_set(d, "payload", payload);
+	if (json_string_value(json_object_get(payload, "action")))
+		json_object_set_new(d, "action", json_pack("{s:b}", json_string_value(json_object_get(payload, "action")), 1));
+	links = json_object();
+	buf_addf(&b, "%s/account", n->base_url);
+	json_object_set_new(links, "preferences", json_string(b.data));
+	buf_reset(&b);
+	json_object_set_new(d, "links", links);
+	if (strcmp(row->event, "signin") == 0) {
+		/* a single-use sign-in link for the web pages, valid one hour */
+		char tok[TOKEN_TEXT_MAX];
+		unsigned char hash[32];
+		struct store_conn *c;
+
+		token_new(tok, hash);
+		if ((rc = store_write_begin(n->store, &c, err)) < 0)
+			goto done;
+		if ((rc = store_token_add(c, hash, TOKEN_SIGNIN, row->user_id, 0, -1, "sign-in link",
+					  now + SIGNIN_LINK_MS, NULL, err)) < 0) {
+			store_write_rollback(c);
+			goto done;
+		}
+		if ((rc = store_write_commit(c, err)) < 0)
+			goto done;
+		buf_addf(&b, "%s/signin/%s", n->base_url, tok);
+		json_object_set_new(links, "signin", json_string(b.data));
+		buf_reset(&b);
+	}
+	if (!row->game_id)
+		goto finish;
+
+	if ((rc = play_game_info(n->store, row->game_id, &g, &seats, &nseats, err)) < 0)
+		goto done;
+	if (row->seat >= 0 && row->seat < nseats && seats[row->seat].user_id == row->user_id)
+		my_seat = row->seat;
+	for (int i = 0; my_seat < 0 && i < nseats; i++)
+		if (seats[i].user_id && seats[i].user_id == row->user_id)
+			my_seat = seats[i].seat;
+	if ((rc = play_game_json(n->store, row->game_id, my_seat, 0, &game, err)) < 0)
+		goto done;
+	if ((rc = play_moves_json(n->store, row->game_id, &moves, err)) < 0)
+		goto done;
+
+	players = json_array();
+	turn_names = json_array();
+	{
+		const json_t *active = json_object_get(game, "active_seats");
+		for (int i = 0; i < nseats; i++) {
+			int turn = 0;
+			size_t k;
+			json_t *v;
+			json_array_foreach(active, k, v)
+				if (json_integer_value(v) == seats[i].seat)
+					turn = 1;
+			json_array_append_new(players, json_pack("{s:i,s:s,s:b,s:b}", "seat", seats[i].seat, "name",
+								 seats[i].name, "you", seats[i].seat == my_seat, "turn",
+								 turn));
+			if (turn)
+				json_array_append_new(turn_names, json_string(seats[i].seat == my_seat ? "you" : seats[i].name));
+		}
+	}
+	json_object_set_new(d, "game",
+			    json_pack("{s:I,s:s,s:s,s:s,s:i,s:o,s:b}", "id", (json_int_t)g.id, "title",
+				      json_string_value(json_object_get(game, "title")), "type", g.game, "status",
+				      g.status, "move_count", g.move_count, "players", players, "over",
+				      strcmp(g.status, "active") != 0));
+	{
+		const char *prompt = json_string_value(json_object_get(json_object_get(game, "pending"), "prompt"));
+		int yours = 0;
+		size_t k;
+		json_t *v;
+		json_array_foreach(json_object_get(game, "active_seats"), k, v)
+			if (json_integer_value(v) == my_seat)
+				yours = 1;
+		json_object_set_new(d, "turn", json_pack("{s:o,s:b,s:s}", "names", names_phrase(turn_names), "yours",
+							 yours, "prompt", prompt ? prompt : ""));
+		json_decref(turn_names);
+	}
+	json_object_set_new(d, "since", since_json(json_object_get(moves, "moves"), my_seat, seats, nseats,
+						   &since_count));
+	json_object_set_new(d, "since_count", json_integer(since_count));
+	if (my_seat >= 0)
+		json_object_set_new(d, "you", json_pack("{s:i,s:s}", "seat", my_seat, "name",
+							seat_name(seats, nseats, my_seat)));
+	if (row->seat >= 0)
+		json_object_set_new(d, "seat", json_pack("{s:i,s:s}", "seat", row->seat, "name",
+							 seat_name(seats, nseats, row->seat)));
+	if (json_is_object(json_object_get(game, "result")))
+		json_object_set_new(d, "result", result_json(json_object_get(game, "result"), seats, nseats));
+
+	/* the recipient's deadline, when the game has a clock running for them */
+	if (my_seat >= 0) {
+		struct store_conn *c;
+		struct store_seat_clock *clocks = NULL;
+		int nclocks = 0;
+
+		if ((rc = store_read_acquire(n->store, &c, err)) < 0)
+			goto done;
+		rc = store_clock_seats(c, row->game_id, &clocks, &nclocks, err);
+		store_read_release(c);
+		if (rc < 0)
+			goto done;
+		for (int i = 0; i < nclocks; i++) {
+			char at[32], in[48];
+			if (clocks[i].seat != my_seat || !clocks[i].deadline_at || !clocks[i].turn_started_at)
+				continue;
+			clock_format_utc(clocks[i].deadline_at, at);
+			time_phrase(clocks[i].deadline_at - now, in, sizeof(in));
+			json_object_set_new(d, "deadline", json_pack("{s:s,s:s,s:I}", "at", at, "in", in, "ms",
+								     (json_int_t)clocks[i].deadline_at));
+		}
+		free(clocks);
+	}
+	if (my_seat >= 0 && strcmp(g.status, "active") == 0) {
+		if ((rc = mint_seat_link(n, row->game_id, my_seat, row->user_id, now, seat_link, err)) < 0)
+			goto done;
+		json_object_set_new(links, "seat", json_string(*seat_link));
+	}
+finish:
+	*out = d;
+	d = NULL;
+	rc = 0;
+done:
+	if (rc < 0) {
+		free(*seat_link);
+		*seat_link = NULL;
+	}
+	buf_release(&b);
+	json_decref(d);
+	json_decref(game);
+	json_decref(moves);
+	json_decref(payload);
+	store_seats_free(seats, nseats);
+	store_game_release(&g);
+	return rc;
+}
+
+static int render(struct notify *n, const char *event, const char *part, const json_t *data, struct buf *out,
+		  struct err *err)
+{
+	char name[96];
+
+	snprintf(name, sizeof(name), "email/%s.%s", event, part);
+	return render_set_render(n->tmpl, name, data, out, err);
+}
+
+/* Subject on one line, trimmed. */
+static char *one_line(struct buf *b)
+{
+	for (size_t i = 0; i < b->len; i++)
+		if (b->data[i] == '\r' || b->data[i] == '\n' || b->data[i] == '\t')
+			b->data[i] = ' ';
+	buf_trim(b);
+	return buf_detach(b, NULL);
+}
+
+/* Text body plus footer; HTML body inside the layout. */
+static int finish_parts(struct notify *n, json_t *data, struct buf *text, struct buf *html, struct notify_msg *out,
+			struct err *err)
+{
+	struct buf page = BUF_INIT;
+	int rc;
+
+	if ((rc = render_set_render(n->tmpl, "email/footer.text", data, text, err)) < 0)
+		goto done;
+	json_object_set_new(data, "content", json_string(html->data));
+	json_object_set_new(data, "subject", json_string(out->subject));
+	if ((rc = render_set_render(n->tmpl, "email/layout.html", data, &page, err)) < 0)
+		goto done;
+	out->text = buf_detach(text, NULL);
+	out->html = buf_detach(&page, NULL);
+done:
+	buf_release(&page);
+	return rc;
+}
+
+int notify__compose(struct notify *n, const struct store_outbox_row *rows, int nrows, int64_t now,
+		    struct notify_msg *out, struct err *err)
+{
+	struct store_user to = {0};
+	struct store_conn *c;
+	struct buf subj = BUF_INIT, text = BUF_INIT, html = BUF_INIT;
+	json_t *data = NULL, *items = NULL;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->id, sizeof(out->id), "msg_%s", rows[0].uid);
+	out->seat = -1;
+	out->created_at = rows[0].created_at;
+	if ((rc = store_read_acquire(n->store, &c, err)) < 0)
+		return rc;
+	rc = store_user_by_id(c, rows[0].user_id, &to, err);
+	store_read_release(c);
+	if (rc < 0)
+		goto done;
+	out->to = strdup(to.email);
+	out->to_name = strdup(to.name);
+
+	if (nrows == 1 && !rows[0].digest) {
+		snprintf(out->event, sizeof(out->event), "%s", rows[0].event);
+		if ((rc = row_data(n, &rows[0], &to, now, &data, &out->seat_link, err)) < 0)
+			goto done;
+		if ((rc = render(n, rows[0].event, "subject", data, &subj, err)) < 0 ||
+		    (rc = render(n, rows[0].event, "text", data, &text, err)) < 0 ||
+		    (rc = render(n, rows[0].event, "html", data, &html, err)) < 0)
+			goto done;
+		out->game_id = rows[0].game_id;
+		out->seat = json_integer_value(json_object_get(json_object_get(data, "you"), "seat"));
+		if (!json_object_get(data, "you"))
+			out->seat = -1;
+		if (json_object_get(data, "game"))
+			out->game_title = strdup(json_string_value(
+				json_object_get(json_object_get(data, "game"), "title")));
+	} else {
+		/* a digest: each row rendered as a section of one message */
+		snprintf(out->event, sizeof(out->event), "digest");
+		items = json_array();
+		for (int i = 0; i < nrows; i++) {
+			struct buf s = BUF_INIT, t = BUF_INIT, h = BUF_INIT;
+			json_t *rd = NULL;
+			char *link = NULL;
+
+			rc = row_data(n, &rows[i], &to, now, &rd, &link, err);
+			if (rc == 0 && (rc = render(n, rows[i].event, "subject", rd, &s, err)) == 0 &&
+			    (rc = render(n, rows[i].event, "text", rd, &t, err)) == 0)
+				rc = render(n, rows[i].event, "html", rd, &h, err);
+			if (rc == 0) {
+				char *subject = one_line(&s);
+				json_array_append_new(items, json_pack("{s:s,s:s,s:s,s:s?}", "subject", subject, "text",
+								       t.data, "html", h.data, "link", link));
+				free(subject);
+			}
+			buf_release(&s);
+			buf_release(&t);
+			buf_release(&h);
+			json_decref(rd);
+			free(link);
+			if (rc < 0)
+				goto done;
+		}
+		data = json_object();
+		json_object_set_new(data, "event", json_string("digest"));
+		json_object_set_new(data, "base_url", json_string(n->base_url));
+		json_object_set_new(data, "to", json_pack("{s:s,s:s}", "name", to.name, "email", to.email));
+		json_object_set_new(data, "items", items);
+		items = NULL;
+		json_object_set_new(data, "count", json_integer(nrows));
+		json_object_set_new(data, "one", json_boolean(nrows == 1));
+		{
+			struct buf b = BUF_INIT;
+			buf_addf(&b, "%s/account", n->base_url);
+			json_object_set_new(data, "links", json_pack("{s:s}", "preferences", b.data));
+			buf_release(&b);
+		}
+		if ((rc = render_set_render(n->tmpl, "email/digest.subject", data, &subj, err)) < 0 ||
+		    (rc = render_set_render(n->tmpl, "email/digest.text", data, &text, err)) < 0 ||
+		    (rc = render_set_render(n->tmpl, "email/digest.html", data, &html, err)) < 0)
+			goto done;
+	}
+	out->subject = one_line(&subj);
+	{
+		const char *pl = json_string_value(json_object_get(json_object_get(data, "links"), "preferences"));
+		out->prefs_link = strdup(pl ? pl : n->base_url);
+	}
+	rc = finish_parts(n, data, &text, &html, out, err);
+done:
+	if (rc < 0)
+		notify__msg_release(out);
+	buf_release(&subj);
+	buf_release(&text);
+	buf_release(&html);
+	json_decref(data);
+	json_decref(items);
+	store_user_release(&to);
+	return rc;
+}

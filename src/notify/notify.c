@@ -1,0 +1,469 @@
+/* notify/notify.c: the notifier's life (thread, start, stop) and one round of outbox delivery */
+/* SPDX-License-Identifier: MIT */
+#include "notify/notify_int.h"
+
+#include <errno.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <curl/curl.h>
+
+#include "util/clock.h"
+#include "util/log.h"
+#include "util/banned.h"
+
+#define CLAIM_BATCH 32
+#define DAY_MS (24LL * 3600 * 1000)
+
+void notify__msg_release(struct notify_msg *m)
+{
+	if (!m)
+		return;
+	free(m->game_title);
+	free(m->to);
+	free(m->to_name);
+	free(m->subject);
+	free(m->text);
+	free(m->html);
+	free(m->seat_link);
+	free(m->prefs_link);
+	memset(m, 0, sizeof(*m));
+}
+
+static char *dup_or_null(const char *s)
+{
+	char *d;
+
+	if (!s || !*s)
+		return NULL;
+	if (!(d = strdup(s)))
+		abort();
+	return d;
+}
+
+/* The host part of a URL ("games.example.org" of "https://games.example.org:8443/x"). */
+static char *url_host(const char *url)
+{
+	const char *p = strstr(url, "://"), *end;
+	char *h;
+
+	p = p ? p + 3 : url;
+	end = p + strcspn(p, ":/?#");
+	if (end == p)
+		return strdup("localhost");
+	h = strndup(p, (size_t)(end - p));
+	if (!h)
+		abort();
+	return h;
+}
+
+int notify_new(const struct notify_config *cfg, struct store *store, struct notify **out, struct err *err)
+{
+	struct notify *n = calloc(1, sizeof(*n));
+	size_t blen;
+	int rc;
+
+	*out = NULL;
+	if (!n)
+		return err_set(err, ERR_NOMEM, "out of memory");
+	n->cfg = *cfg;
+	n->store = store;
+	pthread_mutex_init(&n->lock, NULL);
+	pthread_cond_init(&n->cond, NULL);
+	if (!n->cfg.max_attempts)
+		n->cfg.max_attempts = 8;
+	if (!n->cfg.backoff_ms)
+		n->cfg.backoff_ms = 30 * 1000;
+	if (!n->cfg.backoff_max_ms)
+		n->cfg.backoff_max_ms = 6 * 3600 * 1000LL;
+	if (!n->cfg.timeout_ms)
+		n->cfg.timeout_ms = 15 * 1000;
+	if (!n->cfg.lease_ms)
+		n->cfg.lease_ms = 10 * 60 * 1000;
+	if (!n->cfg.tick_ms)
+		n->cfg.tick_ms = 1000;
+	n->base_url = strdup(cfg->base_url && *cfg->base_url ? cfg->base_url : "http://localhost:8080");
+	blen = strlen(n->base_url);
+	while (blen > 0 && n->base_url[blen - 1] == '/')
+		n->base_url[--blen] = '\0';
+	n->host = url_host(n->base_url);
+	n->mail_dir = strdup(cfg->mail_dir && *cfg->mail_dir ? cfg->mail_dir : "./var/mail");
+	n->smtp_url = dup_or_null(cfg->smtp_url);
+	n->webhook_url = dup_or_null(cfg->webhook_url);
+	n->reply_to = dup_or_null(cfg->reply_to);
+	if (cfg->from && *cfg->from) {
+		n->from = strdup(cfg->from);
+	} else {
+		struct buf b = BUF_INIT;
+		buf_addf(&b, "turnpost@%s", strchr(n->host, '.') ? n->host : "localhost.localdomain");
+		n->from = buf_detach(&b, NULL);
+	}
+	switch (cfg->transport) {
+	case NOTIFY_FILE:
+		/* like mkdir -p */
+		for (char *p = n->mail_dir + 1; *p; p++) {
+			if (*p != '/')
+				continue;
+			*p = '\0';
+			if (mkdir(n->mail_dir, 0750) < 0 && errno != EEXIST) {
+				*p = '/';
+				break;
+			}
+			*p = '/';
+		}
+		if (mkdir(n->mail_dir, 0750) < 0 && errno != EEXIST) {
+			rc = err_set(err, ERR_IO, "cannot create the mail directory %s: %s", n->mail_dir,
+				     strerror(errno));
+			goto fail;
+		}
+		break;
+	case NOTIFY_SMTP:
+		if (!n->smtp_url || (strncmp(n->smtp_url, "smtp://", 7) != 0 && strncmp(n->smtp_url, "smtps://", 8) != 0)) {
+			rc = err_set(err, ERR_INPUT, "the smtp transport needs --smtp-url smtp://HOST:PORT or smtps://...");
+			goto fail;
+		}
+		break;
+	case NOTIFY_WEBHOOK:
+		if (!n->webhook_url ||
+		    (strncmp(n->webhook_url, "http://", 7) != 0 && strncmp(n->webhook_url, "https://", 8) != 0)) {
+			rc = err_set(err, ERR_INPUT, "the webhook transport needs --webhook-url https://...");
+			goto fail;
+		}
+		if ((rc = notify__secret_decode(cfg->webhook_secret, &n->secret, &n->secret_len, err)) < 0)
+			goto fail;
+		break;
+	}
+	if ((rc = notify__templates_load(cfg->templates_dir, &n->tmpl, err)) < 0)
+		goto fail;
+	*out = n;
+	return 0;
+fail:
+	notify_free(n);
+	return rc;
+}
+
+void notify_free(struct notify *n)
+{
+	if (!n)
+		return;
+	notify_stop(n);
+	render_set_free(n->tmpl);
+	if (n->secret)
+		sodium_memzero(n->secret, n->secret_len);
+	free(n->secret);
+	free(n->base_url);
+	free(n->host);
+	free(n->mail_dir);
+	free(n->smtp_url);
+	free(n->from);
+	free(n->reply_to);
+	free(n->webhook_url);
+	pthread_mutex_destroy(&n->lock);
+	pthread_cond_destroy(&n->cond);
+	free(n);
+}
+
+/* The next daily digest time after now for a digest hour (UTC). */
+static int64_t next_digest(int64_t now, int hour)
+{
+	int64_t day = now - ((now % DAY_MS) + DAY_MS) % DAY_MS;
+	int64_t t = day + (int64_t)hour * 3600 * 1000;
+
+	return t > now ? t : t + DAY_MS;
+}
+
+/* Exponential back-off with equal jitter: half the delay fixed, half random. */
+static int64_t backoff(const struct notify *n, int attempts)
+{
+	int64_t d = n->cfg.backoff_ms;
+
+	for (int i = 1; i < attempts && d < n->cfg.backoff_max_ms; i++)
+		d *= 2;
+	if (d > n->cfg.backoff_max_ms)
+		d = n->cfg.backoff_max_ms;
+	if (d < 2)
+		return d;
+	return d / 2 + (int64_t)randombytes_uniform((uint32_t)(d / 2 > 0x7fffffff ? 0x7fffffff : d / 2));
+}
+
+static int finish(struct notify *n, int64_t id, enum store_outbox_outcome how, int64_t at, const char *error,
+		  struct err *err)
+{
+	struct store_conn *c;
+	int rc;
+
+	if ((rc = store_write_begin(n->store, &c, err)) < 0)
+		return rc;
+	rc = store_outbox_finish(c, id, how, at, error, err);
+	if (rc == ERR_NOTFOUND) {
+		/* resent or changed by an admin meanwhile: leave it be */
+		err_clear(err);
+		rc = 0;
+	}
+	if (rc < 0) {
+		store_write_rollback(c);
+		return rc;
+	}
+	return store_write_commit(c, err);
+}
+
+/* Deliver one message made of rows and record the outcome for every row. */
+static int deliver_rows(struct notify *n, const struct store_outbox_row *rows, int nrows, int64_t now,
+			struct notify_stats *st, struct err *err)
+{
+	struct notify_msg m = {0};
+	struct notify_result res = {0};
+	enum store_outbox_outcome how;
+	int64_t at = now;
+	int attempts = rows[0].attempts + 1, rc;
+	struct err ce = {0};
+
+	rc = notify__compose(n, rows, nrows, now, &m, &ce);
+	if (rc < 0) {
+		/* missing game or user, broken template: retrying will not help; a store error may */
+		res.permanent = rc != ERR_STORE && rc != ERR_NOMEM;
+		snprintf(res.error, sizeof(res.error), "compose: %.200s", ce.msg);
+	} else {
+		notify__deliver(n, &m, now, &res);
+	}
+	if (atomic_load(&n->stopping) && !res.ok) {
+		/* interrupted by shutdown: the lease frees the rows at the next start */
+		notify__msg_release(&m);
+		return 0;
+	}
+	if (res.ok) {
+		how = STORE_OUTBOX_SENT;
+		st->sent++;
+		log_info("notification %s (%s) delivered to %s", m.id, m.event, m.to);
+	} else if (res.permanent || attempts >= n->cfg.max_attempts) {
+		how = STORE_OUTBOX_DEAD;
+		st->dead += nrows;
+		log_warn("notification %lld (%s) is dead after %d attempt%s: %s", (long long)rows[0].id, rows[0].event,
+			 attempts, attempts == 1 ? "" : "s", res.error);
+	} else {
+		how = STORE_OUTBOX_RETRY;
+		at = now + (res.retry_after_ms > 0 ? (res.retry_after_ms < n->cfg.backoff_max_ms ? res.retry_after_ms
+										      : n->cfg.backoff_max_ms)
+						   : backoff(n, attempts));
+		st->retried += nrows;
+		log_info("notification %lld (%s) failed (attempt %d of %d), retrying in %lld ms: %s",
+			 (long long)rows[0].id, rows[0].event, attempts, n->cfg.max_attempts, (long long)(at - now),
+			 res.error);
+	}
+	for (int i = 0; i < nrows; i++)
+		if ((rc = finish(n, rows[i].id, how, at, how == STORE_OUTBOX_SENT ? NULL : res.error, err)) < 0)
+			break;
+	notify__msg_release(&m);
+	return rc < 0 ? rc : 0;
+}
+
+/* The recipient's preferences (new JSON), defaults when there is no such user. */
+static json_t *user_prefs(struct notify *n, int64_t user_id)
+{
+	struct store_conn *c;
+	struct store_user u = {0};
+	struct err e = {0};
+	json_t *p;
+
+	if (!user_id || store_read_acquire(n->store, &c, &e) < 0)
+		return notify_prefs_get(NULL);
+	if (store_user_by_id(c, user_id, &u, &e) < 0)
+		p = notify_prefs_get(NULL);
+	else
+		p = notify_prefs_get(u.prefs);
+	store_read_release(c);
+	store_user_release(&u);
+	return p;
+}
+
+int notify_run_once(struct notify *n, int64_t now, struct notify_stats *stats, struct err *err)
+{
+	struct notify_stats local = {0};
+	struct notify_stats *st = stats ? stats : &local;
+	struct store_outbox_row *rows = NULL;
+	struct store_conn *c;
+	char *done = NULL;
+	int nrows = 0, rc;
+
+	memset(st, 0, sizeof(*st));
+	if ((rc = notify__timers(n, now, st, err)) < 0)
+		return rc;
+	for (;;) {
+		if (atomic_load(&n->stopping))
+			return 0;
+		if ((rc = store_write_begin(n->store, &c, err)) < 0)
+			return rc;
+		if ((rc = store_outbox_claim(c, now, now + n->cfg.lease_ms, CLAIM_BATCH, &rows, &nrows, err)) < 0) {
+			store_write_rollback(c);
+			return rc;
+		}
+		if ((rc = store_write_commit(c, err)) < 0) {
+			store_outbox_rows_free(rows, nrows);
+			return rc;
+		}
+		if (!nrows)
+			break;
+		done = calloc((size_t)nrows, 1);
+		if (!done)
+			abort();
+		for (int i = 0; i < nrows && rc == 0; i++) {
+			struct store_outbox_row *r = &rows[i];
+			json_t *prefs;
+			const char *mode;
+
+			if (done[i])
+				continue;
+			done[i] = 1;
+			if (!r->user_id) {
+				st->skipped++;
+				rc = finish(n, r->id, STORE_OUTBOX_SKIPPED, now, "no recipient", err);
+				continue;
+			}
+			if (r->digest) {
+				/* this user's digest: every claimed digest row of theirs goes in one message */
+				struct store_outbox_row *group = calloc((size_t)nrows, sizeof(*group));
+				int ng = 0;
+				if (!group)
+					abort();
+				for (int k = i; k < nrows; k++) {
+					if (rows[k].digest && rows[k].user_id == r->user_id) {
+						group[ng++] = rows[k];
+						done[k] = 1;
+					}
+				}
+				rc = deliver_rows(n, group, ng, now, st, err);
+				free(group);
+				continue;
+			}
+			prefs = user_prefs(n, r->user_id);
+			/* a sign-in link is wanted now, whatever the preferences say */
+			mode = strcmp(r->event, "signin") == 0 ? "now" : notify_prefs_mode(prefs, r->event);
+			if (strcmp(mode, "off") == 0) {
+				st->skipped++;
+				rc = finish(n, r->id, STORE_OUTBOX_SKIPPED, now, "turned off in the preferences", err);
+			} else if (strcmp(mode, "digest") == 0) {
+				int hour = (int)json_integer_value(json_object_get(prefs, "digest_hour"));
+				st->deferred++;
+				rc = finish(n, r->id, STORE_OUTBOX_DIGEST, next_digest(now, hour), NULL, err);
+			} else {
+				rc = deliver_rows(n, r, 1, now, st, err);
+			}
+			json_decref(prefs);
+		}
+		free(done);
+		done = NULL;
+		store_outbox_rows_free(rows, nrows);
+		rows = NULL;
+		if (rc < 0)
+			return rc;
+		if (nrows < CLAIM_BATCH)
+			break;
+	}
+	return 0;
+}
+
+int notify_recover(struct notify *n, int64_t now, int *released, struct err *err)
+{
+	struct store_conn *c;
+	int rc;
+
+	if ((rc = store_write_begin(n->store, &c, err)) < 0)
+		return rc;
+	if ((rc = store_outbox_release_leases(c, now, released, err)) < 0) {
+		store_write_rollback(c);
+		return rc;
+	}
+	return store_write_commit(c, err);
+}
+
+static void *notify_thread(void *arg)
+{
+	struct notify *n = arg;
+	struct err e = {0};
+	int released = 0;
+
+	if (notify_recover(n, clock_now_ms(), &released, &e) < 0)
+		log_error("notifier: %s", e.msg);
+	else if (released)
+		log_info("notifier: %d notification%s interrupted by the last stop will be delivered now", released,
+			 released == 1 ? "" : "s");
+	while (!atomic_load(&n->stopping)) {
+		struct timespec ts;
+
+		err_clear(&e);
+		if (notify_run_once(n, clock_now_ms(), NULL, &e) < 0)
+			log_error("notifier: %s", e.msg);
+		pthread_mutex_lock(&n->lock);
+		if (!n->wake && !atomic_load(&n->stopping)) {
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_sec += n->cfg.tick_ms / 1000;
+			ts.tv_nsec += (long)(n->cfg.tick_ms % 1000) * 1000000L;
+			if (ts.tv_nsec >= 1000000000L) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000L;
+			}
+			pthread_cond_timedwait(&n->cond, &n->lock, &ts);
+		}
+		n->wake = 0;
+		pthread_mutex_unlock(&n->lock);
+	}
+	return NULL;
+}
+
+int notify_start(struct notify *n, struct err *err)
+{
+	if (n->started)
+		return 0;
+	atomic_store(&n->stopping, 0);
+	if (pthread_create(&n->thread, NULL, notify_thread, n) != 0)
+		return err_set(err, ERR_INTERNAL, "cannot start the notifier thread");
+	n->started = 1;
+	return 0;
+}
+
+void notify_stop(struct notify *n)
+{
+	if (!n || !n->started)
+		return;
+	pthread_mutex_lock(&n->lock);
+	atomic_store(&n->stopping, 1);
+	pthread_cond_signal(&n->cond);
+	pthread_mutex_unlock(&n->lock);
+	pthread_join(n->thread, NULL);
+	n->started = 0;
+}
+
+void notify_wake(struct notify *n)
+{
+	if (!n)
+		return;
+	pthread_mutex_lock(&n->lock);
+	n->wake = 1;
+	pthread_cond_signal(&n->cond);
+	pthread_mutex_unlock(&n->lock);
+}
+
+json_t *notify_row_json(const struct store_outbox_row *r)
+{
+	json_t *o = json_object(), *payload = r->payload ? json_loads(r->payload, 0, NULL) : NULL;
+
+	json_object_set_new(o, "id", json_integer(r->id));
+	json_object_set_new(o, "message_id", json_sprintf("msg_%s", r->uid));
+	json_object_set_new(o, "event", json_string(r->event));
+	json_object_set_new(o, "game", r->game_id ? json_integer(r->game_id) : json_null());
+	json_object_set_new(o, "seat", r->seat >= 0 ? json_integer(r->seat) : json_null());
+	json_object_set_new(o, "user", r->user_id ? json_integer(r->user_id) : json_null());
+	json_object_set_new(o, "state", json_string(r->state));
+	json_object_set_new(o, "attempts", json_integer(r->attempts));
+	json_object_set_new(o, "next_at", json_integer(r->next_at));
+	json_object_set_new(o, "digest", json_boolean(r->digest));
+	json_object_set_new(o, "last_error", r->last_error ? json_string(r->last_error) : json_null());
+	json_object_set_new(o, "created_at", json_integer(r->created_at));
+	json_object_set_new(o, "sent_at", r->sent_at ? json_integer(r->sent_at) : json_null());
+	json_object_set_new(o, "payload", payload ? payload : json_object());
+	return o;
+}

@@ -1,0 +1,76 @@
+/* notify/notify_int.h: what the files of notify/ share (messages, transports, templates) */
+/* SPDX-License-Identifier: MIT */
+#ifndef TURNPOST_NOTIFY_NOTIFY_INT_H
+#define TURNPOST_NOTIFY_NOTIFY_INT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "notify/notify.h"
+#include "render/render.h"
+#include "util/buf.h"
+#include "util/embed.h"
+
+/* The email templates compiled in from templates/email/ (tools/embed.sh). */
+extern const struct embed_file embed_email[];
+
+/* One message ready to go out. All strings owned (notify__msg_release). */
+struct notify_msg {
+	char id[48];          /* "msg_<uid>": webhook-id and the left part of Message-ID */
+	char event[24];
+	int64_t game_id;      /* 0: none */
+	char *game_title;     /* NULL when none */
+	int seat;             /* -1: none */
+	char *to;             /* address */
+	char *to_name;
+	char *subject, *text, *html;
+	char *seat_link;      /* NULL when none */
+	char *prefs_link;
+	int64_t created_at;
+};
+void notify__msg_release(struct notify_msg *m);
+
+/* What a transport made of one message. */
+struct notify_result {
+	int ok;                 /* delivered */
+	int permanent;          /* failed in a way retrying will not fix */
+	int64_t retry_after_ms; /* > 0: the receiver asked us to wait this long (429/503 Retry-After) */
+	char error[256];
+};
+
+struct notify {
+	struct notify_config cfg;
+	char *base_url, *mail_dir, *smtp_url, *from, *reply_to, *webhook_url;
+	char *host;                 /* of base_url, for Message-ID */
+	unsigned char *secret;      /* decoded webhook secret */
+	size_t secret_len;
+	struct store *store;
+	struct render_set *tmpl;
+	pthread_t thread;
+	int started;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int wake;
+	atomic_int stopping;
+};
+
+/* Build the messages for rows (one row, or the rows of one digest). */
+int notify__compose(struct notify *n, const struct store_outbox_row *rows, int nrows, int64_t now,
+		    struct notify_msg *out, struct err *err);
+/* Load templates: DIR/email/NAME.mustache first, then the compiled-in ones for names still missing. */
+int notify__templates_load(const char *dir, struct render_set **out, struct err *err);
+
+/* Deliver m through the configured transport; never fails itself, the outcome is in res. */
+void notify__deliver(struct notify *n, const struct notify_msg *m, int64_t now, struct notify_result *res);
+/* The RFC 5322 message (CRLF line ends) for the file and SMTP transports. */
+void notify__rfc5322(const struct notify *n, const struct notify_msg *m, int64_t now, struct buf *out);
+/* The Standard Webhooks signature "v1,<base64>" of id.timestamp.body with key. */
+void notify__webhook_sign(const unsigned char *key, size_t keylen, const char *id, long long ts,
+			  const char *body, size_t len, char *out, size_t outsz);
+/* Decode "whsec_<base64>"; *key new. ERR_INPUT. */
+int notify__secret_decode(const char *text, unsigned char **key, size_t *len, struct err *err);
+
+/* Reminders and deadlines due at now. */
+int notify__timers(struct notify *n, int64_t now, struct notify_stats *st, struct err *err);
+
+#endif

@@ -1,0 +1,264 @@
+/* store/outbox.c: delivery bookkeeping of outbox rows (claim, sent, retry, dead, digest) and user preferences */
+/* SPDX-License-Identifier: MIT */
+#include "store/store_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/banned.h"
+
+#define OUTBOX_COLS \
+	"id, uid, event, coalesce(game_id, 0), coalesce(seat, -1), coalesce(user_id, 0), payload, state," \
+	" attempts, next_at, digest, last_error, created_at, coalesce(sent_at, 0)"
+
+static void copy_col(sqlite3_stmt *st, int col, char *dst, size_t size)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	size_t n = t ? (size_t)sqlite3_column_bytes(st, col) : 0;
+
+	if (n >= size)
+		n = size - 1;
+	if (n)
+		memcpy(dst, t, n);
+	dst[n] = '\0';
+}
+
+static void outbox_row(sqlite3_stmt *st, struct store_outbox_row *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->id = sqlite3_column_int64(st, 0);
+	copy_col(st, 1, r->uid, sizeof(r->uid));
+	copy_col(st, 2, r->event, sizeof(r->event));
+	r->game_id = sqlite3_column_int64(st, 3);
+	r->seat = sqlite3_column_int(st, 4);
+	r->user_id = sqlite3_column_int64(st, 5);
+	r->payload = store__text(st, 6);
+	copy_col(st, 7, r->state, sizeof(r->state));
+	r->attempts = sqlite3_column_int(st, 8);
+	r->next_at = sqlite3_column_int64(st, 9);
+	r->digest = sqlite3_column_int(st, 10);
+	r->last_error = store__text(st, 11);
+	r->created_at = sqlite3_column_int64(st, 12);
+	r->sent_at = sqlite3_column_int64(st, 13);
+}
+
+void store_outbox_rows_free(struct store_outbox_row *rows, int n)
+{
+	for (int i = 0; rows && i < n; i++) {
+		free(rows[i].payload);
+		free(rows[i].last_error);
+	}
+	free(rows);
+}
+
+/* Step st to the end, collecting rows. */
+static int collect(struct store_conn *c, sqlite3_stmt *st, const char *what, struct store_outbox_row **out,
+		   int *n, struct err *err)
+{
+	struct store_outbox_row *rows = NULL;
+	int count = 0, alloc = 0, r;
+
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		if (count == alloc) {
+			struct store_outbox_row *grown;
+			alloc = alloc ? alloc * 2 : 8;
+			grown = realloc(rows, sizeof(*rows) * (size_t)alloc);
+			if (!grown)
+				abort();
+			rows = grown;
+		}
+		outbox_row(st, &rows[count++]);
+	}
+	if (r != SQLITE_DONE) {
+		store_outbox_rows_free(rows, count);
+		return store__fail(c, what, err);
+	}
+	sqlite3_reset(st);
+	*out = rows;
+	*n = count;
+	return 0;
+}
+
+int store_outbox_claim(struct store_conn *c, int64_t now, int64_t lease_until, int max,
+		       struct store_outbox_row **out, int *n, struct err *err)
+{
+	static const char sel[] = "SELECT " OUTBOX_COLS " FROM outbox WHERE state = 'pending' AND next_at <= ?"
+				  " ORDER BY next_at, id LIMIT ?";
+	static const char upd[] = "UPDATE outbox SET lease_until = ?, next_at = ? WHERE id = ?";
+	sqlite3_stmt *st = store__stmt(c, sel, err);
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, now);
+	sqlite3_bind_int(st, 2, max);
+	if ((rc = collect(c, st, "claim notifications", out, n, err)) < 0)
+		return rc;
+	for (int i = 0; i < *n; i++) {
+		if (!(st = store__stmt(c, upd, err)))
+			goto fail;
+		sqlite3_bind_int64(st, 1, lease_until);
+		sqlite3_bind_int64(st, 2, lease_until);
+		sqlite3_bind_int64(st, 3, (*out)[i].id);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			store__fail(c, "claim notification", err);
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	store_outbox_rows_free(*out, *n);
+	*out = NULL;
+	*n = 0;
+	return ERR_STORE;
+}
+
+int store_outbox_release_leases(struct store_conn *c, int64_t now, int *count, struct err *err)
+{
+	static const char sql[] = "UPDATE outbox SET next_at = min(next_at, ?), lease_until = NULL"
+				  " WHERE state = 'pending' AND lease_until IS NOT NULL";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, now);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store__fail(c, "release notification leases", err);
+	if (count)
+		*count = sqlite3_changes(c->db);
+	return 0;
+}
+
+int store_outbox_finish(struct store_conn *c, int64_t id, enum store_outbox_outcome how, int64_t at,
+			const char *error, struct err *err)
+{
+	/* one statement for every outcome keeps the statement cache small */
+	static const char sql[] =
+		"UPDATE outbox SET"
+		" state = CASE ?2 WHEN 0 THEN 'sent' WHEN 1 THEN 'pending' WHEN 2 THEN 'dead' WHEN 3 THEN 'skipped'"
+		"   ELSE 'pending' END,"
+		" attempts = attempts + (CASE WHEN ?2 IN (0, 1, 2) THEN 1 ELSE 0 END),"
+		" next_at = CASE WHEN ?2 IN (1, 4) THEN ?3 ELSE next_at END,"
+		" sent_at = CASE WHEN ?2 = 0 THEN ?3 ELSE sent_at END,"
+		" digest = CASE WHEN ?2 = 4 THEN 1 ELSE digest END,"
+		" last_error = CASE WHEN ?2 = 0 THEN NULL WHEN ?4 IS NULL THEN last_error ELSE ?4 END,"
+		" lease_until = NULL"
+		" WHERE id = ?1 AND state = 'pending'";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int(st, 2, (int)how);
+	sqlite3_bind_int64(st, 3, at);
+	store__bind_text(st, 4, error);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store__fail(c, "update notification", err);
+	if (sqlite3_changes(c->db) == 0)
+		return err_set(err, ERR_NOTFOUND, "no pending notification %lld", (long long)id);
+	return 0;
+}
+
+int store_outbox_list(struct store_conn *c, const char *state, int64_t user_id, int limit,
+		      struct store_outbox_row **out, int *n, struct err *err)
+{
+	static const char sql[] = "SELECT " OUTBOX_COLS " FROM outbox WHERE (?1 IS NULL OR state = ?1)"
+				  " AND (?2 = 0 OR user_id = ?2) ORDER BY id DESC LIMIT ?3";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return ERR_STORE;
+	store__bind_text(st, 1, state);
+	sqlite3_bind_int64(st, 2, user_id);
+	sqlite3_bind_int(st, 3, limit > 0 ? limit : 100);
+	return collect(c, st, "list notifications", out, n, err);
+}
+
+int store_outbox_get(struct store_conn *c, int64_t id, struct store_outbox_row *out, struct err *err)
+{
+	static const char sql[] = "SELECT " OUTBOX_COLS " FROM outbox WHERE id = ?";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, id);
+	r = sqlite3_step(st);
+	if (r == SQLITE_DONE)
+		return err_set(err, ERR_NOTFOUND, "no notification %lld", (long long)id);
+	if (r != SQLITE_ROW)
+		return store__fail(c, "read notification", err);
+	outbox_row(st, out);
+	sqlite3_reset(st);
+	return 0;
+}
+
+int store_outbox_resend(struct store_conn *c, int64_t id, int64_t now, struct err *err)
+{
+	static const char sql[] = "UPDATE outbox SET state = 'pending', attempts = 0, next_at = ?2, digest = 0,"
+				  " lease_until = NULL, last_error = NULL WHERE id = ?1 AND state = 'dead'";
+	struct store_outbox_row row;
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = store_outbox_get(c, id, &row, err)) < 0)
+		return rc;
+	if (strcmp(row.state, "dead") != 0)
+		rc = err_set(err, ERR_CONFLICT, "notification %lld is %s, not dead: only dead notifications are resent",
+			     (long long)id, row.state);
+	free(row.payload);
+	free(row.last_error);
+	if (rc < 0)
+		return rc;
+	if (!(st = store__stmt(c, sql, err)))
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int64(st, 2, now);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store__fail(c, "resend notification", err);
+	return 0;
+}
+
+int store_outbox_insert(struct store_conn *c, const char *event, int64_t game_id, int seat, int64_t user_id,
+			const char *payload, int64_t now, int64_t *id, struct err *err)
+{
+	static const char sql[] =
+		"INSERT INTO outbox(event, game_id, seat, user_id, payload, next_at, created_at)"
+		" VALUES (?1, nullif(?2, 0), nullif(?3, -1), nullif(?4, 0), ?5, ?6, ?6)";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	store__bind_text(st, 1, event);
+	sqlite3_bind_int64(st, 2, game_id);
+	sqlite3_bind_int(st, 3, seat);
+	sqlite3_bind_int64(st, 4, user_id);
+	store__bind_text(st, 5, payload ? payload : "{}");
+	sqlite3_bind_int64(st, 6, now);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store__fail(c, "queue notification", err);
+	if (id)
+		*id = sqlite3_last_insert_rowid(c->db);
+	return 0;
+}
+
+int store_user_set_prefs(struct store_conn *c, int64_t user_id, const char *prefs, struct err *err)
+{
+	static const char sql[] = "UPDATE users SET prefs = ? WHERE id = ?";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	store__bind_text(st, 1, prefs);
+	sqlite3_bind_int64(st, 2, user_id);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store__fail(c, "save preferences", err);
+	if (sqlite3_changes(c->db) == 0)
+		return err_set(err, ERR_NOTFOUND, "no user %lld", (long long)user_id);
+	return 0;
+}
