@@ -9,9 +9,13 @@
 
 /*
  * Append an SVG of the position (the game's view JSON for seat; seat -1 is a
- * spectator). Every text in it is escaped. Returns 0, or -1 when the game has
- * no drawer (the page then lists the view).
+ * spectator; seats is the game's [{"seat","name"}] array for labels). Every
+ * text in it is escaped. Returns 0, or -1 when the game has no drawer (the
+ * page then lists the view).
  */
-int board_svg(const char *game, const json_t *view, int seat, struct buf *out);
+int board_svg(const char *game, const json_t *view, const json_t *seats, int seat, struct buf *out);
+
+/* The drawers (one file per game): same contract as board_svg. */
+int board_af_draw(const json_t *view, const json_t *seats, int seat, struct buf *out);
 
 #endif

@@ -585,7 +585,7 @@ static void game_page(struct http_request *rq, struct http_reply *r, int64_t id,
 		json_object_set_new(g, "result_text", json_string(t));
 		free(t);
 	}
-	if (board_svg(json_string_value(json_object_get(g, "game")), json_object_get(g, "view"), seat, &svg) == 0)
+	if (board_svg(json_string_value(json_object_get(g, "game")), json_object_get(g, "view"), seats, seat, &svg) == 0)
 		json_object_set_new(g, "board", json_string(svg.data));
 	else
 		json_object_set_new(g, "view_items", view_items(json_object_get(g, "view")));

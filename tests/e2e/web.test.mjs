@@ -124,3 +124,31 @@ test('pages stay small', async () => {
   assert.ok(bytes < 100 * 1024, `game page weighs ${bytes} bytes`);
   await ctx.close();
 });
+
+test('the Alien Frontiers board is drawn and fits a phone', async () => {
+  const admin = execFileSync(join(build, 'tests/turnpost-test'), ['--db', db, 'token', 'add', 'admin@example.org'])
+    .toString().trim().split('\n').pop();
+  const res = await fetch(`${base}/api/v1/games`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ game: 'alien-frontiers', players: [
+      { name: 'Ann', email: 'ann@example.org' }, { name: 'Bob', email: 'bob@example.org' },
+      { name: 'Cy <script>', email: 'cy@example.org' }] }),
+  });
+  assert.equal(res.status, 201);
+  const tokens = (await res.json()).seats.map((s) => s.token);
+  const ctx = await phone();
+  const page = await ctx.newPage();
+  await page.goto(`${base}/s/${tokens[0]}`);
+  const board = page.locator('section.board svg');
+  await board.waitFor();
+  const box = await board.boundingBox();
+  assert.ok(box.width <= 390 && box.width > 300, `board is ${box.width}px wide`);
+  const text = await board.textContent();
+  for (const word of ['Lunar Mine', 'Colonist Hub', 'Burroughs Desert', 'Relic Ship', 'Ann (you)', 'Cy <script>'])
+    assert.ok(text.includes(word), `board lacks ${word}`);
+  // the tap-first steps: at least one dock button
+  assert.ok(await page.locator('button[name=move][value^="dock "]').count() > 0);
+  await page.screenshot({ path: join(dir, 'af.png'), fullPage: true });
+  await ctx.close();
+});

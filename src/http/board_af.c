@@ -1,0 +1,213 @@
+/* http/board_af.c: the Alien Frontiers board as SVG, drawn from the game's view JSON */
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <string.h>
+
+#include "http/board.h"
+#include "render/render.h"
+#include "util/banned.h"
+
+#define W 390
+
+static const char *const colours[] = { "#d64541", "#2f6fd6", "#2e9e57", "#e0a800", "#8e44ad", "#7f8c8d" };
+static const char *const text_on[] = { "#fff", "#fff", "#fff", "#1b1f24", "#fff", "#fff" };
+
+static void esc(struct buf *out, const char *s)
+{
+	if (s)
+		render_escape_html(out, s, strlen(s));
+}
+
+static int seat_of(const json_t *ship)
+{
+	int s = (int)json_integer_value(json_object_get(ship, "seat"));
+	return s >= 0 && s < 6 ? s : 5;
+}
+
+/* A die: a rounded square in the owner's colour with its value (blank for a new ship). */
+static void die(struct buf *out, double x, double y, double size, const json_t *ship)
+{
+	int s = seat_of(ship);
+	const json_t *v = json_object_get(ship, "value");
+	int relic = json_is_true(json_object_get(ship, "relic"));
+
+	buf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"3\" fill=\"%s\"%s/>", x, y,
+		 size, size, relic ? "#fff" : colours[s], relic ? " stroke=\"#333\" stroke-dasharray=\"2 1\"" : "");
+	if (json_is_integer(v))
+		buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\" text-anchor=\"middle\" fill=\"%s\" "
+			      "font-weight=\"700\">%lld</text>",
+			 x + size / 2, y + size * 0.74, size * 0.7, relic ? "#333" : text_on[s],
+			 (long long)json_integer_value(v));
+}
+
+static void facilities(struct buf *out, const json_t *view, double *y)
+{
+	const json_t *list = json_object_get(view, "facilities"), *f;
+	size_t i;
+	double box_w = (W - 16) / 3.0, box_h = 62;
+
+	buf_addf(out, "<text x=\"8\" y=\"%.1f\" font-size=\"13\" font-weight=\"700\">Orbital facilities</text>", *y + 12);
+	*y += 18;
+	json_array_foreach(list, i, f) {
+		double x = 4 + (double)(i % 3) * (box_w + 4), top = *y + (double)(i / 3) * (box_h + 4);
+		const json_t *ships = json_object_get(f, "ships"), *sh, *tracks = json_object_get(f, "tracks");
+		size_t k;
+
+		buf_addf(out, "<g><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"6\" fill=\"#eef3fa\" "
+			      "stroke=\"#9fb3cc\"/>", x, top, box_w, box_h);
+		buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" font-weight=\"700\">", x + 5, top + 13);
+		esc(out, json_string_value(json_object_get(f, "name")));
+		buf_addf(out, "</text><text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" text-anchor=\"end\" fill=\"#5b6470\">%zu/%lld</text>",
+			 x + box_w - 5, top + box_h - 5, json_array_size(ships),
+			 (long long)json_integer_value(json_object_get(f, "ports")));
+		json_array_foreach(ships, k, sh) {
+			double size = json_array_size(ships) > 8 ? 13 : 17;
+			size_t per_row = (size_t)((box_w - 8) / (size + 2));
+			die(out, x + 5 + (double)(k % per_row) * (size + 2), top + 19 + (double)(k / per_row) * (size + 2),
+			    size, sh);
+		}
+		if (json_is_array(tracks)) {
+			const json_t *t;
+			size_t p;
+			buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" fill=\"#5b6470\">tracks:", x + 5,
+				 top + box_h - 5);
+			json_array_foreach(tracks, p, t)
+				buf_addf(out, " <tspan fill=\"%s\" font-weight=\"700\">%lld</tspan>", colours[p < 6 ? p : 5],
+					 (long long)json_integer_value(t));
+			buf_adds(out, "/7</text>");
+		}
+		buf_adds(out, "</g>");
+	}
+	*y += 3 * (box_h + 4);
+}
+
+static void territories(struct buf *out, const json_t *view, double *y)
+{
+	const json_t *list = json_object_get(view, "territories"), *t;
+	const json_t *relic = json_object_get(view, "relic_ship");
+	size_t i;
+	double box_w = (W - 12) / 2.0, box_h = 44;
+
+	buf_addf(out, "<text x=\"8\" y=\"%.1f\" font-size=\"13\" font-weight=\"700\">The planet</text>", *y + 12);
+	*y += 18;
+	json_array_foreach(list, i, t) {
+		double x = 4 + (double)(i % 2) * (box_w + 4), top = *y + (double)(i / 2) * (box_h + 4);
+		const json_t *ctl = json_object_get(t, "controller"), *cols = json_object_get(t, "colonies"), *c;
+		const json_t *fields = json_object_get(t, "fields"), *fd;
+		const char *id = json_string_value(json_object_get(t, "id"));
+		double cx = x + 8;
+		size_t k;
+
+		buf_addf(out, "<g><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"6\" fill=\"#f6efe4\" "
+			      "stroke=\"%s\" stroke-width=\"%s\"/>", x, top, box_w, box_h,
+			 json_is_integer(ctl) ? colours[json_integer_value(ctl) % 6] : "#c9b79c",
+			 json_is_integer(ctl) ? "3" : "1");
+		buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10.5\" font-weight=\"700\">", x + 6, top + 13);
+		esc(out, json_string_value(json_object_get(t, "name")));
+		buf_adds(out, "</text>");
+		json_array_foreach(cols, k, c) {
+			for (json_int_t n = 0; n < json_integer_value(c); n++) {
+				buf_addf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"%s\" stroke=\"#fff\"/>", cx,
+					 top + 29, colours[k % 6]);
+				cx += 11;
+			}
+		}
+		json_array_foreach(fields, k, fd) {
+			const char *f = json_string_value(fd);
+			buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" text-anchor=\"end\" fill=\"#6b3fa0\" "
+				      "font-weight=\"700\">%s</text>",
+				 x + box_w - 6, top + 13 + 11 * (double)k,
+				 f && !strcmp(f, "isolation") ? "Isolation" : f && !strcmp(f, "positron") ? "Positron"
+											    : "Repulsor");
+		}
+		if (id && json_is_string(json_object_get(relic, "where")) &&
+		    !strcmp(id, json_string_value(json_object_get(relic, "where"))))
+			buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" text-anchor=\"end\" fill=\"#333\">Relic Ship</text>",
+				 x + box_w - 6, top + box_h - 6);
+		buf_adds(out, "</g>");
+	}
+	*y += 4 * (box_h + 4);
+}
+
+static void tech_and_turn(struct buf *out, const json_t *view, double *y)
+{
+	const json_t *tech = json_object_get(view, "tech"), *c;
+	const json_t *turn = json_object_get(view, "this_turn"), *sh;
+	size_t i;
+
+	buf_addf(out, "<text x=\"8\" y=\"%.1f\" font-size=\"13\" font-weight=\"700\">Alien tech on display</text>"
+		      "<text x=\"%d\" y=\"%.1f\" font-size=\"9\" text-anchor=\"end\" fill=\"#5b6470\">deck %lld</text>",
+		 *y + 12, W - 8, *y + 12, (long long)json_integer_value(json_object_get(tech, "deck_size")));
+	*y += 18;
+	json_array_foreach(json_object_get(tech, "display"), i, c) {
+		double x = 4 + (double)i * ((W - 16) / 3.0 + 4);
+		buf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"24\" rx=\"5\" fill=\"#fff\" stroke=\"#9fb3cc\"/>"
+			      "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\">",
+			 x, *y, (W - 16) / 3.0, x + (W - 16) / 6.0, *y + 16);
+		esc(out, json_is_string(c) ? json_string_value(c) : "(empty)");
+		buf_adds(out, "</text>");
+	}
+	*y += 30;
+	if (json_array_size(json_object_get(turn, "unplaced"))) {
+		buf_addf(out, "<text x=\"8\" y=\"%.1f\" font-size=\"11\">Ships still to place:</text>", *y + 14);
+		json_array_foreach(json_object_get(turn, "unplaced"), i, sh)
+			die(out, 130 + (double)i * 22, *y + 1, 19, sh);
+		*y += 24;
+	}
+}
+
+static void players(struct buf *out, const json_t *view, const json_t *seats, int you, double *y)
+{
+	const json_t *ps = json_object_get(view, "player_state"), *p, *c;
+	size_t i, k;
+
+	buf_addf(out, "<text x=\"8\" y=\"%.1f\" font-size=\"13\" font-weight=\"700\">Players</text>", *y + 12);
+	*y += 18;
+	json_array_foreach(ps, i, p) {
+		int s = (int)json_integer_value(json_object_get(p, "seat"));
+		const char *name = json_string_value(json_object_get(json_array_get(seats, (size_t)s), "name"));
+		struct buf cards = BUF_INIT;
+
+		json_array_foreach(json_object_get(p, "cards"), k, c)
+			buf_addf(&cards, "%s%s", k ? ", " : "", json_string_value(c) ? json_string_value(c) : "?");
+		buf_addf(out, "<g><rect x=\"4\" y=\"%.1f\" width=\"%d\" height=\"40\" rx=\"6\" fill=\"#fff\" stroke=\"%s\" "
+			      "stroke-width=\"%s\"/><rect x=\"4\" y=\"%.1f\" width=\"8\" height=\"40\" rx=\"3\" fill=\"%s\"/>",
+			 *y, W - 8, colours[s % 6], s == you ? "2.5" : "1", *y, colours[s % 6]);
+		buf_addf(out, "<text x=\"18\" y=\"%.1f\" font-size=\"11.5\" font-weight=\"700\">", *y + 15);
+		esc(out, name ? name : "Player");
+		buf_addf(out, "%s</text><text x=\"%d\" y=\"%.1f\" font-size=\"11.5\" text-anchor=\"end\" font-weight=\"700\">"
+			      "%lld VP</text>",
+			 s == you ? " (you)" : "", W - 10, *y + 15, (long long)json_integer_value(json_object_get(p, "vp")));
+		buf_addf(out, "<text x=\"18\" y=\"%.1f\" font-size=\"10\" fill=\"#333\">fuel %lld · ore %lld · colonies left %lld"
+			      " · ships %lld · ",
+			 *y + 32, (long long)json_integer_value(json_object_get(p, "fuel")),
+			 (long long)json_integer_value(json_object_get(p, "ore")),
+			 (long long)json_integer_value(json_object_get(p, "colonies_left")),
+			 (long long)json_integer_value(json_object_get(p, "ships")));
+		esc(out, cards.len ? cards.data : "no cards");
+		buf_adds(out, "</text></g>");
+		buf_release(&cards);
+		*y += 44;
+	}
+}
+
+int board_af_draw(const json_t *view, const json_t *seats, int seat, struct buf *out)
+{
+	struct buf body = BUF_INIT;
+	double y = 4;
+
+	facilities(&body, view, &y);
+	y += 6;
+	territories(&body, view, &y);
+	y += 6;
+	tech_and_turn(&body, view, &y);
+	y += 4;
+	players(&body, view, seats, seat, &y);
+	buf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %.0f\" role=\"img\" "
+		      "aria-label=\"Alien Frontiers board\" font-family=\"system-ui, sans-serif\" fill=\"#1b1f24\">",
+		 W, y + 4);
+	buf_add(out, body.data, body.len);
+	buf_adds(out, "</svg>");
+	buf_release(&body);
+	return 0;
+}
