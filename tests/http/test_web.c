@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <curl/curl.h>
 
@@ -238,6 +239,58 @@ static void test_web__signin_link_single_use(void)
 	ht_resp_release(&r);
 }
 
+/* The sign-in link in an email the notifier wrote into the mail directory ("" when none within 20 s). */
+static void find_signin_link(char *token, size_t size)
+{
+	char cmd[400];
+
+	token[0] = '\0';
+	/* undo quoted-printable soft line breaks, then find the link */
+	snprintf(cmd, sizeof(cmd),
+		 "cat %s/var/mail/*.eml 2>/dev/null | tr -d '\\r' | sed -e ':a' -e '/=$/{N;s/=\\n//;ba' -e '}' |"
+		 " grep -oE '/signin/tp_[A-Za-z0-9_-]{43}' | tail -n 1", d.dir);
+	for (int i = 0; i < 400 && !token[0]; i++) {
+		FILE *p = popen(cmd, "r");
+		char line[128] = "";
+		if (p) {
+			if (fgets(line, sizeof(line), p))
+				snprintf(token, size, "%.46s", line + 8);
+			pclose(p);
+		}
+		if (!token[0])
+			usleep(50 * 1000);
+	}
+}
+
+static void test_web__signin_by_email_end_to_end(void)
+{
+	struct ht_resp r;
+	char csrf[64], cookie[128], form[256], tok[64], path[96], sess[80];
+
+	CU_ASSERT_EQUAL_FATAL(req("GET", "/signin", NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL(ht_cookie(&r, "tp_csrf", csrf, sizeof(csrf)), 0);
+	ht_resp_release(&r);
+	snprintf(cookie, sizeof(cookie), "tp_csrf=%s", csrf);
+	snprintf(form, sizeof(form), "csrf=%s&email=bob%%40example.org", csrf);
+	CU_ASSERT_EQUAL_FATAL(req("POST", "/signin", cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	ht_resp_release(&r);
+	/* the notifier delivers the link by email (the file transport here) */
+	find_signin_link(tok, sizeof(tok));
+	CU_ASSERT_EQUAL_FATAL(strncmp(tok, "tp_", 3), 0);
+	snprintf(path, sizeof(path), "/signin/%s", tok);
+	snprintf(form, sizeof(form), "csrf=%s", csrf);
+	CU_ASSERT_EQUAL_FATAL(req("POST", path, cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	CU_ASSERT_EQUAL(ht_cookie(&r, "tp_session", sess, sizeof(sess)), 0);
+	ht_resp_release(&r);
+	snprintf(cookie, sizeof(cookie), "tp_session=%s", sess);
+	CU_ASSERT_EQUAL_FATAL(req("GET", "/account", cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT(strstr(r.body.data, "bob@example.org") != NULL);
+	ht_resp_release(&r);
+}
+
 static void test_web__seat_link_and_game_page(void)
 {
 	struct ht_resp r;
@@ -427,6 +480,7 @@ static CU_TestInfo web_cases[] = {
 	{ "test_web__home_headers_and_404", test_web__home_headers_and_404 },
 	{ "test_web__signin_needs_csrf_and_tells_nothing", test_web__signin_needs_csrf_and_tells_nothing },
 	{ "test_web__signin_link_single_use", test_web__signin_link_single_use },
+	{ "test_web__signin_by_email_end_to_end", test_web__signin_by_email_end_to_end },
 	{ "test_web__seat_link_and_game_page", test_web__seat_link_and_game_page },
 	{ "test_web__move_forms", test_web__move_forms },
 	{ "test_web__history_and_chat_escape", test_web__history_and_chat_escape },
