@@ -119,6 +119,8 @@ static int create_in_tx(struct store_conn *c, const struct play_new_game *ng, in
 		    (rc = store_outbox_add(c, "invite", *id, i, seat.user_id, NULL, now, err)) < 0)
 			goto done;
 	}
+	if (ng->clock && (rc = store_clock_create(c, *id, ng->clock, ng->nplayers, result ? 0 : p.seats, now, err)) < 0)
+		goto done;
 	rc = 0;
 done:
 	if (rc < 0)
@@ -412,6 +414,9 @@ static int submit_in_tx(struct store_conn *c, const struct play_submit *rq, json
 				    final_text, now, err)) < 0)
 		goto done;
 	if ((rc = queue_notifications(c, &g, seats, nseats, before.seats, after.seats, final != NULL, now, err)) < 0)
+		goto done;
+	/* the clocks of the seats that stopped or started acting, in the same transaction */
+	if ((rc = store_clock_step(c, g.id, final ? 0 : after.seats, now, err)) < 0)
 		goto done;
 
 	res = json_object();

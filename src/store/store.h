@@ -199,4 +199,119 @@ int store_audit_add(struct store_conn *c, int64_t actor_user_id, const char *act
 		    int64_t game_id, const char *reason, int before, int after, const char *detail,
 		    int64_t now, struct err *err);
 
+/*
+ * ---- notifications: outbox delivery (store/outbox.c), time controls and
+ * vacations (store/clock.c). Owned by the notifier (src/notify/). ----
+ */
+
+struct store_outbox_row {
+	int64_t id;
+	char uid[32];       /* stable random id: the webhook-id and Message-ID, kept over retries */
+	char event[24];     /* "invite", "your_turn", "game_over", "chat", "reminder", "timeout", "rollback" */
+	int64_t game_id;    /* 0: none */
+	int seat;           /* -1: none */
+	int64_t user_id;    /* the recipient; 0: none */
+	char *payload;      /* JSON text */
+	char state[12];     /* "pending", "sent", "dead", "skipped" */
+	int attempts;       /* deliveries tried */
+	int64_t next_at;    /* when it is due */
+	int digest;         /* 1: waits for the recipient's daily digest */
+	char *last_error;   /* NULL when none */
+	int64_t created_at;
+	int64_t sent_at;    /* 0 until sent */
+};
+void store_outbox_rows_free(struct store_outbox_row *rows, int n);
+
+/* Queue a notification (as store_outbox_add) and give its id. seat -1, game_id/user_id 0: none. */
+int store_outbox_insert(struct store_conn *c, const char *event, int64_t game_id, int seat, int64_t user_id,
+			const char *payload, int64_t now, int64_t *id, struct err *err);
+/*
+ * Inside a write transaction: up to max pending rows due at now, oldest
+ * first, leased until lease_until (their next_at moves there, so a notifier
+ * that dies while delivering leaves them due again then). *out new.
+ */
+int store_outbox_claim(struct store_conn *c, int64_t now, int64_t lease_until, int max,
+		       struct store_outbox_row **out, int *n, struct err *err);
+/* At start-up: rows leased by a notifier that is gone become due at now. *count: how many (may be NULL). */
+int store_outbox_release_leases(struct store_conn *c, int64_t now, int *count, struct err *err);
+
+enum store_outbox_outcome {
+	STORE_OUTBOX_SENT = 0,    /* delivered at `at` */
+	STORE_OUTBOX_RETRY = 1,   /* failed with error; try again at `at` */
+	STORE_OUTBOX_DEAD = 2,    /* failed for the last time with error */
+	STORE_OUTBOX_SKIPPED = 3, /* not sent: the recipient does not want it (error says why) */
+	STORE_OUTBOX_DIGEST = 4   /* wait for the recipient's digest due at `at` */
+};
+/* Record what became of a pending row; ERR_NOTFOUND when it is not pending. */
+int store_outbox_finish(struct store_conn *c, int64_t id, enum store_outbox_outcome how, int64_t at,
+			const char *error, struct err *err);
+/* Rows newest first, only in state (NULL: all) and to user_id (0: all), at most limit (0: 100). *out new. */
+int store_outbox_list(struct store_conn *c, const char *state, int64_t user_id, int limit,
+		      struct store_outbox_row **out, int *n, struct err *err);
+int store_outbox_get(struct store_conn *c, int64_t id, struct store_outbox_row *out, struct err *err);
+/* A dead row becomes pending again at now with its attempts reset (same uid). ERR_CONFLICT when not dead. */
+int store_outbox_resend(struct store_conn *c, int64_t id, int64_t now, struct err *err);
+
+/* Replace a user's notification preferences (JSON text, validated by the caller). */
+int store_user_set_prefs(struct store_conn *c, int64_t user_id, const char *prefs, struct err *err);
+
+/* A game's time control. mode "none" has no row. */
+struct store_clock {
+	char mode[12];        /* "none", "per_turn", "bank" */
+	int64_t turn_ms;      /* per_turn: the time for each turn */
+	int64_t bank_ms;      /* bank: each seat's starting time */
+	int64_t increment_ms; /* bank: added after each turn */
+	int64_t reminder_ms;  /* a reminder this long before the deadline; 0: none */
+	char timeout[8];      /* "bot", "drop", "notify" */
+	int bot_level;        /* for "bot" and "drop" */
+};
+
+/* One seat's clock. Times are 0 when not set. */
+struct store_seat_clock {
+	int64_t game_id;
+	int seat;
+	int64_t user_id;        /* the seat's player (0: none) */
+	int64_t bank_ms;        /* what is left of a chess clock */
+	int64_t turn_started_at;/* the seat must act since then; 0 while it need not */
+	int64_t deadline_at;
+	int64_t remind_at;
+	int reminded, timed_out, dropped;
+};
+
+/* Store the time control of a new game and start the clocks of the seats in active. */
+int store_clock_create(struct store_conn *c, int64_t game_id, const struct store_clock *k, int nseats,
+		       unsigned active, int64_t now, struct err *err);
+/* The game's time control; ERR_NOTFOUND (mode "none") when it has none. */
+int store_clock_get(struct store_conn *c, int64_t game_id, struct store_clock *out, struct err *err);
+/*
+ * After a step, in its transaction: active is the set of seats that must act
+ * now (0 once the game is over). Seats that stopped acting stop their clock
+ * (a chess clock is charged the time outside vacations and gets its
+ * increment); seats that started get a deadline and a reminder time. No-op
+ * for games without a time control.
+ */
+int store_clock_step(struct store_conn *c, int64_t game_id, unsigned active, int64_t now, struct err *err);
+/* Every seat clock of a game in seat order; *out new (free()). */
+int store_clock_seats(struct store_conn *c, int64_t game_id, struct store_seat_clock **out, int *n,
+		      struct err *err);
+/* Seats of active games whose reminder or deadline has come and was not handled yet; *out new (free()). */
+int store_clock_due(struct store_conn *c, int64_t now, int max, struct store_seat_clock **out, int *n,
+		    struct err *err);
+/* Set a seat's flags (-1 keeps one); dropping reschedules a running clock to act at once. */
+int store_clock_flag(struct store_conn *c, int64_t game_id, int seat, int reminded, int timed_out, int dropped,
+		     int64_t now, struct err *err);
+/* Recompute the deadlines of the user's running clocks (after a vacation changed). */
+int store_clock_refresh_user(struct store_conn *c, int64_t user_id, int64_t now, struct err *err);
+
+int store_vacation_add(struct store_conn *c, int64_t user_id, int64_t start, int64_t end, int64_t now,
+		       struct err *err);
+/* End the user's running vacation at now and drop planned ones; *ended: rows changed (may be NULL). */
+int store_vacation_end(struct store_conn *c, int64_t user_id, int64_t now, int *ended, struct err *err);
+/*
+ * Vacation time of the user that falls between from and to (*used_ms), and
+ * the vacation running at now (*cur_start, *cur_end; 0 when none).
+ */
+int store_vacation_summary(struct store_conn *c, int64_t user_id, int64_t from, int64_t to, int64_t now,
+			   int64_t *used_ms, int64_t *cur_start, int64_t *cur_end, struct err *err);
+
 #endif
