@@ -465,25 +465,34 @@ done:
 	return rc;
 }
 
+struct submit_job {
+	const struct play_submit *rq;
+	json_t *result;
+	struct play_outcome *out;
+};
+
+static int submit_grouped(struct store_conn *c, void *ctx, struct err *err)
+{
+	struct submit_job *j = ctx;
+
+	return submit_in_tx(c, j->rq, &j->result, j->out, err);
+}
+
 int play_submit(struct store *s, const struct play_submit *rq, json_t **result, struct play_outcome *out,
 		struct err *err)
 {
-	struct store_conn *c;
+	struct submit_job j = { .rq = rq, .out = out };
 	int rc;
 
 	*result = NULL;
 	memset(out, 0, sizeof(*out));
-	if ((rc = store_write_begin(s, &c, err)) < 0)
-		return rc;
-	if ((rc = submit_in_tx(c, rq, result, out, err)) < 0) {
-		store_write_rollback(c);
+	/* concurrent submissions share one durable commit; each is all or nothing in its own savepoint */
+	if ((rc = store_write_grouped(s, submit_grouped, &j, err)) < 0) {
+		json_decref(j.result);
 		return rc;
 	}
-	if ((rc = store_write_commit(c, err)) < 0) {
-		json_decref(*result);
-		*result = NULL;
-	}
-	return rc;
+	*result = j.result;
+	return 0;
 }
 
 int play_move_count(struct store *s, int64_t id, int *move_count, struct err *err)

@@ -3,6 +3,7 @@
 #include "store/store_int.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,6 +205,7 @@ int store_open(const char *path, const struct store_options *opt, struct store *
 	pthread_mutex_init(&s->write_lock, NULL);
 	pthread_mutex_init(&s->read_lock, NULL);
 	pthread_cond_init(&s->read_free, NULL);
+	pthread_cond_init(&s->group_done, NULL);
 	if ((rc = conn_open(s, &s->writer, 1, busy, err)) < 0)
 		goto done;
 	if ((rc = migrate(s, err)) < 0)
@@ -238,6 +240,7 @@ void store_close(struct store *s)
 	pthread_mutex_destroy(&s->write_lock);
 	pthread_mutex_destroy(&s->read_lock);
 	pthread_cond_destroy(&s->read_free);
+	pthread_cond_destroy(&s->group_done);
 	free(s->path);
 	free(s);
 }
@@ -277,11 +280,80 @@ void store_read_release(struct store_conn *c)
 	pthread_mutex_unlock(&s->read_lock);
 }
 
+/* Take the writer mutex, counted as waiting meanwhile so an open group knows more writes are coming. */
+static void writer_lock(struct store *s)
+{
+	atomic_fetch_add(&s->write_waiters, 1);
+	pthread_mutex_lock(&s->write_lock);
+	atomic_fetch_sub(&s->write_waiters, 1);
+}
+
+static int writer_exec(struct store *s, const char *sql, const char *what, struct err *err)
+{
+	sqlite3_stmt *st = store__stmt(&s->writer, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		int rc = store__fail(&s->writer, what, err);
+		sqlite3_reset(st);
+		return rc;
+	}
+	sqlite3_reset(st);
+	return 0;
+}
+
+/*
+ * End the open group with rc_in (0: commit it) and tell its members the
+ * outcome. Called with write_lock held. Returns the group's outcome.
+ */
+static int group_end(struct store *s, int rc_in, const struct err *why)
+{
+	struct err e = {0};
+	int rc = rc_in;
+
+	if (!s->group_open)
+		return 0;
+	if (rc == 0 && sqlite3_get_autocommit(s->writer.db))
+		rc = err_set(&e, ERR_STORE, "database error: the shared transaction was rolled back");
+	else if (rc == 0)
+		rc = writer_exec(s, "COMMIT", "commit", &e);
+	else if (why)
+		e = *why;
+	if (rc < 0) {
+		if (e.code != ERR_STORE) {
+			char msg[sizeof(e.msg)];
+			snprintf(msg, sizeof(msg), "%s", e.msg);
+			err_set(&e, ERR_STORE, "%s", msg);
+		}
+		rc = ERR_STORE;
+		if (!sqlite3_get_autocommit(s->writer.db))
+			sqlite3_exec(s->writer.db, "ROLLBACK", NULL, NULL, NULL);
+	} else {
+		s->group_commits++;
+		s->group_writes += (uint64_t)s->group_members;
+	}
+	for (struct store__ticket *t = s->group, *next; t; t = next) {
+		next = t->next;
+		t->rc = rc;
+		if (rc < 0 && t->err)
+			*t->err = e;
+		t->done = 1;
+	}
+	s->group = NULL;
+	s->group_members = 0;
+	s->group_open = 0;
+	pthread_cond_broadcast(&s->group_done);
+	return rc;
+}
+
 int store_write_begin(struct store *s, struct store_conn **out, struct err *err)
 {
 	sqlite3_stmt *st;
 
-	pthread_mutex_lock(&s->write_lock);
+	writer_lock(s);
+	/* a group waiting for more members is committed first: its members are acknowledged by it */
+	group_end(s, 0, NULL);
 	st = store__stmt(&s->writer, "BEGIN IMMEDIATE", err);
 	if (!st || sqlite3_step(st) != SQLITE_DONE) {
 		if (st)
@@ -314,6 +386,79 @@ void store_write_rollback(struct store_conn *c)
 	if (!sqlite3_get_autocommit(c->db))
 		sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
 	pthread_mutex_unlock(&c->store->write_lock);
+}
+
+/*
+ * Group commit without a dedicated thread: whoever holds the writer runs its
+ * write in a savepoint of the open shared transaction (beginning one when
+ * none is open). Then, when no other writer is waiting for the mutex (or the
+ * group is full), it commits the group for everyone; otherwise it leaves the
+ * commit to the next writer and sleeps until its group has ended. While one
+ * group is being made durable, the writes that arrive queue on the mutex and
+ * form the next group, so the number of commits adapts to the load.
+ */
+int store_write_grouped(struct store *s, store_write_fn fn, void *ctx, struct err *err)
+{
+	struct store__ticket t = { .err = err };
+	int rc;
+
+	writer_lock(s);
+	if (!s->group_open) {
+		if ((rc = writer_exec(s, "BEGIN IMMEDIATE", "begin", err)) < 0) {
+			pthread_mutex_unlock(&s->write_lock);
+			return ERR_STORE;
+		}
+		s->group_open = 1;
+	}
+	if ((rc = writer_exec(s, "SAVEPOINT grouped", "savepoint", err)) < 0)
+		goto failed;
+	rc = fn(&s->writer, ctx, err);
+	if (rc >= 0) {
+		rc = writer_exec(s, "RELEASE grouped", "release", err);
+		if (rc < 0 && !sqlite3_get_autocommit(s->writer.db)) {
+			/* keep the transaction usable for the others */
+			sqlite3_exec(s->writer.db, "ROLLBACK TO grouped; RELEASE grouped", NULL, NULL, NULL);
+		}
+	} else if (!sqlite3_get_autocommit(s->writer.db)) {
+		/* only this write is undone; its statement error left the transaction open */
+		if (sqlite3_exec(s->writer.db, "ROLLBACK TO grouped; RELEASE grouped", NULL, NULL, NULL) != SQLITE_OK) {
+			struct err e = {0};
+			store__fail(&s->writer, "rollback to savepoint", &e);
+			group_end(s, ERR_STORE, &e);
+		}
+	}
+failed:
+	if (rc < 0 && s->group_open && sqlite3_get_autocommit(s->writer.db)) {
+		/* SQLite rolled back the whole transaction (I/O error, full disk): the group is lost */
+		struct err e = {0};
+		err_set(&e, ERR_STORE, "database error: the transaction was rolled back (%s)",
+			sqlite3_errmsg(s->writer.db));
+		group_end(s, ERR_STORE, &e);
+	}
+	if (rc >= 0) {
+		rc = 0;
+		t.next = s->group;
+		s->group = &t;
+		s->group_members++;
+	}
+	if (s->group_open &&
+	    (atomic_load(&s->write_waiters) == 0 || s->group_members >= STORE__GROUP_MAX))
+		group_end(s, 0, NULL);
+	if (rc == 0) {
+		while (!t.done)
+			pthread_cond_wait(&s->group_done, &s->write_lock);
+		rc = t.rc;
+	}
+	pthread_mutex_unlock(&s->write_lock);
+	return rc;
+}
+
+void store_write_group_stats(struct store *s, uint64_t *commits, uint64_t *writes)
+{
+	pthread_mutex_lock(&s->write_lock);
+	*commits = s->group_commits;
+	*writes = s->group_writes;
+	pthread_mutex_unlock(&s->write_lock);
 }
 
 int store_ping(struct store *s, struct err *err)

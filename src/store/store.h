@@ -10,9 +10,9 @@
 
 /*
  * One store = one database file in WAL mode with foreign keys on: one writer
- * connection behind a mutex (all writes go through store_write_begin, so
- * there is one writer path) and a pool of read connections. Every statement
- * is prepared once per connection and cached.
+ * connection behind a mutex (all writes go through store_write_begin or
+ * store_write_grouped, so there is one writer path) and a pool of read
+ * connections. Every statement is prepared once per connection and cached.
  */
 struct store;
 /* A connection lent by the store: a reader, or the writer inside a transaction. */
@@ -42,6 +42,23 @@ void store_read_release(struct store_conn *c);
 int store_write_begin(struct store *s, struct store_conn **out, struct err *err);
 int store_write_commit(struct store_conn *c, struct err *err);
 void store_write_rollback(struct store_conn *c);
+
+/*
+ * Group commit. Run fn(c, ctx, err) on the writer inside a savepoint of the
+ * one transaction shared by the writes submitted at the same time, and
+ * return once that transaction is durable (synchronous=FULL): 0 when fn
+ * succeeded and its writes are committed. When fn fails, its savepoint is
+ * rolled back (nothing of it is kept, the other writes of the group are not
+ * affected) and its code is returned at once. When the shared commit fails,
+ * every write of the group gets ERR_STORE and nothing of them is kept, so a
+ * caller must not act on what fn produced unless 0 is returned. fn runs on
+ * the caller's thread with the writer held, must neither begin nor end a
+ * transaction, and sees the uncommitted writes of the group's earlier members.
+ */
+typedef int (*store_write_fn)(struct store_conn *c, void *ctx, struct err *err);
+int store_write_grouped(struct store *s, store_write_fn fn, void *ctx, struct err *err);
+/* Since store_open: commits of grouped transactions and the successful writes they held. */
+void store_write_group_stats(struct store *s, uint64_t *commits, uint64_t *writes);
 
 /* A cheap query proving the database answers (for /healthz). */
 int store_ping(struct store *s, struct err *err);

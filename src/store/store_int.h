@@ -5,10 +5,22 @@
 
 #include <pthread.h>
 #include <sqlite3.h>
+#include <stdatomic.h>
+#include <stdint.h>
 
 #include "store/store.h"
 
 #define STORE__CACHE 64
+/* At most this many grouped writes share one commit (bounds the wait of the first). */
+#define STORE__GROUP_MAX 48
+
+/* A grouped write waiting for the commit of its transaction (lives on its caller's stack). */
+struct store__ticket {
+	struct store__ticket *next;
+	struct err *err; /* the caller's: set when the commit fails */
+	int done;        /* the transaction ended */
+	int rc;          /* 0: durable */
+};
 
 struct store_conn {
 	struct store *store;
@@ -24,7 +36,14 @@ struct store_conn {
 struct store {
 	char *path;
 	struct store_conn writer;
-	pthread_mutex_t write_lock;
+	pthread_mutex_t write_lock;   /* held by whoever uses the writer connection */
+	atomic_int write_waiters;     /* threads blocked on write_lock */
+	/* group commit (store.c): the open shared transaction and its members */
+	int group_open;
+	int group_members;
+	struct store__ticket *group;
+	pthread_cond_t group_done;
+	uint64_t group_commits, group_writes;
 	struct store_conn *readers;
 	int nreaders;
 	pthread_mutex_t read_lock;

@@ -1,0 +1,419 @@
+/* tests/unit/test_group.c: CUnit suite for group commit (store_write_grouped and play_submit under concurrency) */
+/* SPDX-License-Identifier: MIT */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/play.h"
+#include "engine/registry.h"
+#include "fake_game.h"
+#include "store/store.h"
+#include "testutil.h"
+#include "util/token.h"
+#include "util/banned.h"
+
+#define NTHREADS 12
+
+static char dir[64];
+static char path[128];
+static struct store *st;
+/* a second store on the same file: its own connections see only what is committed */
+static struct store *other;
+
+static int suite_init(void)
+{
+	struct err e = {0};
+
+	snprintf(dir, sizeof(dir), "/tmp/tp-group-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/t.db", dir);
+	token_init();
+	registry_add_for_tests(&fake_game);
+	if (store_open(path, NULL, &st, &e) < 0 || store_open(path, NULL, &other, &e) < 0)
+		return -1;
+	return 0;
+}
+
+static int suite_clean(void)
+{
+	char cmd[160];
+
+	store_close(other);
+	store_close(st);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	nanosleep(&ts, NULL);
+}
+
+/* Reopen the database from the file alone and give the move count of a game (-1 when unreadable). */
+static int durable_move_count(struct store *s, int64_t id)
+{
+	struct err e = {0};
+	int n = -1;
+
+	if (play_move_count(s, id, &n, &e) < 0)
+		return -1;
+	return n;
+}
+
+static int user_exists(struct store *s, const char *email)
+{
+	struct store_conn *c;
+	struct store_user u = {0};
+	struct err e = {0};
+	int rc;
+
+	if (store_read_acquire(s, &c, &e) < 0)
+		return -1;
+	rc = store_user_by_email(c, email, &u, &e);
+	store_read_release(c);
+	store_user_release(&u);
+	return rc == 0;
+}
+
+/* ---- store level ---- */
+
+struct user_job {
+	pthread_barrier_t *start;
+	int i;
+	int fail;      /* 1: add a user, then fail with ERR_ILLEGAL; 2: add a user, then a duplicate */
+	int rc;
+	int visible;   /* seen by the other store right after the acknowledgement */
+	struct err e;
+};
+
+static int add_user_fn(struct store_conn *c, void *ctx, struct err *err)
+{
+	struct user_job *j = ctx;
+	char email[64];
+	int64_t id;
+	int rc;
+
+	snprintf(email, sizeof(email), "u%d@example.org", j->i);
+	if ((rc = store_user_add(c, email, "U", 0, &id, err)) < 0)
+		return rc;
+	/* hold the writer a moment so the other threads queue up behind it and share the commit */
+	sleep_ms(2);
+	if (j->fail == 1)
+		return err_set(err, ERR_ILLEGAL, "refused after writing");
+	if (j->fail == 2)
+		return store_user_add(c, "first@example.org", "dup", 0, &id, err);
+	return 0;
+}
+
+static int ok_fn(struct store_conn *c, void *ctx, struct err *err)
+{
+	int64_t id;
+
+	return store_user_add(c, (const char *)ctx, "B", 0, &id, err);
+}
+
+static void *user_thread(void *arg)
+{
+	struct user_job *j = arg;
+	char email[64];
+
+	pthread_barrier_wait(j->start);
+	j->rc = store_write_grouped(st, add_user_fn, j, &j->e);
+	snprintf(email, sizeof(email), "u%d@example.org", j->i);
+	if (j->rc == 0)
+		j->visible = user_exists(other, email);
+	return NULL;
+}
+
+static void test_group__store_writes_share_commits(void)
+{
+	pthread_t th[NTHREADS];
+	struct user_job jobs[NTHREADS];
+	pthread_barrier_t start;
+	uint64_t c0, w0, c1, w1;
+	char email[64];
+
+	{
+		struct err e = {0};
+		CU_ASSERT_EQUAL(store_write_grouped(st, ok_fn, "first@example.org", &e), 0);
+	}
+	store_write_group_stats(st, &c0, &w0);
+	pthread_barrier_init(&start, NULL, NTHREADS);
+	memset(jobs, 0, sizeof(jobs));
+	for (int i = 0; i < NTHREADS; i++) {
+		jobs[i].start = &start;
+		jobs[i].i = i;
+		/* two members in the middle of the group fail: one on its own, one on a constraint */
+		jobs[i].fail = i == 5 ? 1 : i == 7 ? 2 : 0;
+		pthread_create(&th[i], NULL, user_thread, &jobs[i]);
+	}
+	for (int i = 0; i < NTHREADS; i++)
+		pthread_join(th[i], NULL);
+	pthread_barrier_destroy(&start);
+	store_write_group_stats(st, &c1, &w1);
+
+	for (int i = 0; i < NTHREADS; i++) {
+		snprintf(email, sizeof(email), "u%d@example.org", i);
+		if (i == 5) {
+			CU_ASSERT_EQUAL(jobs[i].rc, ERR_ILLEGAL);
+			ASSERT_STR_EQ(jobs[i].e.msg, "refused after writing");
+		} else if (i == 7) {
+			CU_ASSERT_EQUAL(jobs[i].rc, ERR_CONFLICT);
+		} else {
+			CU_ASSERT_EQUAL(jobs[i].rc, 0);
+			/* acknowledged only once committed: another connection sees it at once */
+			CU_ASSERT_EQUAL(jobs[i].visible, 1);
+		}
+		/* the failed members' first inserts were undone with their savepoints */
+		CU_ASSERT_EQUAL(user_exists(st, email), i != 5 && i != 7);
+	}
+	CU_ASSERT_EQUAL(w1 - w0, NTHREADS - 2);
+	/* the writers queued behind the sleeping one shared commits */
+	CU_ASSERT(c1 - c0 < w1 - w0);
+	CU_ASSERT(c1 - c0 >= 1);
+}
+
+static int fail_fn(struct store_conn *c, void *ctx, struct err *err)
+{
+	int64_t id;
+	int rc;
+
+	(void)ctx;
+	if ((rc = store_user_add(c, "alone@example.org", "A", 0, &id, err)) < 0)
+		return rc;
+	return err_set(err, ERR_FORBIDDEN, "no");
+}
+
+static void test_group__alone_and_mixed_with_exclusive_writes(void)
+{
+	struct store_conn *c;
+	struct err e = {0};
+	int64_t id;
+
+	/* a write alone is committed at once; a failing one alone leaves nothing */
+	CU_ASSERT_EQUAL(store_write_grouped(st, fail_fn, NULL, &e), ERR_FORBIDDEN);
+	CU_ASSERT_EQUAL(user_exists(other, "alone@example.org"), 0);
+	CU_ASSERT_EQUAL(store_write_grouped(st, ok_fn, "solo@example.org", &e), 0);
+	CU_ASSERT_EQUAL(user_exists(other, "solo@example.org"), 1);
+	/* an exclusive transaction after it works as before */
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(st, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_user_add(c, "excl@example.org", "E", 0, &id, &e), 0);
+	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
+	CU_ASSERT_EQUAL(user_exists(other, "excl@example.org"), 1);
+	/* a duplicate inside a grouped write is a conflict and changes nothing */
+	CU_ASSERT_EQUAL(store_write_grouped(st, ok_fn, "excl@example.org", &e), ERR_CONFLICT);
+	CU_ASSERT_EQUAL(store_write_grouped(st, ok_fn, "after@example.org", &e), 0);
+	CU_ASSERT_EQUAL(user_exists(other, "after@example.org"), 1);
+}
+
+/* ---- play_submit under concurrency ---- */
+
+static int64_t new_game(uint64_t seed)
+{
+	struct play_player players[2] = { { "Ann", NULL }, { "Bob", NULL } };
+	struct play_new_game ng = { .game = "counting-race", .players = players, .nplayers = 2,
+				    .seed = seed, .have_seed = 1, .quiet = 1 };
+	struct err e = {0};
+	int64_t id = 0;
+
+	CU_ASSERT_EQUAL(play_game_create(st, &ng, &id, NULL, &e), 0);
+	return id;
+}
+
+struct play_job {
+	pthread_barrier_t *start;
+	int64_t game;
+	int seat;
+	int if_match;
+	const char *lines[3];
+	int nlines;
+	int rounds;      /* submit this many times, following the game */
+	int rc;          /* the last code */
+	int acked;       /* steps acknowledged */
+	int seen_after;  /* move count the other store saw right after the last acknowledgement */
+	int failed_line;
+	int json_ok;
+};
+
+static void *play_thread(void *arg)
+{
+	struct play_job *j = arg;
+
+	pthread_barrier_wait(j->start);
+	for (int r = 0; r < j->rounds; r++) {
+		struct play_submit rq = { .game_id = j->game, .seat = j->seat, .lines = j->lines,
+					  .nlines = j->nlines, .via = "api", .if_match = j->if_match };
+		struct play_outcome out;
+		struct err e = {0};
+		json_t *res = NULL;
+
+		j->rc = play_submit(st, &rq, &res, &out, &e);
+		j->failed_line = out.failed_line;
+		if (j->rc == 0) {
+			int count = (int)json_integer_value(json_object_get(res, "move_count"));
+			j->json_ok = count > 0;
+			j->acked += j->nlines;
+			j->seen_after = durable_move_count(other, j->game);
+			if (j->if_match >= 0)
+				j->if_match = count;
+		}
+		json_decref(res);
+		if (j->rc < 0)
+			break;
+	}
+	return NULL;
+}
+
+static void run_jobs(struct play_job *jobs, int n)
+{
+	pthread_t th[32];
+	pthread_barrier_t start;
+
+	pthread_barrier_init(&start, NULL, (unsigned)n);
+	for (int i = 0; i < n; i++) {
+		jobs[i].start = &start;
+		pthread_create(&th[i], NULL, play_thread, &jobs[i]);
+	}
+	for (int i = 0; i < n; i++)
+		pthread_join(th[i], NULL);
+	pthread_barrier_destroy(&start);
+}
+
+static void test_group__submit_many_games_one_failing(void)
+{
+	struct play_job jobs[NTHREADS];
+	int64_t ids[NTHREADS];
+
+	memset(jobs, 0, sizeof(jobs));
+	for (int i = 0; i < NTHREADS; i++) {
+		ids[i] = new_game(100 + (uint64_t)i);
+		jobs[i].game = ids[i];
+		jobs[i].seat = 0;
+		jobs[i].if_match = 0;
+		/* seat 0 keeps the turn until "end": each thread adds to its own game, following its ETag */
+		jobs[i].lines[0] = "add 1";
+		jobs[i].nlines = 1;
+		jobs[i].rounds = 20;
+	}
+	/* one thread in the middle sends an illegal step on its second line */
+	jobs[6].lines[1] = "add 9";
+	jobs[6].nlines = 2;
+	jobs[6].rounds = 1;
+	run_jobs(jobs, NTHREADS);
+	for (int i = 0; i < NTHREADS; i++) {
+		if (i == 6) {
+			CU_ASSERT_EQUAL(jobs[i].rc, ERR_ILLEGAL);
+			CU_ASSERT_EQUAL(jobs[i].failed_line, 2);
+			CU_ASSERT_EQUAL(jobs[i].acked, 0);
+			CU_ASSERT_EQUAL(durable_move_count(st, ids[i]), 0);
+			continue;
+		}
+		CU_ASSERT_EQUAL(jobs[i].rc, 0);
+		CU_ASSERT_EQUAL(jobs[i].acked, 20);
+		CU_ASSERT(jobs[i].json_ok);
+		/* acknowledged means committed: a separate connection already saw all of it */
+		CU_ASSERT_EQUAL(jobs[i].seen_after, 20);
+	}
+}
+
+static void test_group__submit_same_game_if_match(void)
+{
+	struct play_job jobs[NTHREADS];
+	int64_t id = new_game(7);
+	int wins = 0, stale = 0;
+
+	memset(jobs, 0, sizeof(jobs));
+	/* everyone races for the same step with the same If-Match: exactly one wins */
+	for (int i = 0; i < NTHREADS; i++) {
+		jobs[i].game = id;
+		jobs[i].seat = 0;
+		jobs[i].if_match = 0;
+		jobs[i].lines[0] = "add 1";
+		jobs[i].nlines = 1;
+		jobs[i].rounds = 1;
+	}
+	run_jobs(jobs, NTHREADS);
+	for (int i = 0; i < NTHREADS; i++) {
+		wins += jobs[i].rc == 0;
+		stale += jobs[i].rc == ERR_STALE;
+	}
+	CU_ASSERT_EQUAL(wins, 1);
+	CU_ASSERT_EQUAL(stale, NTHREADS - 1);
+	CU_ASSERT_EQUAL(durable_move_count(other, id), 1);
+
+	/* without If-Match, all of them are applied one after the other on the same game */
+	for (int i = 0; i < NTHREADS; i++) {
+		memset(&jobs[i], 0, sizeof(jobs[i]));
+		jobs[i].game = id;
+		jobs[i].seat = 0;
+		jobs[i].if_match = -1;
+		jobs[i].lines[0] = "add 1";
+		jobs[i].nlines = 1;
+		jobs[i].rounds = 5;
+	}
+	run_jobs(jobs, NTHREADS);
+	for (int i = 0; i < NTHREADS; i++) {
+		CU_ASSERT_EQUAL(jobs[i].rc, 0);
+		CU_ASSERT_EQUAL(jobs[i].acked, 5);
+	}
+	CU_ASSERT_EQUAL(durable_move_count(other, id), 1 + NTHREADS * 5);
+}
+
+static void test_group__acknowledged_moves_survive_reopen(void)
+{
+	struct play_job jobs[8];
+	int64_t ids[4];
+	struct store *again = NULL;
+	struct err e = {0};
+	int total = 0, counted = 0;
+
+	memset(jobs, 0, sizeof(jobs));
+	for (int g = 0; g < 4; g++)
+		ids[g] = new_game(300 + (uint64_t)g);
+	/* two threads per game, interleaving their steps */
+	for (int i = 0; i < 8; i++) {
+		jobs[i].game = ids[i % 4];
+		jobs[i].seat = 0;
+		jobs[i].if_match = -1;
+		jobs[i].lines[0] = "add 2";
+		jobs[i].nlines = 1;
+		jobs[i].rounds = 25;
+	}
+	run_jobs(jobs, 8);
+	for (int i = 0; i < 8; i++) {
+		CU_ASSERT_EQUAL(jobs[i].rc, 0);
+		total += jobs[i].acked;
+	}
+	/* close everything and read the file afresh */
+	store_close(other);
+	other = NULL;
+	store_close(st);
+	st = NULL;
+	CU_ASSERT_EQUAL_FATAL(store_open(path, NULL, &again, &e), 0);
+	for (int g = 0; g < 4; g++)
+		counted += durable_move_count(again, ids[g]);
+	CU_ASSERT_EQUAL(counted, total);
+	CU_ASSERT_EQUAL(total, 8 * 25);
+	st = again;
+	CU_ASSERT_EQUAL(store_open(path, NULL, &other, &e), 0);
+}
+
+static CU_TestInfo group_cases[] = {
+	{ "test_group__store_writes_share_commits", test_group__store_writes_share_commits },
+	{ "test_group__alone_and_mixed_with_exclusive_writes", test_group__alone_and_mixed_with_exclusive_writes },
+	{ "test_group__submit_many_games_one_failing", test_group__submit_many_games_one_failing },
+	{ "test_group__submit_same_game_if_match", test_group__submit_same_game_if_match },
+	{ "test_group__acknowledged_moves_survive_reopen", test_group__acknowledged_moves_survive_reopen },
+	CU_TEST_INFO_NULL
+};
+
+int tests_register(void)
+{
+	TESTS_SUITE("group", suite_init, suite_clean, group_cases);
+	return 0;
+}
