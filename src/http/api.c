@@ -10,6 +10,7 @@
 #include "engine/play.h"
 #include "engine/registry.h"
 #include "http/metrics.h"
+#include "notify/notify.h"
 #include "util/clock.h"
 #include "util/token.h"
 #include "util/banned.h"
@@ -306,6 +307,11 @@ void api_game_get(struct http_request *rq, struct http_reply *r)
 		reply_err(r, rc, &e);
 		return;
 	}
+	{
+		json_t *clock = NULL;
+		if (notify_clock_json(http_store(rq), id, &clock, &e) == 0 && clock)
+			json_object_set_new(o, "clock", clock);
+	}
 	snprintf(r->etag, sizeof(r->etag), "%lld", (long long)json_integer_value(json_object_get(o, "move_count")));
 	http_reply_json(r, 200, o);
 }
@@ -508,6 +514,7 @@ void api_games_create(struct http_request *rq, struct http_reply *r)
 	struct play_player players[GAME_MAX_SEATS];
 	char tokens[GAME_MAX_SEATS][TOKEN_TEXT_MAX];
 	struct play_new_game ng = {0};
+	struct store_clock clock;
 	const struct game_ops *ops;
 	struct err e = {0};
 	json_t *body, *pl, *opts, *seats, *res;
@@ -560,6 +567,19 @@ void api_games_create(struct http_request *rq, struct http_reply *r)
 	if (opts && !json_is_object(opts)) {
 		http_reply_problem(r, ERR_INPUT, "bad_options", "\"options\" must be an object", NULL);
 		goto done;
+	}
+	if (json_object_get(body, "clock") && !json_is_null(json_object_get(body, "clock"))) {
+		if (notify_clock_parse(json_object_get(body, "clock"), &clock, &e) < 0) {
+			http_reply_problem(r, ERR_INPUT, "bad_clock", e.msg, NULL);
+			goto done;
+		}
+		if ((!strcmp(clock.timeout, "bot") || !strcmp(clock.timeout, "drop")) && !ops->bot) {
+			http_reply_problem(r, ERR_INPUT, "bad_clock",
+					   "this game has no bot to play for a player who runs out of time: use "
+					   "\"timeout\": \"notify\"", NULL);
+			goto done;
+		}
+		ng.clock = &clock;
 	}
 	ng.options = opts;
 	ng.players = players;

@@ -23,6 +23,12 @@ void api_game_get(struct http_request *rq, struct http_reply *r);
 void api_game_legal(struct http_request *rq, struct http_reply *r);
 void api_game_moves(struct http_request *rq, struct http_reply *r);
 void api_game_move(struct http_request *rq, struct http_reply *r);
+void api_prefs_get(struct http_request *rq, struct http_reply *r);
+void api_prefs_put(struct http_request *rq, struct http_reply *r);
+void api_vacation_get(struct http_request *rq, struct http_reply *r);
+void api_vacation_post(struct http_request *rq, struct http_reply *r);
+void api_admin_outbox(struct http_request *rq, struct http_reply *r);
+void api_admin_outbox_resend(struct http_request *rq, struct http_reply *r);
 void api_admin_export(struct http_request *rq, struct http_reply *r);
 void api_admin_verify(struct http_request *rq, struct http_reply *r);
 

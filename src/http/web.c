@@ -12,6 +12,7 @@
 #include "http/board.h"
 #include "http/form.h"
 #include "http/session.h"
+#include "notify/notify.h"
 #include "util/clock.h"
 #include "util/embed.h"
 #include "util/log.h"
@@ -314,7 +315,7 @@ void web_account_save(struct http_request *rq, struct http_reply *r)
 	struct store_conn *c;
 	struct err e = {0};
 	json_t *prefs, *events;
-	char *text;
+	char *text = NULL;
 	int rc;
 
 	if (need_user(rq, r) < 0)
@@ -334,15 +335,21 @@ void web_account_save(struct http_request *rq, struct http_reply *r)
 		json_object_set_new(events, pref_events[i].id, json_boolean(form_get(rq->form, field) != NULL));
 	}
 	prefs = json_pack("{s:o,s:b}", "events", events, "digest", delivery && strcmp(delivery, "digest") == 0);
-	text = json_dumps(prefs, JSON_COMPACT | JSON_SORT_KEYS);
-	json_decref(prefs);
+	/* merged into what is stored, so settings this form does not show (the digest hour) stay */
 	if ((rc = store_write_begin(http_store(rq), &c, &e)) == 0) {
-		rc = store_user_update(c, rq->sess.user_id, name, text, &e);
+		struct store_user u = {0};
+		rc = store_user_by_id(c, rq->sess.user_id, &u, &e);
+		if (rc == 0)
+			rc = notify_prefs_merge(u.prefs, prefs, &text, &e);
+		if (rc == 0)
+			rc = store_user_update(c, rq->sess.user_id, name, text, &e);
 		if (rc == 0)
 			rc = store_write_commit(c, &e);
 		else
 			store_write_rollback(c);
+		store_user_release(&u);
 	}
+	json_decref(prefs);
 	free(text);
 	if (rc < 0) {
 		account_page(rq, r, 500, e.msg, 0);

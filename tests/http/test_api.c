@@ -494,6 +494,108 @@ static void test_api__daemon_flags(void)
 	CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
+static void test_api__preferences_and_vacation(void)
+{
+	struct ht_resp r;
+
+	REQ("GET", "/api/v1/me/preferences", user_token, NULL, NULL, &r);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT(json_is_true(json_object_get(json_object_get(r.json, "events"), "chat")));
+	ht_resp_release(&r);
+	REQ("PUT", "/api/v1/me/preferences", user_token, NULL, "{\"events\":{\"chat\":false},\"digest\":true}", &r);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT(json_is_false(json_object_get(json_object_get(r.json, "events"), "chat")));
+	CU_ASSERT(json_is_true(json_object_get(json_object_get(r.json, "events"), "your_turn")));
+	CU_ASSERT(json_is_true(json_object_get(r.json, "digest")));
+	ht_resp_release(&r);
+	REQ("PUT", "/api/v1/me/preferences", user_token, NULL, "{\"events\":{\"fireworks\":true}}", &r);
+	CU_ASSERT_EQUAL(r.status, 400);
+	CU_ASSERT(strstr(jstr(r.json, "detail"), "fireworks") != NULL);
+	ht_resp_release(&r);
+	/* unchanged by the refused request */
+	REQ("GET", "/api/v1/me/preferences", user_token, NULL, NULL, &r);
+	CU_ASSERT(json_is_false(json_object_get(json_object_get(r.json, "events"), "chat")));
+	ht_resp_release(&r);
+	REQ("PUT", "/api/v1/me/preferences", seat_tokens[0], NULL, "{\"digest\":false}", &r);
+	CU_ASSERT_EQUAL(r.status, 403);
+	ht_resp_release(&r);
+
+	REQ("POST", "/api/v1/me/vacation", user_token, NULL, "{\"days\":2}", &r);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT(json_is_true(json_object_get(r.json, "on_vacation")));
+	ht_resp_release(&r);
+	REQ("POST", "/api/v1/me/vacation", user_token, NULL, "{\"days\":0}", &r);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT(json_is_false(json_object_get(r.json, "on_vacation")));
+	ht_resp_release(&r);
+	REQ("POST", "/api/v1/me/vacation", user_token, NULL, "{\"days\":\"two\"}", &r);
+	CU_ASSERT_EQUAL(r.status, 400);
+	ht_resp_release(&r);
+	REQ("POST", "/api/v1/me/vacation", user_token, NULL, "{\"days\":365}", &r);
+	CU_ASSERT_EQUAL(r.status, 409);
+	ASSERT_STR_EQ(jstr(r.json, "code"), "vacation_allowance_used");
+	ht_resp_release(&r);
+	REQ("GET", "/api/v1/me/vacation", user_token, NULL, NULL, &r);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT(json_is_false(json_object_get(r.json, "on_vacation")));
+	ht_resp_release(&r);
+}
+
+static void test_api__game_clock(void)
+{
+	struct ht_resp r;
+	char path[64];
+	const char *bad = "{\"game\":\"counting-race\",\"players\":[{\"name\":\"A\",\"email\":\"ann@example.org\"}],"
+			  "\"clock\":{\"mode\":\"per_turn\",\"turn_hours\":-3}}";
+	const char *good = "{\"game\":\"counting-race\",\"players\":[{\"name\":\"A\",\"email\":\"ann@example.org\"},"
+			   "{\"name\":\"B\",\"email\":\"bob@example.org\"}],"
+			   "\"clock\":{\"mode\":\"per_turn\",\"turn_hours\":24,\"timeout\":\"bot\"}}";
+
+	REQ("POST", "/api/v1/games", user_token, NULL, bad, &r);
+	CU_ASSERT_EQUAL(r.status, 400);
+	ASSERT_STR_EQ(jstr(r.json, "code"), "bad_clock");
+	ht_resp_release(&r);
+	REQ("POST", "/api/v1/games", user_token, NULL, good, &r);
+	CU_ASSERT_EQUAL_FATAL(r.status, 201);
+	snprintf(path, sizeof(path), "/api/v1/games/%lld", (long long)jint(r.json, "id"));
+	ht_resp_release(&r);
+	REQ("GET", path, user_token, NULL, NULL, &r);
+	CU_ASSERT_EQUAL(r.status, 200);
+	ASSERT_STR_EQ(jstr(json_object_get(r.json, "clock"), "mode"), "per_turn");
+	ht_resp_release(&r);
+}
+
+static void test_api__admin_outbox(void)
+{
+	struct ht_resp r;
+
+	REQ("GET", "/api/v1/admin/outbox?state=dead", admin_token, NULL, NULL, &r);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT(json_is_array(json_object_get(r.json, "notifications")));
+	ht_resp_release(&r);
+	REQ("GET", "/api/v1/admin/outbox?state=lost", admin_token, NULL, NULL, &r);
+	CU_ASSERT_EQUAL(r.status, 400);
+	ht_resp_release(&r);
+	REQ("GET", "/api/v1/admin/outbox", user_token, NULL, NULL, &r);
+	CU_ASSERT_EQUAL(r.status, 403);
+	ht_resp_release(&r);
+	REQ("POST", "/api/v1/admin/outbox/999999/resend", admin_token, NULL, NULL, &r);
+	CU_ASSERT_EQUAL(r.status, 404);
+	ht_resp_release(&r);
+	/* a notification that was not dead cannot be re-sent */
+	REQ("GET", "/api/v1/admin/outbox", admin_token, NULL, NULL, &r);
+	CU_ASSERT(json_array_size(json_object_get(r.json, "notifications")) > 0);
+	{
+		char path[80];
+		snprintf(path, sizeof(path), "/api/v1/admin/outbox/%lld/resend",
+			 (long long)jint(json_array_get(json_object_get(r.json, "notifications"), 0), "id"));
+		ht_resp_release(&r);
+		REQ("POST", path, admin_token, NULL, NULL, &r);
+		CU_ASSERT_EQUAL(r.status, 409);
+		ht_resp_release(&r);
+	}
+}
+
 static CU_TestInfo api_cases[] = {
 	{ "test_api__health_catalog_metrics", test_api__health_catalog_metrics },
 	{ "test_api__auth_errors", test_api__auth_errors },
@@ -508,6 +610,9 @@ static CU_TestInfo api_cases[] = {
 	{ "test_api__export_import_verify", test_api__export_import_verify },
 	{ "test_api__verify_catches_tampering", test_api__verify_catches_tampering },
 	{ "test_api__daemon_flags", test_api__daemon_flags },
+	{ "test_api__preferences_and_vacation", test_api__preferences_and_vacation },
+	{ "test_api__game_clock", test_api__game_clock },
+	{ "test_api__admin_outbox", test_api__admin_outbox },
 	CU_TEST_INFO_NULL
 };
 
