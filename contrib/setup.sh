@@ -66,10 +66,17 @@ run() {
 	fi
 	if [ "$admins" = 0 ]; then
 		token=$("$bin/turnpost" --db "$db" user add admin@localhost --name Admin --admin | tail -n 1)
+		link=$("$bin/turnpost" --db "$db" user link admin@localhost --base-url "http://$listen" | tail -n 1)
 		cat >&2 <<MSG
 
-  First admin created: admin@localhost. Sign in to the API with this token
-  (shown once; make another with: build/release/turnpost --db $db token add admin@localhost):
+  First admin created: admin@localhost.
+
+  Sign in on the web (this link works once, for an hour; another one:
+  build/release/turnpost --db $db user link admin@localhost):
+
+    $link
+
+  The API token (shown once; another one: build/release/turnpost --db $db token add admin@localhost):
 
     $token
 
@@ -79,7 +86,10 @@ run() {
 
 MSG
 	else
-		say "an admin exists; a new API token: build/release/turnpost --db $db token add EMAIL"
+		admin=$("$bin/turnpost" --db "$db" user list | awk -F'\t' '$4 == "admin" { print $2; exit }')
+		link=$("$bin/turnpost" --db "$db" user link "$admin" --base-url "http://$listen" | tail -n 1)
+		say "an admin exists; sign in with this one-time link: $link"
+		say "a new API token: build/release/turnpost --db $db token add EMAIL"
 	fi
 	say "starting turnpostd on http://$listen (Ctrl-C stops it)"
 	exec "$bin/turnpostd" --db "$db" --listen "$listen"

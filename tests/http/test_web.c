@@ -293,6 +293,30 @@ static void test_web__signin_by_email_end_to_end(void)
 	ht_resp_release(&r);
 }
 
+static void test_web__cli_signin_link(void)
+{
+	struct buf out = BUF_INIT;
+	struct ht_resp r;
+	char link[200], path[96], csrf[64], cookie[128], form[96], *p;
+
+	CU_ASSERT_EQUAL(ht_cli(&d, "user link admin@example.org --base-url https://games.example.org/", &out), 0);
+	last_line(&out, link, sizeof(link));
+	CU_ASSERT_EQUAL_FATAL(strncmp(link, "https://games.example.org/signin/tp_", 36), 0);
+	p = strstr(link, "/signin/");
+	snprintf(path, sizeof(path), "%s", p);
+	buf_reset(&out);
+	CU_ASSERT_NOT_EQUAL(ht_cli(&d, "user link nobody@example.org", &out), 0);
+	buf_release(&out);
+	CU_ASSERT_EQUAL_FATAL(req("GET", path, NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL(ht_cookie(&r, "tp_csrf", csrf, sizeof(csrf)), 0);
+	ht_resp_release(&r);
+	snprintf(cookie, sizeof(cookie), "tp_csrf=%s", csrf);
+	snprintf(form, sizeof(form), "csrf=%s", csrf);
+	CU_ASSERT_EQUAL_FATAL(req("POST", path, cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	ht_resp_release(&r);
+}
+
 static void test_web__seat_link_and_game_page(void)
 {
 	struct ht_resp r;
@@ -483,6 +507,7 @@ static CU_TestInfo web_cases[] = {
 	{ "test_web__signin_needs_csrf_and_tells_nothing", test_web__signin_needs_csrf_and_tells_nothing },
 	{ "test_web__signin_link_single_use", test_web__signin_link_single_use },
 	{ "test_web__signin_by_email_end_to_end", test_web__signin_by_email_end_to_end },
+	{ "test_web__cli_signin_link", test_web__cli_signin_link },
 	{ "test_web__seat_link_and_game_page", test_web__seat_link_and_game_page },
 	{ "test_web__move_forms", test_web__move_forms },
 	{ "test_web__history_and_chat_escape", test_web__history_and_chat_escape },
