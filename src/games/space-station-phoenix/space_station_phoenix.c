@@ -267,10 +267,20 @@ done:
 static int ssp_bot(const void *state, int seat, int level, struct rng *rng, void **move, struct err *err)
 {
 	const struct ssp_state *st = state;
-	struct ssp_move *m = malloc(MAXMOVES * sizeof(*m)), *out = malloc(sizeof(*out));
+	struct ssp_move *m, *out = malloc(sizeof(*out));
 	int n, pick = 0;
 
 	*move = NULL;
+	if (out && level <= 0) {
+		/* random: one legal step without building the whole list */
+		if (ssp_rules_random_legal(st, seat, rng, out) < 0) {
+			free(out);
+			return err_set(err, ERR_FORBIDDEN, "seat %d has nothing to do now", seat);
+		}
+		*move = out;
+		return 0;
+	}
+	m = malloc(MAXMOVES * sizeof(*m));
 	if (!m || !out) {
 		free(m);
 		free(out);
@@ -282,9 +292,7 @@ static int ssp_bot(const void *state, int seat, int level, struct rng *rng, void
 		free(out);
 		return err_set(err, ERR_FORBIDDEN, "seat %d has nothing to do now", seat);
 	}
-	if (level <= 0) {
-		pick = (int)rng_below(rng, (uint32_t)n);
-	} else if (st->phase == PH_TURN && st->ntask == 0) {
+	if (st->phase == PH_TURN && st->ntask == 0) {
 		pick = greedy_turn(st, seat, rng, m, n);
 	} else {
 		struct ssp_state *tmp = malloc(sizeof(*tmp));

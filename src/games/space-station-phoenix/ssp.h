@@ -137,6 +137,13 @@ unsigned ssp_rules_pending(const struct ssp_state *st, char *kind, size_t kindsz
 int ssp_rules_candidates(const struct ssp_state *st, int seat, struct ssp_move *out, int max);
 /* The legal moves of seat (candidates that apply); returns the count. */
 int ssp_rules_legal(const struct ssp_state *st, int seat, struct ssp_move *out, int max);
+/*
+ * One legal step for seat drawn uniformly from the same list ssp_rules_legal
+ * gives, without checking the whole list (candidates are tried in a random
+ * order; the first legal one is uniform among the legal ones). 0, or -1 when
+ * seat has nothing to do.
+ */
+int ssp_rules_random_legal(const struct ssp_state *st, int seat, struct rng *rng, struct ssp_move *out);
 int ssp_rules_over(const struct ssp_state *st);
 
 /* Final scoring, per seat: the categories of the score sheet. */

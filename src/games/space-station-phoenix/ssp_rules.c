@@ -499,10 +499,9 @@ static int ship_usable(const struct ssp_state *st, int p, int s, struct err *err
 
 static int any_ship_usable(const struct ssp_state *st, int p)
 {
-	struct err e = { 0 };
-
+	/* NULL err: only the answer is wanted, and formatting messages is what costs */
 	for (int s = 0; s < SSP_NSHIPS; s++)
-		if (ship_usable(st, p, s, &e) == 0)
+		if (ship_usable(st, p, s, NULL) == 0)
 			return 1;
 	return 0;
 }
@@ -1042,16 +1041,15 @@ static void bonus_give(struct ssp_state *st, int q, int b)
 static int bonus_options(const struct ssp_state *st, int q, int *only_a, int *only_b)
 {
 	int n = 0;
-	struct err e = { 0 };
 
 	for (int a = 0; a < 6; a++) {
-		if (bonus_ok(st, q, a, -1, &e) == 0) {
+		if (bonus_ok(st, q, a, -1, NULL) == 0) {
 			n++;
 			*only_a = a;
 			*only_b = -1;
 		}
 		for (int b = a + 1; b < 6; b++)
-			if (bonus_ok(st, q, a, b, &e) == 0) {
+			if (bonus_ok(st, q, a, b, NULL) == 0) {
 				n++;
 				*only_a = a;
 				*only_b = b;
@@ -1064,7 +1062,6 @@ static int bonus_options(const struct ssp_state *st, int q, int *only_a, int *on
 static int bonus_standing(struct ssp_state *st, int q)
 {
 	const struct ssp_player *pl = &st->pl[q];
-	struct err e = { 0 };
 	int ms, two, pick[2], np = 0;
 
 	if (!pl->nstand)
@@ -1080,12 +1077,12 @@ static int bonus_standing(struct ssp_state *st, int q)
 		return 0;
 	if (np == 2) {
 		int a = pick[0] < pick[1] ? pick[0] : pick[1], b = pick[0] < pick[1] ? pick[1] : pick[0];
-		if (bonus_ok(st, q, a, b, &e))
+		if (bonus_ok(st, q, a, b, NULL))
 			return 0;
 		bonus_give(st, q, a);
 		bonus_give(st, q, b);
 	} else {
-		if (bonus_ok(st, q, pick[0], -1, &e))
+		if (bonus_ok(st, q, pick[0], -1, NULL))
 			return 0;
 		bonus_give(st, q, pick[0]);
 	}
@@ -1220,8 +1217,7 @@ static void run(struct ssp_state *st, struct rng *rng)
 				continue;
 			}
 			if (n == 1) {
-				struct err e = { 0 };
-				if (step(st, st->active, &opts[0], &e) < 0)
+				if (step(st, st->active, &opts[0], NULL) < 0)
 					pop_front(st); /* cannot happen: the option was just checked */
 				continue;
 			}
@@ -2154,10 +2150,10 @@ static int filter(const struct ssp_state *st, int p, struct ssp_move *m, int n, 
 
 	if (!t)
 		return 0;
+	/* no message wanted: err_set skips formatting for a NULL err, the bulk of the cost */
 	for (int i = 0; i < n; i++) {
-		struct err e = { 0 };
 		*t = *st;
-		if (step(t, p, &m[i], &e) >= 0 && k < max)
+		if (step(t, p, &m[i], NULL) >= 0 && k < max)
 			m[k++] = m[i];
 	}
 	free(t);
@@ -2185,6 +2181,43 @@ int ssp_rules_legal(const struct ssp_state *st, int seat, struct ssp_move *out, 
 
 	cand(st, seat, &l, 1);
 	return filter(st, seat, out, l.n, max);
+}
+
+int ssp_rules_random_legal(const struct ssp_state *st, int seat, struct rng *rng, struct ssp_move *out)
+{
+	/* 1,024 candidates cover every position bots reached (at most about 400); a full list is redone larger */
+	int max = 1024, rc = -1;
+	struct ssp_move *m = malloc((size_t)max * sizeof(*m));
+	struct ssp_state *t = malloc(sizeof(*t));
+	struct mlist l = { m, 0, max };
+
+	if (!m || !t)
+		goto done;
+	cand(st, seat, &l, 1);
+	if (l.n >= max) {
+		struct ssp_move *big = realloc(m, (size_t)max * 16 * sizeof(*m));
+		if (!big)
+			goto done;
+		m = big;
+		l = (struct mlist){ m, 0, max * 16 };
+		cand(st, seat, &l, 1);
+	}
+	for (int i = 0; i < l.n; i++) {
+		int j = i + (int)rng_below(rng, (uint32_t)(l.n - i));
+		struct ssp_move x = m[j];
+		m[j] = m[i];
+		m[i] = x;
+		*t = *st;
+		if (step(t, seat, &x, NULL) >= 0) {
+			*out = x;
+			rc = 0;
+			break;
+		}
+	}
+done:
+	free(m);
+	free(t);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ apply */

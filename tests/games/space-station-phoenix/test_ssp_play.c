@@ -82,17 +82,17 @@ static void bot_games(int n, int games)
 
 static void test_ssp__bot_games_2p(void)
 {
-	bot_games(2, env_int("SSP_GAMES", 120));
+	bot_games(2, env_int("SSP_GAMES", 1000));
 }
 
 static void test_ssp__bot_games_3p(void)
 {
-	bot_games(3, env_int("SSP_GAMES", 120) * 2 / 3);
+	bot_games(3, env_int("SSP_GAMES", 1000));
 }
 
 static void test_ssp__bot_games_4p(void)
 {
-	bot_games(4, env_int("SSP_GAMES", 120) / 2);
+	bot_games(4, env_int("SSP_GAMES", 1000));
 }
 
 static int same_move(const struct ssp_move *a, const struct ssp_move *b)
@@ -162,7 +162,7 @@ static void check_position(const struct ssp_state *st, int *checked)
 
 static void test_ssp__legal_apply_agree(void)
 {
-	int checked = 0, games = env_int("SSP_GAMES", 120) / 10 + 2;
+	int checked = 0, games = env_int("SSP_CHECK_GAMES", 14);
 
 	for (int g = 0; g < games; g++) {
 		struct rng r, b;
@@ -193,7 +193,7 @@ static void test_ssp__legal_apply_agree(void)
 /* Replay: the same seed and move texts give the same snapshots; each snapshot decoded and advanced gives the next. */
 static void test_ssp__replay_snapshots(void)
 {
-	int games = env_int("SSP_GAMES", 120) / 20 + 2;
+	int games = env_int("SSP_REPLAY_GAMES", 8);
 
 	for (int g = 0; g < games; g++) {
 		struct rng r, b, r2;
