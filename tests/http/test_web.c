@@ -486,6 +486,45 @@ static void test_web__account_new_game_join(void)
 	ht_resp_release(&r);
 }
 
+static void test_web__new_game_options_and_clock(void)
+{
+	struct ht_resp r;
+	char csrf[64], form[600], path[300];
+
+	CU_ASSERT_EQUAL_FATAL(req("GET", "/games/new", bob_cookie, NULL, &r), 0);
+	CU_ASSERT(strstr(r.body.data, "name=\"opt_counting-race_target\"") != NULL);
+	CU_ASSERT(strstr(r.body.data, "name=\"opt_space-station-phoenix_first_game\"") != NULL);
+	CU_ASSERT(strstr(r.body.data, "name=\"clock_mode\"") != NULL);
+	ht_resp_release(&r);
+	page_csrf("/games/new", bob_cookie, csrf, sizeof(csrf));
+	/* a bad option and a bad clock are refused with the form kept */
+	snprintf(form, sizeof(form), "csrf=%s&game=counting-race&name0=Robert&email0=bob%%40example.org"
+		 "&opt_counting-race_target=lots", csrf);
+	CU_ASSERT_EQUAL_FATAL(req("POST", "/games/new", bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 400);
+	CU_ASSERT(strstr(r.body.data, "whole number") != NULL);
+	CU_ASSERT(strstr(r.body.data, "value=\"lots\"") != NULL);
+	ht_resp_release(&r);
+	snprintf(form, sizeof(form), "csrf=%s&game=counting-race&name0=Robert&email0=bob%%40example.org"
+		 "&clock_mode=per_turn&clock_hours=soon", csrf);
+	CU_ASSERT_EQUAL_FATAL(req("POST", "/games/new", bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 400);
+	CU_ASSERT(strstr(r.body.data, "number of hours") != NULL);
+	ht_resp_release(&r);
+	/* a game with a target of 6 and 48 hours a turn */
+	snprintf(form, sizeof(form), "csrf=%s&game=counting-race&name0=Robert&email0=bob%%40example.org"
+		 "&name1=Ann&email1=ann%%40example.org&opt_counting-race_target=6"
+		 "&clock_mode=per_turn&clock_hours=48&clock_timeout=bot", csrf);
+	CU_ASSERT_EQUAL_FATAL(req("POST", "/games/new", bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(r.status, 303);
+	snprintf(path, sizeof(path), "/api/v1%s", r.location);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL_FATAL(ht_request(&d, "GET", path, admin_token, NULL, NULL, 0, &r), 0);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(json_object_get(r.json, "view"), "target")), 6);
+	ASSERT_STR_EQ(json_string_value(json_object_get(json_object_get(r.json, "clock"), "mode")), "per_turn");
+	ht_resp_release(&r);
+}
+
 static void test_web__signout(void)
 {
 	struct ht_resp r;
@@ -512,6 +551,7 @@ static CU_TestInfo web_cases[] = {
 	{ "test_web__move_forms", test_web__move_forms },
 	{ "test_web__history_and_chat_escape", test_web__history_and_chat_escape },
 	{ "test_web__account_new_game_join", test_web__account_new_game_join },
+	{ "test_web__new_game_options_and_clock", test_web__new_game_options_and_clock },
 	{ "test_web__signout", test_web__signout },
 	CU_TEST_INFO_NULL
 };
