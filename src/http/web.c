@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "engine/play.h"
 #include "engine/registry.h"
@@ -311,6 +312,7 @@ void web_account(struct http_request *rq, struct http_reply *r)
 void web_account_save(struct http_request *rq, struct http_reply *r)
 {
 	const char *name = form_get(rq->form, "name");
+	const char *email = form_get(rq->form, "email");
 	const char *delivery = form_get(rq->form, "delivery");
 	struct store_conn *c;
 	struct err e = {0};
@@ -322,6 +324,10 @@ void web_account_save(struct http_request *rq, struct http_reply *r)
 		return;
 	if (!api_valid_name(name)) {
 		account_page(rq, r, 400, "Your name must be 1 to 80 characters.", 0);
+		return;
+	}
+	if (email && !api_valid_email(email)) {
+		account_page(rq, r, 400, "That does not look like an email address.", 0);
 		return;
 	}
 	if (delivery && strcmp(delivery, "immediate") != 0 && strcmp(delivery, "digest") != 0) {
@@ -343,6 +349,8 @@ void web_account_save(struct http_request *rq, struct http_reply *r)
 			rc = notify_prefs_merge(u.prefs, prefs, &text, &e);
 		if (rc == 0)
 			rc = store_user_update(c, rq->sess.user_id, name, text, &e);
+		if (rc == 0 && email && strcasecmp(email, u.email) != 0)
+			rc = store_user_set_email(c, rq->sess.user_id, email, &e);
 		if (rc == 0)
 			rc = store_write_commit(c, &e);
 		else
@@ -352,10 +360,12 @@ void web_account_save(struct http_request *rq, struct http_reply *r)
 	json_decref(prefs);
 	free(text);
 	if (rc < 0) {
-		account_page(rq, r, 500, e.msg, 0);
+		account_page(rq, r, rc == ERR_CONFLICT || rc == ERR_INPUT ? 400 : 500, e.msg, 0);
 		return;
 	}
 	snprintf(rq->sess.name, sizeof(rq->sess.name), "%s", name);
+	if (email)
+		snprintf(rq->sess.email, sizeof(rq->sess.email), "%s", email);
 	account_page(rq, r, 200, NULL, 1);
 }
 

@@ -197,6 +197,8 @@ int store_seat_claim(struct store_conn *c, int64_t game_id, int64_t user_id, con
 		     int *seat, struct err *err);
 /* Ids of active games with an open seat that user_id does not already sit in, newest first. */
 int store_games_open(struct store_conn *c, int64_t user_id, int limit, int64_t **ids, int *n, struct err *err);
+/* Change a user's email, and the email shown on their seats. ERR_CONFLICT when another user has it. */
+int store_user_set_email(struct store_conn *c, int64_t id, const char *email, struct err *err);
 /* Change a user's name and preferences (JSON text). */
 int store_user_update(struct store_conn *c, int64_t id, const char *name, const char *prefs, struct err *err);
 

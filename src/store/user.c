@@ -253,3 +253,30 @@ int store_user_update(struct store_conn *c, int64_t id, const char *name, const 
 		return err_set(err, ERR_NOTFOUND, "no user with id %lld", (long long)id);
 	return 0;
 }
+
+int store_user_set_email(struct store_conn *c, int64_t id, const char *email, struct err *err)
+{
+	static const char sql[] = "UPDATE users SET email = ? WHERE id = ?";
+	static const char seats_sql[] = "UPDATE seats SET email = ? WHERE user_id = ?";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	store__bind_text(st, 1, email);
+	sqlite3_bind_int64(st, 2, id);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		int rc = store__fail(c, "change email", err);
+		if (rc == ERR_CONFLICT)
+			err_set(err, ERR_CONFLICT, "another account already uses %s", email);
+		return rc;
+	}
+	if (sqlite3_changes(c->db) != 1)
+		return err_set(err, ERR_NOTFOUND, "no user with id %lld", (long long)id);
+	if (!(st = store__stmt(c, seats_sql, err)))
+		return ERR_STORE;
+	store__bind_text(st, 1, email);
+	sqlite3_bind_int64(st, 2, id);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store__fail(c, "change seats' email", err);
+	return 0;
+}

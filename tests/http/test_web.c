@@ -447,13 +447,34 @@ static void test_web__account_new_game_join(void)
 	char csrf[64], form[512], path[300];
 
 	page_csrf("/account", bob_cookie, csrf, sizeof(csrf));
-	snprintf(form, sizeof(form), "csrf=%s&name=Robert&ev_your_turn=1&delivery=digest", csrf);
+	snprintf(form, sizeof(form), "csrf=%s&name=Robert&email=bob%%40example.org&ev_your_turn=1&delivery=digest",
+		 csrf);
 	CU_ASSERT_EQUAL_FATAL(req("POST", "/account", bob_cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	CU_ASSERT(strstr(r.body.data, "Saved.") != NULL);
 	CU_ASSERT(strstr(r.body.data, "value=\"Robert\"") != NULL);
 	CU_ASSERT(strstr(r.body.data, "name=\"ev_chat\" value=\"1\" checked") == NULL);
 	CU_ASSERT(strstr(r.body.data, "name=\"ev_your_turn\" value=\"1\" checked") != NULL);
+	ht_resp_release(&r);
+	/* another account's address is refused, and nothing changes */
+	snprintf(form, sizeof(form), "csrf=%s&name=Bobby&email=ann%%40example.org", csrf);
+	CU_ASSERT_EQUAL_FATAL(req("POST", "/account", bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 400);
+	CU_ASSERT(strstr(r.body.data, "already uses ann@example.org") != NULL);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL_FATAL(req("GET", "/account", bob_cookie, NULL, &r), 0);
+	CU_ASSERT(strstr(r.body.data, "value=\"Robert\"") != NULL);
+	CU_ASSERT(strstr(r.body.data, "value=\"bob@example.org\"") != NULL);
+	ht_resp_release(&r);
+	/* a new address of his own is taken, and changed back */
+	snprintf(form, sizeof(form), "csrf=%s&name=Robert&email=robert%%40example.org", csrf);
+	CU_ASSERT_EQUAL_FATAL(req("POST", "/account", bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT(strstr(r.body.data, "value=\"robert@example.org\"") != NULL);
+	ht_resp_release(&r);
+	snprintf(form, sizeof(form), "csrf=%s&name=Robert&email=bob%%40example.org&ev_your_turn=1&delivery=digest", csrf);
+	CU_ASSERT_EQUAL_FATAL(req("POST", "/account", bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
 	ht_resp_release(&r);
 	/* a malformed form body is refused */
 	CU_ASSERT_EQUAL_FATAL(req("POST", "/account", bob_cookie, "csrf=%zz", &r), 0);
