@@ -10,6 +10,7 @@
 
 #include "admin.h"
 #include "engine/play.h"
+#include "engine/play_admin.h"
 #include "engine/registry.h"
 #include "store/store.h"
 #include "util/clock.h"
@@ -34,6 +35,17 @@ static const char usage[] =
 	"  export ID [--output FILE]                 write the game's replay file (JSON)\n"
 	"  import FILE                               create a game from a replay file, replaying it\n"
 	"  verify [ID]                               replay games and compare every snapshot\n"
+	"  game find [--game G] [--status S] [--email E] [--waiting-days N] [--dead]\n"
+	"                                            games matching filters, as JSON\n"
+	"Admin actions (each needs --reason TEXT and is written to the audit log):\n"
+	"  rollback ID N                             roll game ID back to step N (0: set-up)\n"
+	"  seat replace ID SEAT [--email E] [--name N]\n"
+	"                                            give a seat another player (no --email:\n"
+	"                                            an open seat); prints the new seat token\n"
+	"  drop ID SEAT                              drop a player: the bot plays the seat\n"
+	"  extend ID SEAT --hours H                  extend the seat's running deadline\n"
+	"  abort ID                                  end a game without a result\n"
+	"  audit [--game ID] [--action A] [--limit N] the audit log, newest first\n"
 	"Notifications:\n"
 	"  outbox list [--dead | --state S] [--limit N]\n"
 	"                                            notifications, newest first (S: pending,\n"
@@ -570,10 +582,221 @@ static int cmd_outbox_resend(struct cli *c)
 	return 0;
 }
 
+/* The --reason of an admin action; NULL (after a message) when missing. */
+static const char *need_reason(struct cli *c, int start)
+{
+	const char *reason = flag_value(c, start, "--reason");
+
+	if (!reason || !*reason)
+		fail("this needs --reason TEXT: why (it goes into the audit log)");
+	return reason;
+}
+
+/* Print an action's summary and close the command. */
+static int action_done(int rc, json_t *res, const struct err *e)
+{
+	if (rc < 0) {
+		json_decref(res);
+		return fail("%s", e->msg);
+	}
+	json_dumpf(res, stdout, JSON_INDENT(2));
+	putchar('\n');
+	json_decref(res);
+	return 0;
+}
+
+static int cmd_rollback(struct cli *c)
+{
+	struct play_admin_actor a = { .channel = "cli" };
+	struct err e = {0};
+	json_t *res = NULL;
+	int rc;
+	int64_t id, to;
+
+	if (parse_id(c, 1, &id) < 0 || c->argc < 3 || (strcmp(c->argv[2], "0") != 0 && parse_id(c, 2, &to) < 0)) {
+		fail("usage: turnpost rollback GAME STEP --reason TEXT (STEP 0 is the set-up)");
+		return 2;
+	}
+	if (strcmp(c->argv[2], "0") == 0)
+		to = 0;
+	if (!(a.reason = need_reason(c, 3)))
+		return 2;
+	if (open_store(c))
+		return 1;
+	rc = play_admin_rollback(c->store, &a, id, (int)to, &res, &e);
+	return action_done(rc, res, &e);
+}
+
+/* "GAME SEAT" at argv[at], argv[at+1]; seat may be 0. */
+static int parse_game_seat(struct cli *c, int at, int64_t *id, int *seat)
+{
+	char *end;
+	long v;
+
+	if (parse_id(c, at, id) < 0 || c->argc <= at + 1)
+		return -1;
+	v = strtol(c->argv[at + 1], &end, 10);
+	if (*end || end == c->argv[at + 1] || v < 0 || v >= GAME_MAX_SEATS)
+		return -1;
+	*seat = (int)v;
+	return 0;
+}
+
+static int cmd_seat_replace(struct cli *c)
+{
+	struct play_admin_actor a = { .channel = "cli" };
+	struct err e = {0};
+	json_t *res = NULL;
+	int rc;
+	int64_t id;
+	int seat;
+
+	if (parse_game_seat(c, 2, &id, &seat) < 0) {
+		fail("usage: turnpost seat replace GAME SEAT [--email E] [--name N] --reason TEXT");
+		return 2;
+	}
+	if (!(a.reason = need_reason(c, 4)))
+		return 2;
+	if (open_store(c))
+		return 1;
+	rc = play_admin_seat_replace(c->store, &a, id, seat, flag_value(c, 4, "--name"), flag_value(c, 4, "--email"),
+				     &res, &e);
+	return action_done(rc, res, &e);
+}
+
+static int cmd_drop(struct cli *c)
+{
+	struct play_admin_actor a = { .channel = "cli" };
+	struct err e = {0};
+	json_t *res = NULL;
+	int rc;
+	int64_t id;
+	int seat;
+
+	if (parse_game_seat(c, 1, &id, &seat) < 0) {
+		fail("usage: turnpost drop GAME SEAT --reason TEXT");
+		return 2;
+	}
+	if (!(a.reason = need_reason(c, 3)))
+		return 2;
+	if (open_store(c))
+		return 1;
+	rc = play_admin_drop(c->store, &a, id, seat, &res, &e);
+	return action_done(rc, res, &e);
+}
+
+static int cmd_extend(struct cli *c)
+{
+	struct play_admin_actor a = { .channel = "cli" };
+	const char *hours = flag_value(c, 3, "--hours");
+	struct err e = {0};
+	json_t *res = NULL;
+	int rc;
+	int64_t id;
+	double h;
+	char *end = NULL;
+	int seat;
+
+	if (hours)
+		h = strtod(hours, &end);
+	if (parse_game_seat(c, 1, &id, &seat) < 0 || !hours || *end || h <= 0) {
+		fail("usage: turnpost extend GAME SEAT --hours H --reason TEXT");
+		return 2;
+	}
+	if (!(a.reason = need_reason(c, 3)))
+		return 2;
+	if (open_store(c))
+		return 1;
+	rc = play_admin_extend(c->store, &a, id, seat, (int64_t)(h * 3600000.0 + 0.5), &res, &e);
+	return action_done(rc, res, &e);
+}
+
+static int cmd_abort(struct cli *c)
+{
+	struct play_admin_actor a = { .channel = "cli" };
+	struct err e = {0};
+	json_t *res = NULL;
+	int rc;
+	int64_t id;
+
+	if (parse_id(c, 1, &id) < 0) {
+		fail("usage: turnpost abort GAME --reason TEXT");
+		return 2;
+	}
+	if (!(a.reason = need_reason(c, 2)))
+		return 2;
+	if (open_store(c))
+		return 1;
+	rc = play_admin_abort(c->store, &a, id, &res, &e);
+	return action_done(rc, res, &e);
+}
+
+static int cmd_audit(struct cli *c)
+{
+	struct store_audit_filter f = { .action = flag_value(c, 1, "--action") };
+	const char *game = flag_value(c, 1, "--game"), *limit = flag_value(c, 1, "--limit");
+	struct err e = {0};
+	json_t *list, *row;
+	size_t i;
+
+	if (game)
+		f.game_id = strtoll(game, NULL, 10);
+	if (limit)
+		f.limit = (int)strtol(limit, NULL, 10);
+	if (open_store(c))
+		return 1;
+	if (play_admin_audit(c->store, &f, &list, &e) < 0)
+		return fail("%s", e.msg);
+	printf("id\ttime\tactor\taction\tgame\tsteps\treason\tdetail\n");
+	json_array_foreach(list, i, row) {
+		char *detail = json_dumps(json_object_get(row, "detail"), JSON_COMPACT | JSON_SORT_KEYS);
+		const char *email = json_string_value(json_object_get(row, "actor_email"));
+		printf("%lld\t%s\t%s%s%s\t%s\t%lld\t%lld->%lld\t%s\t%s\n",
+		       (long long)json_integer_value(json_object_get(row, "id")),
+		       json_string_value(json_object_get(row, "time")), email ? email : "", email ? " via " : "",
+		       json_string_value(json_object_get(row, "actor")), json_string_value(json_object_get(row, "action")),
+		       (long long)json_integer_value(json_object_get(row, "game")),
+		       (long long)(json_is_integer(json_object_get(row, "before")) ? json_integer_value(json_object_get(row, "before")) : -1),
+		       (long long)(json_is_integer(json_object_get(row, "after")) ? json_integer_value(json_object_get(row, "after")) : -1),
+		       json_string_value(json_object_get(row, "reason")) ? json_string_value(json_object_get(row, "reason")) : "-",
+		       detail ? detail : "{}");
+		free(detail);
+	}
+	json_decref(list);
+	return 0;
+}
+
+static int cmd_game_find(struct cli *c)
+{
+	struct store_admin_filter f = { .game = flag_value(c, 2, "--game"), .status = flag_value(c, 2, "--status"),
+					.email = flag_value(c, 2, "--email"), .dead = has_flag(c, 2, "--dead") };
+	const char *days = flag_value(c, 2, "--waiting-days");
+	struct err e = {0};
+	json_t *list;
+
+	if (days)
+		f.idle_before = clock_now_ms() - (int64_t)(strtod(days, NULL) * 86400000.0);
+	if (open_store(c))
+		return 1;
+	if (play_admin_games(c->store, &f, &list, &e) < 0)
+		return fail("%s", e.msg);
+	json_dumpf(list, stdout, JSON_INDENT(2));
+	putchar('\n');
+	json_decref(list);
+	return 0;
+}
+
 static const struct {
 	const char *word1, *word2;
 	int (*fn)(struct cli *c);
 } commands[] = {
+	{ "rollback", NULL, cmd_rollback },
+	{ "seat", "replace", cmd_seat_replace },
+	{ "drop", NULL, cmd_drop },
+	{ "extend", NULL, cmd_extend },
+	{ "abort", NULL, cmd_abort },
+	{ "audit", NULL, cmd_audit },
+	{ "game", "find", cmd_game_find },
 	{ "outbox", "list", cmd_outbox_list },
 	{ "outbox", "resend", cmd_outbox_resend },
 	{ "user", "add", cmd_user_add },

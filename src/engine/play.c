@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/play_admin.h"
 #include "engine/registry.h"
 #include "util/clock.h"
 #include "util/banned.h"
@@ -746,7 +747,22 @@ int play_verify(struct store *s, int64_t id, int *first_bad, struct err *err)
 			rc = err_set(err, ERR_CONFLICT, "game %lld: step %d is missing from the log", (long long)id, k);
 			goto done;
 		}
-		if (engine_line_is_undo(m->text)) {
+		if (m->seat < 0) {
+			/* an admin's rollback: the position of an earlier step again, not to be undone */
+			int rb = play_rollback_target(m->text, m->seat, m->via);
+			if (rb < 0 || rb >= k) {
+				*first_bad = k;
+				rc = err_set(err, ERR_CONFLICT, "game %lld: step %d (%s) is not a rollback to an earlier step",
+					     (long long)id, k, m->text);
+				goto done;
+			}
+			engine_game_release(&eg);
+			if ((rc = engine_game_decode(ops, snaps[rb], &eg, err)) < 0)
+				goto done;
+			snaps[k] = strdup(snaps[rb]);
+			backs[k] = k - 1;
+			undos[k] = -1;
+		} else if (engine_line_is_undo(m->text)) {
 			int to = backs[k - 1];
 			if (undos[k - 1] != m->seat) {
 				*first_bad = k;
@@ -914,7 +930,11 @@ int play_import(struct store *s, const json_t *file, int64_t created_by, int64_t
 			rc = err_set(err, ERR_INPUT, "move %zu of the replay file has no text", i + 1);
 			break;
 		}
-		rc = submit_in_tx(c, &rq, &res, &po, err);
+		if (play_rollback_target(text, rq.seat, rq.via) >= 0)
+			rc = play_admin__rollback_in_tx(c, *id, play_rollback_target(text, rq.seat, rq.via), NULL,
+							rq.at ? rq.at : clock_now_ms(), NULL, 0, NULL, NULL, err);
+		else
+			rc = submit_in_tx(c, &rq, &res, &po, err);
 		json_decref(res);
 		if (rc < 0) {
 			char msg[sizeof(err->msg)];

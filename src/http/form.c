@@ -57,7 +57,7 @@ static int utf8_valid(const unsigned char *s, size_t len)
 	return 1;
 }
 
-static int decode(const char *s, size_t len, char **out, struct err *err)
+static int decode(const char *s, size_t len, size_t max, char **out, struct err *err)
 {
 	struct buf b = BUF_INIT;
 
@@ -85,9 +85,9 @@ static int decode(const char *s, size_t len, char **out, struct err *err)
 			return err_set(err, ERR_INPUT, "the form contains a NUL character");
 		}
 		buf_addc(&b, c);
-		if (b.len > FORM_MAX_VALUE) {
+		if (b.len > max) {
 			buf_release(&b);
-			return err_set(err, ERR_INPUT, "a form field is longer than %d bytes", FORM_MAX_VALUE);
+			return err_set(err, ERR_INPUT, "a form field is longer than %zu bytes", max);
 		}
 	}
 	if (!utf8_valid((const unsigned char *)b.data, b.len)) {
@@ -99,6 +99,11 @@ static int decode(const char *s, size_t len, char **out, struct err *err)
 }
 
 int form_parse(const char *body, size_t len, struct form **out, struct err *err)
+{
+	return form_parse_max(body, len, FORM_MAX_VALUE, out, err);
+}
+
+int form_parse_max(const char *body, size_t len, size_t max_value, struct form **out, struct err *err)
 {
 	struct form *f = calloc(1, sizeof(*f));
 	size_t i = 0;
@@ -128,9 +133,10 @@ int form_parse(const char *body, size_t len, struct form **out, struct err *err)
 		}
 		if (!have_eq)
 			eq = end;
-		if ((rc = decode(body + start, eq - start, &f->fields[f->n].name, err)) < 0)
+		if ((rc = decode(body + start, eq - start, FORM_MAX_VALUE, &f->fields[f->n].name, err)) < 0)
 			goto done;
-		rc = decode(body + eq + (have_eq ? 1 : 0), have_eq ? end - eq - 1 : 0, &f->fields[f->n].value, err);
+		rc = decode(body + eq + (have_eq ? 1 : 0), have_eq ? end - eq - 1 : 0, max_value, &f->fields[f->n].value,
+			    err);
 		if (rc < 0) {
 			free(f->fields[f->n].name);
 			goto done;

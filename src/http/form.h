@@ -27,6 +27,8 @@ struct form {
  * *out is new (form_free).
  */
 int form_parse(const char *body, size_t len, struct form **out, struct err *err);
+/* The same with another limit for one value (uploads). */
+int form_parse_max(const char *body, size_t len, size_t max_value, struct form **out, struct err *err);
 void form_free(struct form *f);
 /* The first value of name, or NULL. Borrowed. */
 const char *form_get(const struct form *f, const char *name);

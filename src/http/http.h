@@ -68,6 +68,7 @@ struct http_request {
 	const char *method;
 	const char *path;
 	struct buf body;
+	size_t body_limit;      /* the configured limit, or ROUTE_UPLOAD_LIMIT for an upload route */
 	int too_large;
 	int status;             /* of the reply, for the log line */
 	double start_ms;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "http/admin.h"
 #include "http/api.h"
 #include "http/web.h"
 #include "util/banned.h"
@@ -50,6 +51,54 @@ const struct route routes[] = {
 	{ "GET", "/api/v1/admin/games/{id}/export", api_admin_export, ROUTE_ADMIN, "a game's replay file" },
 	{ "POST", "/api/v1/admin/games/{id}/verify", api_admin_verify, ROUTE_ADMIN,
 	  "replay a game and compare every snapshot" },
+	/* the admin console (docs/admin.md): JSON under /api/v1/admin/, pages under /admin */
+	{ "GET", "/api/v1/admin/games", admin_api_games, ROUTE_ADMIN,
+	  "games by ?game=, ?status=, ?email=, ?waiting_days=, ?dead=1" },
+	{ "POST", "/api/v1/admin/games/import", admin_api_import, ROUTE_ADMIN | ROUTE_BODY | ROUTE_UPLOAD,
+	  "create a game from a replay file" },
+	{ "GET", "/api/v1/admin/games/{id}", admin_api_game, ROUTE_ADMIN,
+	  "a game with emails, clocks, tokens, notifications and chat" },
+	{ "GET", "/api/v1/admin/games/{id}/timeline", admin_api_timeline, ROUTE_ADMIN,
+	  "every step with seat, player, channel, time and client address" },
+	{ "GET", "/api/v1/admin/games/{id}/position", admin_api_position, ROUTE_ADMIN,
+	  "the position after step ?n= (0: the set-up)" },
+	{ "GET", "/api/v1/admin/games/{id}/diff", admin_api_diff, ROUTE_ADMIN,
+	  "what changed in the view from step ?from= to ?to=" },
+	{ "GET", "/api/v1/admin/games/{id}/notifications", admin_api_notifications, ROUTE_ADMIN,
+	  "a game's notifications and their delivery state" },
+	{ "GET", "/api/v1/admin/games/{id}/chat", admin_api_chat, ROUTE_ADMIN, "a game's chat" },
+	{ "POST", "/api/v1/admin/games/{id}/rollback", admin_api_rollback, ROUTE_ADMIN | ROUTE_BODY,
+	  "roll back to an earlier step" },
+	{ "POST", "/api/v1/admin/games/{id}/seat", admin_api_seat, ROUTE_ADMIN | ROUTE_BODY,
+	  "give a seat another player or email" },
+	{ "POST", "/api/v1/admin/games/{id}/drop", admin_api_drop, ROUTE_ADMIN | ROUTE_BODY,
+	  "drop a player: the bot plays the seat" },
+	{ "POST", "/api/v1/admin/games/{id}/extend", admin_api_extend, ROUTE_ADMIN | ROUTE_BODY,
+	  "extend a seat's deadline" },
+	{ "POST", "/api/v1/admin/games/{id}/abort", admin_api_abort, ROUTE_ADMIN | ROUTE_BODY, "abort a game" },
+	{ "POST", "/api/v1/admin/notifications/{id}/resend", admin_api_resend, ROUTE_ADMIN | ROUTE_BODY,
+	  "deliver a dead notification again, with a reason" },
+	{ "POST", "/api/v1/admin/tokens/{id}/revoke", admin_api_revoke, ROUTE_ADMIN | ROUTE_BODY,
+	  "revoke any token, with a reason" },
+	{ "GET", "/api/v1/admin/audit", admin_api_audit, ROUTE_ADMIN, "the audit log by ?game=, ?action=, ?actor=" },
+	{ "GET", "/admin", admin_web_index, ROUTE_WEB | ROUTE_ADMIN, "admin: games with filters, import" },
+	{ "GET", "/admin/audit", admin_web_audit, ROUTE_WEB | ROUTE_ADMIN, "admin: the audit log with filters" },
+	{ "POST", "/admin/import", admin_web_import, ROUTE_WEB | ROUTE_ADMIN | ROUTE_UPLOAD,
+	  "admin: import a replay file" },
+	{ "POST", "/admin/tokens/revoke", admin_web_revoke, ROUTE_WEB | ROUTE_ADMIN, "admin: revoke a token" },
+	{ "POST", "/admin/notifications/{id}/resend", admin_web_resend, ROUTE_WEB | ROUTE_ADMIN,
+	  "admin: deliver a dead notification again" },
+	{ "GET", "/admin/games/{id}", admin_web_game, ROUTE_WEB | ROUTE_ADMIN,
+	  "admin: a game's seats, timeline, notifications, chat and actions" },
+	{ "GET", "/admin/games/{id}/step", admin_web_step, ROUTE_WEB | ROUTE_ADMIN,
+	  "admin: the board at step ?n=, and the diff to step ?diff=" },
+	{ "GET", "/admin/games/{id}/export", admin_web_export, ROUTE_WEB | ROUTE_ADMIN, "admin: download the replay file" },
+	{ "POST", "/admin/games/{id}/verify", admin_web_verify, ROUTE_WEB | ROUTE_ADMIN, "admin: verify a game" },
+	{ "POST", "/admin/games/{id}/rollback", admin_web_rollback, ROUTE_WEB | ROUTE_ADMIN, "admin: roll back" },
+	{ "POST", "/admin/games/{id}/seat", admin_web_seat, ROUTE_WEB | ROUTE_ADMIN, "admin: replace a seat's player" },
+	{ "POST", "/admin/games/{id}/drop", admin_web_drop, ROUTE_WEB | ROUTE_ADMIN, "admin: drop a player" },
+	{ "POST", "/admin/games/{id}/extend", admin_web_extend, ROUTE_WEB | ROUTE_ADMIN, "admin: extend a deadline" },
+	{ "POST", "/admin/games/{id}/abort", admin_web_abort, ROUTE_WEB | ROUTE_ADMIN, "admin: abort a game" },
 	{ NULL, NULL, NULL, 0, NULL }
 };
 

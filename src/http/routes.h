@@ -10,8 +10,12 @@ enum route_flags {
 	ROUTE_AUTH = 1 << 1,   /* any valid token */
 	ROUTE_ADMIN = 1 << 2,  /* an admin's account token */
 	ROUTE_BODY = 1 << 3,   /* reads a request body */
-	ROUTE_WEB = 1 << 4     /* an HTML page: session cookie, and a POST must carry the form's CSRF token */
+	ROUTE_WEB = 1 << 4,    /* an HTML page: session cookie, and a POST must carry the form's CSRF token */
+	ROUTE_UPLOAD = 1 << 5  /* the body (and a form field) may be up to ROUTE_UPLOAD_LIMIT: replay file imports */
 };
+
+/* The body limit of ROUTE_UPLOAD routes (when larger than the configured body limit). */
+#define ROUTE_UPLOAD_LIMIT ((size_t)8 * 1024 * 1024)
 
 typedef void (*route_handler)(struct http_request *rq, struct http_reply *reply);
 

@@ -155,7 +155,7 @@ static void dispatch(struct http_request *rq, struct http_reply *reply)
 	if (rq->too_large) {
 		char detail[128];
 		snprintf(detail, sizeof(detail), "the request body is larger than the limit of %zu bytes",
-			 rq->srv->cfg.body_limit);
+			 rq->body_limit);
 		http_reply_problem(reply, ERR_TOOLARGE, "body_too_large", detail, NULL);
 		return;
 	}
@@ -180,7 +180,9 @@ static void dispatch(struct http_request *rq, struct http_reply *reply)
 				web_error_page(rq, reply, 400, "This form must be sent as application/x-www-form-urlencoded.");
 				return;
 			}
-			if (form_parse(rq->body.data, rq->body.len, &rq->form, &e) < 0) {
+			if (form_parse_max(rq->body.data, rq->body.len, (rt->flags & ROUTE_UPLOAD) && rq->sess.is_admin
+					   ? rq->body_limit : FORM_MAX_VALUE,
+					   &rq->form, &e) < 0) {
 				web_error_page(rq, reply, 400, e.msg);
 				return;
 			}
@@ -212,6 +214,34 @@ static void dispatch(struct http_request *rq, struct http_reply *reply)
 	rt->handler(rq, reply);
 }
 
+/*
+ * The body limit of a request: larger for an upload route (a replay file)
+ * when an admin is asking, so nobody else can make the server hold that
+ * much; the configured one otherwise.
+ */
+static size_t body_limit_for(struct http_server *srv, struct MHD_Connection *conn, const char *method,
+			     const char *url)
+{
+	struct http_request probe;
+	const struct route *rt;
+	struct err e = {0};
+	int known, admin;
+
+	memset(&probe, 0, sizeof(probe));
+	probe.srv = srv;
+	probe.conn = conn;
+	rt = routes_match(method, url, &probe, &known);
+	if (!rt || !(rt->flags & ROUTE_UPLOAD) || ROUTE_UPLOAD_LIMIT <= srv->cfg.body_limit)
+		return srv->cfg.body_limit;
+	if (rt->flags & ROUTE_WEB) {
+		session_load(&probe);
+		admin = probe.sess.is_admin;
+	} else {
+		admin = auth_request(&probe, &probe.auth, &e) == 0 && probe.auth.is_admin;
+	}
+	return admin ? ROUTE_UPLOAD_LIMIT : srv->cfg.body_limit;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
 				  const char *version, const char *upload_data, size_t *upload_data_size,
 				  void **req_cls)
@@ -236,17 +266,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		rq->auth.seat = -1;
 		buf_init(&rq->body);
 		client_address(conn, rq->client);
+		rq->body_limit = body_limit_for(srv, conn, method, url);
 		*req_cls = rq;
 		atomic_fetch_add(&srv->inflight, 1);
 		cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-		if (cl && strtoull(cl, NULL, 10) > srv->cfg.body_limit) {
+		if (cl && strtoull(cl, NULL, 10) > rq->body_limit) {
 			rq->too_large = 1;
 			goto respond;
 		}
 		return MHD_YES;
 	}
 	if (*upload_data_size) {
-		if (!rq->too_large && rq->body.len + *upload_data_size <= srv->cfg.body_limit)
+		if (!rq->too_large && rq->body.len + *upload_data_size <= rq->body_limit)
 			buf_add(&rq->body, upload_data, *upload_data_size);
 		else
 			rq->too_large = 1;

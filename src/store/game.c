@@ -553,7 +553,10 @@ int store_seat_claim(struct store_conn *c, int64_t game_id, int64_t user_id, con
 {
 	static const char find[] =
 		"SELECT s.seat FROM seats s JOIN games g ON g.id = s.game_id"
-		" WHERE s.game_id = ? AND s.user_id IS NULL AND g.status = 'active' ORDER BY s.seat LIMIT 1";
+		" WHERE s.game_id = ? AND s.user_id IS NULL AND g.status = 'active'"
+		" AND NOT EXISTS (SELECT 1 FROM seat_clocks sc WHERE sc.game_id = s.game_id AND sc.seat = s.seat"
+		"  AND sc.dropped = 1)" /* the bot plays a dropped player's seat; an admin gives it a new player */
+		" ORDER BY s.seat LIMIT 1";
 	static const char upd[] = "UPDATE seats SET user_id = ?, name = ?, email = ? WHERE game_id = ? AND seat = ?";
 	sqlite3_stmt *st = store__stmt(c, find, err);
 	int r;
@@ -584,7 +587,8 @@ int store_games_open(struct store_conn *c, int64_t user_id, int limit, int64_t *
 {
 	static const char sql[] =
 		"SELECT g.id FROM games g WHERE g.status = 'active'"
-		" AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id IS NULL)"
+		" AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id IS NULL AND NOT EXISTS"
+		"  (SELECT 1 FROM seat_clocks sc WHERE sc.game_id = s.game_id AND sc.seat = s.seat AND sc.dropped = 1))"
 		" AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?)"
 		" ORDER BY g.id DESC LIMIT ?";
 	sqlite3_stmt *st = store__stmt(c, sql, err);

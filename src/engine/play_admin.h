@@ -1,0 +1,118 @@
+/* engine/play_admin.h: the admin console's reads and actions on stored games (rollback, seats, clocks, audit) */
+/* SPDX-License-Identifier: MIT */
+#ifndef TURNPOST_ENGINE_PLAY_ADMIN_H
+#define TURNPOST_ENGINE_PLAY_ADMIN_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "store/admin.h"
+#include "store/store.h"
+#include "util/err.h"
+
+#define PLAY_ADMIN_REASON_MAX 500
+
+/* Who acts, through what, and why: every action writes this into its audit row. */
+struct play_admin_actor {
+	int64_t user_id;      /* the admin's account; 0 for the command line */
+	const char *channel;  /* "web", "api", "cli" */
+	const char *client;   /* client address or NULL */
+	const char *reason;   /* required: 1 to PLAY_ADMIN_REASON_MAX characters, no control characters */
+};
+
+/*
+ * ---- rollback ----
+ * The move log stays append-only: rolling back to step N appends an admin
+ * step (seat -1, via "admin", text "rollback to N") whose snapshot is step
+ * N's. The game goes on from there; the move count keeps growing (so a
+ * page or client holding the old count gets 412), verify replays the step
+ * as "the position of step N again", and export/import carry it like any
+ * other step. Nobody can undo across it. Rolling back restores step N's
+ * random generator too: the same steps draw the same numbers again.
+ */
+
+/* N when m is an admin rollback step ("rollback to N", seat -1, via admin), else -1. */
+int play_rollback_target(const char *text, int seat, const char *via);
+
+/*
+ * Append the rollback step inside the caller's write transaction: the game's
+ * status, pending seats and clocks follow step N's position. notify: queue a
+ * "rollback" outbox row ({"to":N,"reason":...}) for every seated player.
+ * before and after (may be NULL) receive the move count before and after.
+ * ERR_INPUT when N is not an earlier step, ERR_CONFLICT for an aborted game.
+ */
+int play_admin__rollback_in_tx(struct store_conn *c, int64_t game_id, int to, const char *client, int64_t at,
+			       const char *reason, int notify, int *before, int *after, struct err *err);
+
+/* ---- actions: one transaction each, with the audit row; *out (may be NULL) gets a new summary object ---- */
+
+/* Roll back to step to (0: the set-up); the players are told. */
+int play_admin_rollback(struct store *s, const struct play_admin_actor *a, int64_t game_id, int to, json_t **out,
+			struct err *err);
+/*
+ * Give seat another player: email (NULL or "": the seat has no player and
+ * anyone may join it) and name (NULL: the account's name, else the seat's).
+ * The seat's old links (seat tokens) stop working, a new seat token is made
+ * ("token" in *out, shown once) and the new player is invited. A seat the
+ * bot played after a drop is a person's again.
+ */
+int play_admin_seat_replace(struct store *s, const struct play_admin_actor *a, int64_t game_id, int seat,
+			    const char *name, const char *email, json_t **out, struct err *err);
+/*
+ * Drop a seat's player. When the game has a bot, the bot plays the seat from
+ * now on (the notifier plays it as soon as it is the seat's turn; a game
+ * without a time control gets a dormant one for this: a year per turn,
+ * "notify" on timeout); the seat leaves its player, and its links stop
+ * working. A game without a bot cannot go on and is aborted.
+ * *out has "outcome": "bot" or "aborted".
+ */
+int play_admin_drop(struct store *s, const struct play_admin_actor *a, int64_t game_id, int seat, json_t **out,
+		    struct err *err);
+/* Extend the running deadline of seat by add_ms (1 minute to 366 days); *out has the new "deadline". */
+int play_admin_extend(struct store *s, const struct play_admin_actor *a, int64_t game_id, int seat, int64_t add_ms,
+		      json_t **out, struct err *err);
+/* End an active game without a result (status "aborted"); its clocks stop. */
+int play_admin_abort(struct store *s, const struct play_admin_actor *a, int64_t game_id, json_t **out,
+		     struct err *err);
+/* Queue a dead notification again (same id). */
+int play_admin_resend(struct store *s, const struct play_admin_actor *a, int64_t outbox_id, json_t **out,
+		      struct err *err);
+/* Revoke any token. */
+int play_admin_revoke(struct store *s, const struct play_admin_actor *a, int64_t token_id, json_t **out,
+		      struct err *err);
+/* Import a replay file (play_import), verify it and write the audit row; *out has the new "id". */
+int play_admin_import(struct store *s, const struct play_admin_actor *a, const json_t *file, json_t **out,
+		      struct err *err);
+
+/* ---- reads (all *out new) ---- */
+
+/*
+ * Games matching the filter: [{"id","game","title","status","move_count",
+ * "active_seats","seats":[{"seat","name","email"}],"dead","created_at","updated_at"}].
+ */
+int play_admin_games(struct store *s, const struct store_admin_filter *f, json_t **out, struct err *err);
+/*
+ * One game for the console: the spectator's game object (play_game_json with
+ * emails) plus per seat "user_id", "clock" and "tokens", and "clock_mode",
+ * "dead", "notifications" (see play_admin_notification_json), "chat".
+ */
+int play_admin_game(struct store *s, int64_t id, json_t **out, struct err *err);
+/* {"game","move_count","steps":[{"n","seat","player","text","via","at","time","client"}]}. */
+int play_admin_timeline(struct store *s, int64_t id, json_t **out, struct err *err);
+/*
+ * The position after step n (0: the set-up), from its stored snapshot:
+ * {"game","id","title","n","move_count","step" (null for the set-up),"view" (spectator),
+ *  "pending","result","seats":[{"seat","name"}]}. ERR_NOTFOUND when there is no such step.
+ */
+int play_admin_position(struct store *s, int64_t id, int n, json_t **out, struct err *err);
+/*
+ * What changed from a to b: [{"path":"players[1].ore","before":...,"after":...}]
+ * (a missing side is absent), at most max entries (0: 500). New.
+ */
+json_t *play_admin_diff(const json_t *a, const json_t *b, size_t max);
+/* An outbox row as the console shows it. New. */
+json_t *play_admin_notification_json(const struct store_outbox_row *r);
+/* The audit log: [{"id","at","time","actor","actor_user_id","actor_email","action","game","reason","before","after","detail"}]. */
+int play_admin_audit(struct store *s, const struct store_audit_filter *f, json_t **out, struct err *err);
+
+#endif

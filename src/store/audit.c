@@ -1,0 +1,92 @@
+/* store/audit.c: reading the audit log of admin actions (rows are written by store_audit_add) */
+/* SPDX-License-Identifier: MIT */
+#include "store/admin.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/store_int.h"
+#include "util/banned.h"
+
+#define AUDIT_LIMIT 100
+#define AUDIT_MAX 1000
+
+void store_audit_rows_free(struct store_audit_row *rows, int n)
+{
+	for (int i = 0; rows && i < n; i++) {
+		free(rows[i].actor_email);
+		free(rows[i].reason);
+		free(rows[i].detail);
+	}
+	free(rows);
+}
+
+static void copy_text(sqlite3_stmt *st, int col, char *dst, size_t size)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	size_t n = t ? (size_t)sqlite3_column_bytes(st, col) : 0;
+
+	if (n >= size)
+		n = size - 1;
+	if (n)
+		memcpy(dst, t, n);
+	dst[n] = '\0';
+}
+
+int store_audit_list(struct store_conn *c, const struct store_audit_filter *f, struct store_audit_row **out,
+		     int *n, struct err *err)
+{
+	static const char sql[] =
+		"SELECT a.id, a.at, coalesce(a.actor_user_id, 0), u.email, a.actor, a.action, coalesce(a.game_id, 0),"
+		" a.reason, coalesce(a.before_count, -1), coalesce(a.after_count, -1), a.detail"
+		" FROM audit a LEFT JOIN users u ON u.id = a.actor_user_id"
+		" WHERE (?1 = 0 OR a.game_id = ?1) AND (?2 IS NULL OR a.action = ?2)"
+		" AND (?3 IS NULL OR a.actor = ?3 OR u.email = ?3 COLLATE NOCASE) AND (?4 = 0 OR a.id < ?4)"
+		" ORDER BY a.id DESC LIMIT ?5";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store_audit_row *rows = NULL;
+	int count = 0, alloc = 0, r, limit = f->limit > 0 ? f->limit : AUDIT_LIMIT;
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, f->game_id);
+	if (f->action && *f->action)
+		store__bind_text(st, 2, f->action);
+	if (f->actor && *f->actor)
+		store__bind_text(st, 3, f->actor);
+	sqlite3_bind_int64(st, 4, f->before_id);
+	sqlite3_bind_int(st, 5, limit > AUDIT_MAX ? AUDIT_MAX : limit);
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		struct store_audit_row *x;
+		if (count == alloc) {
+			struct store_audit_row *grown;
+			alloc = alloc ? alloc * 2 : 16;
+			if (!(grown = realloc(rows, sizeof(*rows) * (size_t)alloc)))
+				abort();
+			rows = grown;
+		}
+		x = &rows[count++];
+		memset(x, 0, sizeof(*x));
+		x->id = sqlite3_column_int64(st, 0);
+		x->at = sqlite3_column_int64(st, 1);
+		x->actor_user_id = sqlite3_column_int64(st, 2);
+		x->actor_email = store__text(st, 3);
+		copy_text(st, 4, x->actor, sizeof(x->actor));
+		copy_text(st, 5, x->action, sizeof(x->action));
+		x->game_id = sqlite3_column_int64(st, 6);
+		x->reason = store__text(st, 7);
+		x->before = sqlite3_column_int(st, 8);
+		x->after = sqlite3_column_int(st, 9);
+		x->detail = store__text(st, 10);
+	}
+	if (r != SQLITE_DONE) {
+		store_audit_rows_free(rows, count);
+		return store__fail(c, "read the audit log", err);
+	}
+	sqlite3_reset(st);
+	*out = rows;
+	*n = count;
+	return 0;
+}
