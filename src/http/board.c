@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "render/render.h"
+
 #include "util/banned.h"
 
 struct board_drawer {
@@ -13,6 +15,8 @@ struct board_drawer {
 
 static const struct board_drawer drawers[] = {
 	{ "alien-frontiers", board_af_draw },
+	{ "space-station-phoenix", board_ssp_draw },
+	{ "starship-merchants", board_sm_draw },
 	{ NULL, NULL }
 };
 
@@ -22,4 +26,76 @@ int board_svg(const char *game, const json_t *view, const json_t *seats, int sea
 		if (strcmp(d->game, game) == 0)
 			return d->draw(view, seats, seat, out);
 	return -1;
+}
+
+void board__esc(struct buf *out, const char *s)
+{
+	if (s)
+		render_escape_html(out, s, strlen(s));
+}
+
+void board__fit(struct buf *out, double x, double y, double size, double width, const char *attrs, const char *s,
+		size_t len)
+{
+	double est = (double)len * size * BOARD_CHAR_W;
+
+	buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%g\"%s%s", x, y, size, attrs ? " " : "", attrs ? attrs : "");
+	if (est > width)
+		buf_addf(out, " textLength=\"%g\" lengthAdjust=\"spacingAndGlyphs\"", width);
+	buf_adds(out, ">");
+	render_escape_html(out, s, len);
+	buf_adds(out, "</text>");
+}
+
+/* Back from i to the start of a UTF-8 sequence (never splits a character). */
+static size_t utf8_start(const char *s, size_t i, size_t floor)
+{
+	while (i > floor && ((unsigned char)s[i] & 0xC0) == 0x80)
+		i--;
+	return i;
+}
+
+int board__wrap(struct buf *out, double x, double y, double size, double width, int max_lines, const char *attrs,
+		const char *s)
+{
+	size_t per_line = (size_t)(width / (size * BOARD_CHAR_W)), n = strlen(s), start = 0;
+	int lines = 0;
+
+	if (per_line < 4)
+		per_line = 4;
+	buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%g\"%s%s>", x, y, size, attrs ? " " : "", attrs ? attrs : "");
+	while (start < n && lines < max_lines) {
+		size_t end = start + per_line, cut, len;
+		int ellipsis = 0;
+		if (end >= n) {
+			cut = n;
+		} else {
+			cut = end;
+			while (cut > start && s[cut] != ' ')
+				cut--;
+			if (cut == start)
+				cut = utf8_start(s, end, start + 1);
+		}
+		len = cut - start;
+		if (lines == max_lines - 1 && cut < n) {
+			ellipsis = 1;
+			if (len > per_line - 1)
+				len = utf8_start(s, start + per_line - 1, start + 1) - start;
+		}
+		if (lines)
+			buf_addf(out, "<tspan x=\"%g\" dy=\"%g\"", x, size * 1.18);
+		else
+			buf_adds(out, "<tspan");
+		if ((double)(len + (size_t)ellipsis) * size * BOARD_CHAR_W > width)
+			buf_addf(out, " textLength=\"%g\" lengthAdjust=\"spacingAndGlyphs\"", width);
+		buf_adds(out, ">");
+		render_escape_html(out, s + start, len);
+		buf_adds(out, ellipsis ? "\xe2\x80\xa6</tspan>" : "</tspan>");
+		lines++;
+		start = cut;
+		while (start < n && s[start] == ' ')
+			start++;
+	}
+	buf_adds(out, "</text>");
+	return lines;
 }

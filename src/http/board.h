@@ -17,5 +17,26 @@ int board_svg(const char *game, const json_t *view, const json_t *seats, int sea
 
 /* The drawers (one file per game): same contract as board_svg. */
 int board_af_draw(const json_t *view, const json_t *seats, int seat, struct buf *out);
+int board_ssp_draw(const json_t *view, const json_t *seats, int seat, struct buf *out);
+int board_sm_draw(const json_t *view, const json_t *seats, int seat, struct buf *out);
+
+/* Helpers of the drawers. */
+#define BOARD_CHAR_W 0.54 /* average glyph width of a sans-serif face, in ems: to wrap and fit text */
+/* Append s HTML-escaped (NULL: nothing). */
+void board__esc(struct buf *out, const char *s);
+/*
+ * A <text> of the len bytes of s (raw; escaped here) at x,y that never runs
+ * wider than width: squeezed with textLength when the estimate says it would.
+ * attrs (may be NULL) are extra attributes.
+ */
+void board__fit(struct buf *out, double x, double y, double size, double width, const char *attrs, const char *s,
+		size_t len);
+/*
+ * s (raw) wrapped at word boundaries to lines of width px, at most max_lines
+ * (the last one ends in an ellipsis when cut), as one <text> of <tspan>s.
+ * Returns the number of lines.
+ */
+int board__wrap(struct buf *out, double x, double y, double size, double width, int max_lines, const char *attrs,
+		const char *s);
 
 #endif

@@ -639,33 +639,159 @@ static int web_seat(struct http_request *rq, const json_t *seats_full, int64_t g
 	return found;
 }
 
+/* Legal steps as tap buttons: groups of at most this many before a group is split by its next word. */
+#define GROUP_MAX 16
+/* Sets of at most this many steps stay with their parent group when it is split. */
+#define GROUP_SMALL 4
+
+/* The n-th space-separated word of t (0-based) into word; 0, or -1 when t has fewer words. */
+static int nth_word(const char *t, int n, char *word, size_t size)
+{
+	size_t len;
+
+	for (; n > 0; n--) {
+		t = strchr(t, ' ');
+		if (!t)
+			return -1;
+		t++;
+	}
+	len = strcspn(t, " ");
+	if (!len)
+		return -1;
+	snprintf(word, size, "%.*s", (int)(len < size - 1 ? len : size - 1), t);
+	return 0;
+}
+
+/*
+ * A button's label: the step with runs of the same word counted
+ * ("keep food food food water" -> "keep 3×food water"). The canonical text
+ * stays the submitted value.
+ */
+static char *step_label(const char *t)
+{
+	struct buf b = BUF_INIT;
+
+	while (*t) {
+		size_t len = strcspn(t, " ");
+		int run = 1;
+		const char *next = t + len;
+		while (*next == ' ' && !strncmp(next + 1, t, len) && (next[1 + len] == ' ' || next[1 + len] == '\0')) {
+			run++;
+			next += 1 + len;
+		}
+		if (b.len)
+			buf_addc(&b, ' ');
+		if (run > 1)
+			buf_addf(&b, "%d\xc3\x97", run);
+		buf_add(&b, t, len);
+		t = next;
+		while (*t == ' ')
+			t++;
+	}
+	return buf_detach(&b, NULL);
+}
+
+static void group_add(json_t *groups, const char *name, const json_t *texts)
+{
+	json_t *moves = json_array(), *m;
+	size_t i;
+
+	json_array_foreach(texts, i, m) {
+		char *label = step_label(json_string_value(m));
+		json_array_append_new(moves, json_pack("{s:O,s:s}", "value", m, "label", label));
+		free(label);
+	}
+	{
+		char *title = step_label(name);
+		json_array_append_new(groups, json_pack("{s:s,s:o,s:I}", "name", title, "moves", moves, "count",
+							 (json_int_t)json_array_size(texts)));
+		free(title);
+	}
+}
+
+/*
+ * Steps sharing the first `depth` words (prefix) as one group, or, when
+ * there are more than GROUP_MAX and the next word sorts them into a few
+ * sets, as one group per big set (recursively), the rest kept together.
+ */
+static void group_split(json_t *groups, const char *prefix, const json_t *texts, int depth)
+{
+	json_t *byword = json_object(), *order = json_array(), *m, *key;
+	size_t i, n = json_array_size(texts);
+
+	if (n > GROUP_MAX && depth < 12) {
+		json_array_foreach(texts, i, m) {
+			char word[64] = "";
+			json_t *set;
+			nth_word(json_string_value(m), depth, word, sizeof(word));
+			set = json_object_get(byword, word);
+			if (!set) {
+				set = json_array();
+				json_object_set_new(byword, word, set);
+				json_array_append_new(order, json_string(word));
+			}
+			json_array_append(set, m);
+		}
+	}
+	if (json_array_size(order) < 2 || json_array_size(order) > n / 2) {
+		group_add(groups, prefix, texts);
+	} else {
+		/* the steps that end here and the small sets stay in this group; big sets become their own */
+		json_t *here = json_array();
+		json_array_foreach(texts, i, m) {
+			char word[64] = "";
+			nth_word(json_string_value(m), depth, word, sizeof(word));
+			if (!*word || json_array_size(json_object_get(byword, word)) <= GROUP_SMALL)
+				json_array_append(here, m);
+		}
+		if (json_array_size(here))
+			group_add(groups, prefix, here);
+		json_decref(here);
+		json_array_foreach(order, i, key) {
+			const char *w = json_string_value(key);
+			json_t *set = json_object_get(byword, w);
+			struct buf b = BUF_INIT;
+			if (!*w || json_array_size(set) <= GROUP_SMALL)
+				continue;
+			buf_addf(&b, "%s %s", prefix, w);
+			group_split(groups, b.data, set, depth + 1);
+			buf_release(&b);
+		}
+	}
+	json_decref(byword);
+	json_decref(order);
+}
+
+/*
+ * The legal steps as groups for the page: by first word, long groups split
+ * by the following words; each step {"value": canonical text, "label"}.
+ */
 static json_t *legal_groups(json_t *moves)
 {
-	json_t *groups = json_array(), *byname = json_object();
+	json_t *groups = json_array(), *byname = json_object(), *order = json_array(), *m;
 	size_t i;
-	json_t *m;
 
 	json_array_foreach(moves, i, m) {
-		const char *t = json_string_value(m);
-		char word[32];
-		size_t n = strcspn(t, " ");
-		json_t *g;
+		char word[32] = "";
+		json_t *set;
 
-		snprintf(word, sizeof(word), "%.*s", (int)(n < 31 ? n : 31), t);
-		g = json_object_get(byname, word);
-		if (!g) {
-			g = json_pack("{s:s,s:[]}", "name", word, "moves");
-			json_object_set_new(byname, word, g);
-			json_array_append(groups, g);
+		nth_word(json_string_value(m), 0, word, sizeof(word));
+		set = json_object_get(byname, word);
+		if (!set) {
+			set = json_array();
+			json_object_set_new(byname, word, set);
+			json_array_append_new(order, json_string(word));
 		}
-		json_array_append(json_object_get(g, "moves"), m);
+		json_array_append(set, m);
 	}
+	json_array_foreach(order, i, m)
+		group_split(groups, json_string_value(m), json_object_get(byname, json_string_value(m)), 1);
 	json_array_foreach(groups, i, m) {
-		size_t count = json_array_size(json_object_get(m, "moves"));
-		json_object_set_new(m, "count", json_integer((json_int_t)count));
+		json_int_t count = json_integer_value(json_object_get(m, "count"));
 		json_object_set_new(m, "open", json_boolean(json_array_size(groups) <= 2 || count <= 8));
 	}
 	json_decref(byname);
+	json_decref(order);
 	return groups;
 }
 

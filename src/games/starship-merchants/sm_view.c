@@ -114,6 +114,14 @@ json_t *sm_view_build(const struct sm_state *s, int seat)
 	json_object_set_new(market, "refinery_deck", json_integer(rdeck));
 	json_object_set_new(market, "refineries_open", json_boolean(s->refineries_open));
 	json_object_set_new(o, "market", market);
+	{
+		json_t *kinds = json_array();
+
+		for (int k = 0; k < SM_NKINDS; k++)
+			json_array_append_new(kinds, json_pack("{s:s, s:s, s:i}", "slug", sm_kinds[k].slug, "name",
+							       sm_kinds[k].name, "value", sm_kinds[k].value));
+		json_object_set_new(belt, "kinds", kinds);
+	}
 	json_object_set_new(belt, "known", tokens(s->known));
 	json_object_set_new(belt, "bag", json_integer(bag));
 	json_object_set_new(belt, "destinations", display(s->ddisp, SM_DEST_SLOTS, 1));

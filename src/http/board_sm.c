@@ -1,0 +1,476 @@
+/* http/board_sm.c: the Starship Merchants board as SVG, drawn from the game's view JSON */
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <string.h>
+
+#include "http/board.h"
+#include "util/banned.h"
+
+#define W 390
+
+static const char *const seat_fill[] = { "#d64541", "#2f6fd6", "#2e9e57", "#e0a800", "#8e44ad", "#7f8c8d" };
+static const char *const seat_ink[] = { "#fff", "#fff", "#fff", "#1b1f24", "#fff", "#fff" };
+
+/* The circuit in clockwise order, as the view names the places. */
+static const char *const places[] = { "Shipyard", "Market", "Belt", "Dock" };
+
+static const char *str(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
+
+static long long num(const json_t *o, const char *key)
+{
+	return (long long)json_integer_value(json_object_get(o, key));
+}
+
+static int seat_colour(long long s)
+{
+	return s >= 0 && s < 6 ? (int)s : 5;
+}
+
+/* The seat's name, escaped (raw: for board__fit, which escapes), or "Player 2". */
+static void seat_name(struct buf *out, const json_t *seats, long long s, int raw)
+{
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(seats, i, e) {
+		const char *n = json_string_value(json_object_get(e, "name"));
+		if (json_integer_value(json_object_get(e, "seat")) == s && n && *n) {
+			if (raw)
+				buf_adds(out, n);
+			else
+				board__esc(out, n);
+			return;
+		}
+	}
+	buf_addf(out, "Player %lld", s + 1);
+}
+
+static const char *token_fill(const char *slug)
+{
+	static const struct { const char *slug, *fill; } t[] = {
+		{ "ice-9", "#7cc8ee" }, { "deuterium", "#a98bd6" }, { "cobalt", "#2850b8" },
+		{ "iridium", "#9aa0a6" }, { "xenite", "#3f9d4a" },
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (!strcmp(slug, t[i].slug))
+			return t[i].fill;
+	return "#555";
+}
+
+static void heading(struct buf *out, double *y, const char *title, const char *right)
+{
+	buf_addf(out, "<text x=\"6\" y=\"%g\" font-size=\"13\" font-weight=\"700\">%s</text>", *y + 13, title);
+	if (right) {
+		buf_addf(out, "<text x=\"%d\" y=\"%g\" font-size=\"10\" text-anchor=\"end\" fill=\"#5b6470\">", W - 6, *y + 13);
+		board__esc(out, right);
+		buf_adds(out, "</text>");
+	}
+	*y += 19;
+}
+
+/*
+ * Tokens of a {"ice-9": n, ...} object as chips (a disc in the kind's colour
+ * with the count); claimed (may be NULL) ones get a dark ring. Returns the
+ * x after the last chip; "none" when there are none.
+ */
+static double chips(struct buf *out, double x, double y, const json_t *counts, const json_t *claimed)
+{
+	const char *k;
+	const json_t *v;
+	int any = 0;
+
+	json_object_foreach((json_t *)counts, k, v) {
+		long long n = (long long)json_integer_value(v), c = num(claimed, k);
+		if (n <= 0)
+			continue;
+		any = 1;
+		buf_addf(out, "<circle cx=\"%g\" cy=\"%g\" r=\"6.5\" fill=\"%s\"%s/>", x + 6.5, y, token_fill(k),
+			 c > 0 ? " stroke=\"#1b1f24\" stroke-width=\"1.6\"" : "");
+		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"9\">", x + 15, y + 3.2);
+		board__esc(out, k);
+		buf_addf(out, " %lld%s</text>", n, c > 0 ? "*" : "");
+		x += 17 + (double)(strlen(k) + 3 + (c > 0)) * 9 * BOARD_CHAR_W;
+	}
+	if (!any) {
+		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"9\" fill=\"#8a8f98\">none</text>", x, y + 3.2);
+		x += 26;
+	}
+	return x;
+}
+
+/* ------------------------------------------------------------------ the circuit */
+
+static void circuit(struct buf *out, const json_t *view, const json_t *seats, double *y)
+{
+	const json_t *ps = json_object_get(view, "seats"), *p;
+	const double bw = (W - 8 - 14) / 2.0, bh = 44;
+	/* clockwise round a square: Shipyard top left, Market top right, Belt bottom right, Dock bottom left */
+	static const int col[] = { 0, 1, 1, 0 }, row[] = { 0, 0, 1, 1 };
+	long long turn = json_is_integer(json_object_get(view, "turn")) ? num(view, "turn") : -1;
+	size_t i;
+	char right[64];
+
+	snprintf(right, sizeof(right), "Mark %lld era · %lld turns played", num(view, "era"), num(view, "turns_played"));
+	heading(out, y, "The circuit", right);
+	for (int q = 0; q < 4; q++) {
+		double x = 4 + col[q] * (bw + 14), top = *y + row[q] * (bh + 12);
+		int k = 0;
+		buf_addf(out, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"8\" fill=\"#eef3fa\" stroke=\"#9fb3cc\"/>"
+			      "<text x=\"%g\" y=\"%g\" font-size=\"11\" font-weight=\"700\">%d. %s</text>",
+			 x, top, bw, bh, x + 7, top + 14, q + 1, places[q]);
+		json_array_foreach(ps, i, p) {
+			long long s = num(p, "seat");
+			int c = seat_colour(s);
+			if (strcmp(str(p, "place"), places[q]))
+				continue;
+			buf_adds(out, "<g><title>");
+			seat_name(out, seats, s, 0);
+			buf_addf(out, "</title><circle cx=\"%g\" cy=\"%g\" r=\"%s\" fill=\"%s\" stroke=\"%s\" stroke-width=\"2\"/>"
+				      "<text x=\"%g\" y=\"%g\" font-size=\"10\" font-weight=\"700\" text-anchor=\"middle\" fill=\"%s\">%lld</text></g>",
+				 x + 16 + k * 22, top + 30, s == turn ? "9.5" : "8", seat_fill[c], s == turn ? "#1b1f24" : "#fff",
+				 x + 16 + k * 22, top + 33.5, seat_ink[c], s + 1);
+			k++;
+		}
+	}
+	/* arrows between the quadrants, clockwise */
+	buf_addf(out, "<g fill=\"#5b6470\" font-size=\"13\" text-anchor=\"middle\">"
+		      "<text x=\"%d\" y=\"%g\">\xe2\x86\x92</text><text x=\"%g\" y=\"%g\">\xe2\x86\x93</text>"
+		      "<text x=\"%d\" y=\"%g\">\xe2\x86\x90</text><text x=\"%g\" y=\"%g\">\xe2\x86\x91</text></g>",
+		 W / 2, *y + bh / 2 + 4, 4 + bw * 1.5 + 14, *y + bh + 10, W / 2, *y + bh * 1.5 + 16, 4 + bw / 2, *y + bh + 10);
+	*y += 2 * bh + 12 + 6;
+	if (json_is_integer(json_object_get(view, "triggered_by"))) {
+		struct buf t = BUF_INIT;
+		buf_adds(&t, "End triggered by ");
+		seat_name(&t, seats, num(view, "triggered_by"), 1);
+		buf_adds(&t, json_is_true(json_object_get(view, "final_circuit")) ? ": final circuit to the Dock" : "");
+		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"18\" rx=\"4\" fill=\"#ffe9a8\"/>", *y, W - 8);
+		board__fit(out, 10, *y + 12.5, 10.5, W - 20, "font-weight=\"600\"", t.data, t.len);
+		buf_release(&t);
+		*y += 22;
+	}
+}
+
+/* ------------------------------------------------------------------ shipyard, market, belt */
+
+static void shipyard(struct buf *out, const json_t *view, double *y)
+{
+	const json_t *list = json_object_get(view, "shipyard"), *s;
+	long long era = num(view, "era");
+	size_t i;
+	double x = 4;
+	struct buf later = BUF_INIT;
+
+	heading(out, y, "1. Shipyard", "lease: half now, 2 loans of half");
+	json_array_foreach(list, i, s) {
+		long long mark = num(s, "mark");
+		if (mark == era) {
+			double w = (W - 12) / 2.0;
+			int sold = num(s, "left") <= 0;
+			buf_addf(out, "<g><rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"34\" rx=\"6\" fill=\"%s\" stroke=\"#9fb3cc\"/>"
+				      "<text x=\"%g\" y=\"%g\" font-size=\"11\" font-weight=\"700\">Mark %lld ",
+				 x, *y, w, sold ? "#e3e5e8" : "#fff", x + 7, *y + 13, mark);
+			board__esc(out, str(s, "type"));
+			buf_addf(out, "</text><text x=\"%g\" y=\"%g\" font-size=\"10\" text-anchor=\"end\" fill=\"%s\" font-weight=\"600\">"
+				      "%lld left</text>"
+				      "<text x=\"%g\" y=\"%g\" font-size=\"9.5\" fill=\"#333\">%lld cr (lease %lld) · energy %lld · cargo %lld</text></g>",
+				 x + w - 7, *y + 13, sold ? "#a3261b" : "#2e7d32", num(s, "left"), x + 7, *y + 27, num(s, "cost"),
+				 num(s, "cost") / 2, num(s, "energy"), num(s, "cargo"));
+			x += w + 4;
+		} else if (mark > era && !strcmp(str(s, "type"), "scout")) {
+			buf_addf(&later, "%sMark %lld %lld cr", later.len ? " · " : "later: ", mark, num(s, "cost"));
+		}
+	}
+	*y += 38;
+	if (era >= 3)
+		buf_addf(&later, "%sMark %lld ships are obsolete", later.len ? "; " : "", era - 2);
+	if (later.len) {
+		board__fit(out, 8, *y + 9, 9, W - 16, "fill=\"#5b6470\"", later.data, later.len);
+		*y += 13;
+	}
+	buf_release(&later);
+}
+
+/* Cards (market, refineries, destinations) two to a row: name, cost, effect. */
+static void cards(struct buf *out, const json_t *list, const char *cost_unit, int dim, double *y)
+{
+	const json_t *c;
+	size_t n = json_array_size(list);
+	const double w = (W - 12) / 2.0;
+
+	for (size_t r = 0; r < (n + 1) / 2; r++) {
+		double h = 0;
+		struct buf body[2] = { BUF_INIT, BUF_INIT };
+		int lines[2] = { 0, 0 };
+		for (size_t k = 0; k < 2 && r * 2 + k < n; k++) {
+			c = json_array_get(list, r * 2 + k);
+			lines[k] = board__wrap(&body[k], 4 + (double)k * (w + 4) + 7, *y + 35, 9, w - 12, 3, "fill=\"#333\"",
+					       str(c, "text"));
+			if (27 + lines[k] * 10.6 + 3 > h)
+				h = 27 + lines[k] * 10.6 + 3;
+		}
+		for (size_t k = 0; k < 2 && r * 2 + k < n; k++) {
+			double x = 4 + (double)k * (w + 4);
+			c = json_array_get(list, r * 2 + k);
+			buf_addf(out, "<g%s><rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"6\" fill=\"#fff\" stroke=\"#9fb3cc\"/>",
+				 dim ? " opacity=\".55\"" : "", x, *y, w, h);
+			board__fit(out, x + 7, *y + 13, 10.5, w - 60, "font-weight=\"700\"", str(c, "name"), strlen(str(c, "name")));
+			buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"10\" text-anchor=\"end\" fill=\"#1f5fae\" font-weight=\"700\">"
+				      "%lld %s</text>",
+				 x + w - 7, *y + 13, num(c, "cost"), cost_unit);
+			/* the slug is what a step names ("buy survey-robot ship 1") */
+			buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"8.5\" fill=\"#5b6470\">", x + 7, *y + 24);
+			if (json_is_string(json_object_get(c, "type"))) {
+				board__esc(out, str(c, "type"));
+				buf_adds(out, " · ");
+			}
+			board__esc(out, str(c, "slug"));
+			buf_adds(out, "</text>");
+			buf_add(out, body[k].data, body[k].len);
+			buf_adds(out, "</g>");
+		}
+		buf_release(&body[0]);
+		buf_release(&body[1]);
+		*y += h + 4;
+	}
+}
+
+static void market(struct buf *out, const json_t *view, double *y)
+{
+	const json_t *m = json_object_get(view, "market");
+	char right[64];
+	int open = json_is_true(json_object_get(m, "refineries_open"));
+
+	snprintf(right, sizeof(right), "deck %lld · refinery deck %lld", num(m, "deck"), num(m, "refinery_deck"));
+	heading(out, y, "2. Market", right);
+	cards(out, json_object_get(m, "cards"), "cr", 0, y);
+	buf_addf(out, "<text x=\"6\" y=\"%g\" font-size=\"10.5\" font-weight=\"600\">Refineries%s</text>", *y + 10,
+		 open ? " (for all your ships)" : ": on sale once a player has left the Dock");
+	*y += 14;
+	cards(out, json_object_get(m, "refineries"), "cr", !open, y);
+}
+
+static void belt(struct buf *out, const json_t *view, double *y)
+{
+	const json_t *b = json_object_get(view, "belt"), *k, *run = json_object_get(view, "run");
+	size_t i;
+	char right[64];
+	double x = 8;
+
+	snprintf(right, sizeof(right), "bag %lld · destination deck %lld", num(b, "bag"), num(b, "destination_deck"));
+	heading(out, y, "3. Belt", right);
+	json_array_foreach(json_object_get(b, "kinds"), i, k) {
+		buf_addf(out, "<circle cx=\"%g\" cy=\"%g\" r=\"5.5\" fill=\"%s\"/><text x=\"%g\" y=\"%g\" font-size=\"9.5\">",
+			 x + 5.5, *y + 6, token_fill(str(k, "slug")), x + 14, *y + 9.5);
+		board__esc(out, str(k, "name"));
+		buf_addf(out, " %lld</text>", num(k, "value"));
+		x += 22 + (double)(strlen(str(k, "name")) + 2) * 9.5 * BOARD_CHAR_W;
+	}
+	*y += 17;
+	buf_addf(out, "<text x=\"8\" y=\"%g\" font-size=\"9\" fill=\"#5b6470\">credits per token at the Dock; * = claimed</text>",
+		 *y + 4);
+	*y += 13;
+	buf_addf(out, "<text x=\"8\" y=\"%g\" font-size=\"10\" font-weight=\"600\">Known space</text>", *y + 9);
+	chips(out, 84, *y + 6, json_object_get(b, "known"), NULL);
+	*y += 17;
+	if (json_is_object(run)) {
+		struct buf t = BUF_INIT;
+		buf_addf(&t, "Run: ship %lld, %lld energy left", num(run, "ship"), num(run, "energy"));
+		if (json_is_string(json_object_get(run, "drawn")))
+			buf_addf(&t, "; explored %s: load it or leave it", str(run, "drawn"));
+		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"18\" rx=\"4\" fill=\"#fff4cc\" stroke=\"#e0a800\"/>", *y,
+			 W - 8);
+		board__fit(out, 10, *y + 12.5, 10.5, W - 20, "font-weight=\"600\"", t.data, t.len);
+		buf_release(&t);
+		*y += 22;
+	}
+	buf_addf(out, "<text x=\"6\" y=\"%g\" font-size=\"10.5\" font-weight=\"600\">Destinations (cost in energy)</text>",
+		 *y + 10);
+	*y += 14;
+	cards(out, json_object_get(b, "destinations"), "energy", 0, y);
+}
+
+/* ------------------------------------------------------------------ players */
+
+static void ship_box(struct buf *out, const json_t *sh, int running, double *y)
+{
+	const json_t *gear = json_object_get(sh, "gear"), *g;
+	long long load = 0, cap = num(sh, "capacity");
+	int obsolete = json_is_true(json_object_get(sh, "obsolete"));
+	struct buf t = BUF_INIT;
+	const char *k;
+	const json_t *v;
+	size_t i;
+	double top = *y, h;
+
+	json_object_foreach(json_object_get(sh, "cargo"), k, v)
+		load += (long long)json_integer_value(v);
+	h = 33 + (json_array_size(gear) || json_is_string(json_object_get(sh, "pilot")) ? 12 : 0);
+	buf_addf(out, "<rect x=\"14\" y=\"%g\" width=\"%d\" height=\"%g\" rx=\"5\" fill=\"%s\" stroke=\"%s\"%s/>", top, W - 20,
+		 h, obsolete ? "#eceef1" : "#fff", running ? "#e0a800" : "#c5d3e6", running ? " stroke-width=\"2\"" : "");
+	buf_addf(&t, "Ship %lld · Mark %lld %s", num(sh, "no"), num(sh, "mark"), str(sh, "type"));
+	board__fit(out, 20, top + 13, 10.5, 150, "font-weight=\"700\"", t.data, t.len);
+	buf_reset(&t);
+	buf_addf(&t, "energy %lld · cargo %lld/%lld", num(sh, "energy"), load, cap);
+	if (num(sh, "loans"))
+		buf_addf(&t, " · %lld loan%s of %lld", num(sh, "loans"), num(sh, "loans") == 1 ? "" : "s", num(sh, "marker_cost"));
+	if (obsolete)
+		buf_adds(&t, " · OBSOLETE");
+	buf_addf(out, "<text x=\"%d\" y=\"%g\" font-size=\"9.5\" text-anchor=\"end\" fill=\"%s\"", W - 12, top + 13,
+		 obsolete || num(sh, "loans") ? "#a3261b" : "#333");
+	if ((double)t.len * 9.5 * BOARD_CHAR_W > W - 190)
+		buf_addf(out, " textLength=\"%d\" lengthAdjust=\"spacingAndGlyphs\"", W - 190);
+	buf_addf(out, ">%s</text>", t.data);
+	buf_reset(&t);
+	if (load)
+		chips(out, 20, top + 24, json_object_get(sh, "cargo"), json_object_get(sh, "claimed"));
+	else
+		buf_addf(out, "<text x=\"20\" y=\"%g\" font-size=\"9\" fill=\"#8a8f98\">empty hold</text>", top + 27);
+	if (json_is_string(json_object_get(sh, "destination")) || num(sh, "payment")) {
+		if (json_is_string(json_object_get(sh, "destination")))
+			buf_addf(&t, "bound for %s", str(sh, "destination"));
+		if (num(sh, "payment"))
+			buf_addf(&t, "%spays %lld at the Dock", t.len ? " · " : "", num(sh, "payment"));
+		buf_addf(out, "<text x=\"%d\" y=\"%g\" font-size=\"9\" text-anchor=\"end\" fill=\"#1f5fae\" font-weight=\"600\">",
+			 W - 12, top + 27);
+		board__esc(out, t.data);
+		buf_adds(out, "</text>");
+		buf_reset(&t);
+	}
+	if (json_is_string(json_object_get(sh, "pilot")))
+		buf_addf(&t, "pilot %s", str(sh, "pilot"));
+	json_array_foreach(gear, i, g)
+		buf_addf(&t, "%s%s", t.len ? (i ? ", " : " · gear ") : (i ? ", " : "gear "), json_string_value(g));
+	if (t.len)
+		board__fit(out, 20, top + 40, 9, W - 40, "fill=\"#333\"", t.data, t.len);
+	buf_release(&t);
+	*y += h + 3;
+}
+
+static void players(struct buf *out, const json_t *view, const json_t *seats, double *y)
+{
+	const json_t *ps = json_object_get(view, "seats"), *p, *sh, *c;
+	long long you = json_is_integer(json_object_get(view, "you")) ? num(view, "you") : -1;
+	long long turn = json_is_integer(json_object_get(view, "turn")) ? num(view, "turn") : -1;
+	const json_t *run = json_object_get(view, "run");
+	size_t i, k;
+
+	heading(out, y, "Players", "most credits wins");
+	json_array_foreach(ps, i, p) {
+		long long s = num(p, "seat");
+		int col = seat_colour(s);
+		double top = *y;
+		struct buf t = BUF_INIT;
+
+		seat_name(&t, seats, s, 0);
+		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"7\" height=\"14\" rx=\"2\" fill=\"%s\"/>"
+			      "<text x=\"15\" y=\"%g\" font-size=\"12\" font-weight=\"700\">%s%s%s</text>"
+			      "<text x=\"%d\" y=\"%g\" font-size=\"12\" font-weight=\"700\" text-anchor=\"end\">%lld credits</text>",
+			 top, seat_fill[col], top + 12, t.data, s == you ? " (you)" : "", s == turn ? " \xe2\x96\xb6" : "", W - 6,
+			 top + 12, num(p, "credits"));
+		buf_reset(&t);
+		buf_addf(&t, "%s · lap %lld · %lld turns", str(p, "place"), num(p, "laps"), num(p, "turns"));
+		if (num(p, "loans"))
+			buf_addf(&t, " · %lld loans, %lld cr to repay", num(p, "loans"), num(p, "debt"));
+		if (num(p, "last_paid"))
+			buf_addf(&t, " · last Dock paid %lld", num(p, "last_paid"));
+		if (json_is_true(json_object_get(p, "finished")))
+			buf_adds(&t, " · done");
+		board__fit(out, 15, top + 25, 9.5, W - 21, "fill=\"#333\"", t.data, t.len);
+		buf_reset(&t);
+		*y += 30;
+		buf_addf(out, "<text x=\"15\" y=\"%g\" font-size=\"9.5\" font-weight=\"600\">local space</text>", *y + 9);
+		chips(out, 80, *y + 6, json_object_get(p, "local"), json_object_get(p, "claimed"));
+		*y += 15;
+		{
+			long long setup = 0;
+			const char *key;
+			const json_t *v;
+			json_object_foreach(json_object_get(p, "setup_tokens"), key, v)
+				setup += (long long)json_integer_value(v);
+			if (setup) {
+				buf_addf(out, "<text x=\"15\" y=\"%g\" font-size=\"9.5\" font-weight=\"600\">mine tokens</text>", *y + 9);
+				chips(out, 80, *y + 6, json_object_get(p, "setup_tokens"), NULL);
+				buf_addf(out, "<text x=\"%d\" y=\"%g\" font-size=\"8.5\" text-anchor=\"end\" fill=\"#5b6470\">to local space on first Belt visit</text>",
+					 W - 6, *y + 20);
+				*y += 24;
+			}
+		}
+		json_array_foreach(json_object_get(p, "refineries"), k, c)
+			buf_addf(&t, "%s%s", k ? ", " : "refineries: ", json_string_value(c));
+		json_array_foreach(json_object_get(p, "set_aside"), k, c)
+			buf_addf(&t, "%s%s", k ? ", " : (t.len ? " · set aside: " : "set aside: "), json_string_value(c));
+		if (t.len) {
+			board__fit(out, 15, *y + 9, 9.5, W - 21, "fill=\"#333\"", t.data, t.len);
+			*y += 14;
+		}
+		buf_release(&t);
+		if (!json_array_size(json_object_get(p, "ships"))) {
+			buf_addf(out, "<text x=\"15\" y=\"%g\" font-size=\"9.5\" fill=\"#8a8f98\">no ships yet</text>", *y + 9);
+			*y += 14;
+		}
+		json_array_foreach(json_object_get(p, "ships"), k, sh)
+			ship_box(out, sh, s == turn && json_is_object(run) && num(run, "ship") == num(sh, "no"), y);
+		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"2\" height=\"%g\" fill=\"%s\"/>", top + 16, *y - top - 16,
+			 seat_fill[col]);
+		*y += 8;
+	}
+}
+
+static void salvage(struct buf *out, const json_t *view, double *y)
+{
+	const json_t *sv = json_object_get(view, "salvage");
+	char right[64];
+
+	if (!json_is_object(sv))
+		return;
+	snprintf(right, sizeof(right), "keep %lld pilot(s), %lld gear at cost", num(sv, "pilots"), num(sv, "gear"));
+	heading(out, y, "Salvage from scrapped ships", right);
+	cards(out, json_object_get(sv, "cards"), "cr", 0, y);
+}
+
+static void result(struct buf *out, const json_t *view, const json_t *seats, double *y)
+{
+	const json_t *ps = json_object_get(view, "seats"), *p;
+	size_t i;
+
+	if (strcmp(str(view, "phase"), "over"))
+		return;
+	heading(out, y, "Game over: final credits", NULL);
+	json_array_foreach(ps, i, p) {
+		struct buf t = BUF_INIT;
+		seat_name(&t, seats, num(p, "seat"), 1);
+		buf_addf(&t, ": %lld credits (into the Dock #%lld)", num(p, "credits"), num(p, "dock_order"));
+		board__fit(out, 10, *y + 10, 10.5, W - 20, NULL, t.data, t.len);
+		buf_release(&t);
+		*y += 14;
+	}
+	*y += 4;
+}
+
+int board_sm_draw(const json_t *view, const json_t *seats, int seat, struct buf *out)
+{
+	struct buf body = BUF_INIT;
+	double y = 2;
+
+	(void)seat; /* the view already says whose it is ("you") */
+	if (!json_is_object(view))
+		return -1;
+	result(&body, view, seats, &y);
+	circuit(&body, view, seats, &y);
+	salvage(&body, view, &y);
+	shipyard(&body, view, &y);
+	market(&body, view, &y);
+	belt(&body, view, &y);
+	players(&body, view, seats, &y);
+	buf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %g\" role=\"img\" "
+		      "aria-label=\"Starship Merchants board\" font-family=\"system-ui, sans-serif\" fill=\"#1b1f24\">",
+		 W, (double)(int)(y + 4));
+	buf_add(out, body.data, body.len);
+	buf_adds(out, "</svg>");
+	buf_release(&body);
+	return 0;
+}

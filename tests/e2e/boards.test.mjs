@@ -1,0 +1,174 @@
+// tests/e2e/boards.test.mjs: the Space Station Phoenix and Starship Merchants boards on a phone-sized screen
+// SPDX-License-Identifier: MIT
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const build = process.env.TOP_BUILDDIR || '../..';
+const dir = mkdtempSync(join(tmpdir(), 'tp-e2e-boards-'));
+const db = join(dir, 'turnpost.db');
+// screenshots stay in the build tree to be looked at
+const shots = join(build, 'tests/e2e-run/shots');
+let daemon, base, browser, admin;
+
+async function waitForFile(path, ms) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (existsSync(path)) {
+      const text = readFileSync(path, 'utf8').trim();
+      if (text) return text;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no ${path} after ${ms} ms`);
+}
+
+before(async () => {
+  mkdirSync(shots, { recursive: true });
+  const cli = (...args) => execFileSync(join(build, 'tests/turnpost-test'), ['--db', db, ...args]).toString();
+  admin = cli('user', 'add', 'admin@example.org', '--admin').trim().split('\n').pop();
+  daemon = spawn(join(build, 'tests/turnpostd-test'),
+    ['--db', db, '--listen', '127.0.0.1:0', '--port-file', join(dir, 'port'), '--quiet'],
+    { stdio: ['ignore', 'ignore', 'inherit'] });
+  base = `http://127.0.0.1:${await waitForFile(join(dir, 'port'), 20000)}`;
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (daemon) daemon.kill('SIGTERM');
+  if (!process.env.KEEP_TEST_DIRS) rmSync(dir, { recursive: true, force: true });
+});
+
+function phone() {
+  return browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+}
+
+async function newGame(game, n) {
+  const names = ['Ann', 'Bob <b>&', 'Cy', 'Di'];
+  const res = await fetch(`${base}/api/v1/games`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ game, players: names.slice(0, n).map((name, i) => ({ name, email: `${game}-${i}@example.org` })) }),
+  });
+  assert.equal(res.status, 201);
+  const g = await res.json();
+  return { id: g.id, tokens: g.seats.map((s) => s.token) };
+}
+
+const api = async (g, seat, path, body) => {
+  const res = await fetch(`${base}/api/v1/games/${g.id}${path}`, {
+    method: body ? 'POST' : 'GET',
+    headers: { Authorization: `Bearer ${g.tokens[seat]}`, 'Content-Type': 'application/json' },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, json: await res.json() };
+};
+
+// Play steps through the API by a fixed walk over the legal lists; stop early when stop(moves) says so.
+async function advance(g, steps, stop = () => false) {
+  let seen = { size: 0 };
+  for (let i = 0; i < steps; i++) {
+    let acted = false;
+    for (let s = 0; s < g.tokens.length && !acted; s++) {
+      const { json } = await api(g, s, '/legal');
+      if (!json.moves || !json.moves.length) continue;
+      if (json.moves.length > seen.size) seen = { size: json.moves.length, seat: s };
+      if (stop(json.moves)) return { seat: s, moves: json.moves, seen };
+      const move = json.moves[(i * 7 + 3) % json.moves.length];
+      const res = await api(g, s, '/moves', { moves: [move] });
+      assert.equal(res.status, 200, `${move}: ${JSON.stringify(res.json)}`);
+      acted = true;
+    }
+    if (!acted) break;
+  }
+  return { seen };
+}
+
+// Open a seat's page on the phone: the board fits, the page is small, and the labels are there.
+async function openBoard(g, seat, words, shot) {
+  const ctx = await phone();
+  const page = await ctx.newPage();
+  let bytes = 0;
+  page.on('response', async (r) => { try { bytes += (await r.body()).length; } catch { /* redirects */ } });
+  await page.goto(`${base}/s/${g.tokens[seat]}`);
+  await page.waitForLoadState('networkidle');
+  const board = page.locator('section.board svg');
+  await board.waitFor();
+  const box = await board.boundingBox();
+  assert.ok(box.width <= 390 && box.width > 300, `board is ${box.width}px wide`);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `page is ${width}px wide`);
+  // no text of the board runs past its right edge
+  const over = await page.evaluate(() => {
+    const svg = document.querySelector('section.board svg');
+    const right = svg.getBoundingClientRect().right + 0.5;
+    return [...svg.querySelectorAll('text')].filter((t) => t.getBoundingClientRect().right > right).map((t) => t.textContent);
+  });
+  assert.deepEqual(over, []);
+  const text = await board.textContent();
+  for (const word of words) assert.ok(text.includes(word), `board lacks ${word}`);
+  assert.ok(bytes < 100 * 1024, `game page weighs ${bytes} bytes`);
+  await page.screenshot({ path: join(shots, `${shot}.png`), fullPage: true });
+  return { ctx, page };
+}
+
+// Tap a step button (opening its group first) and check the step was stored as its canonical text.
+async function tap(g, page, value) {
+  const button = page.locator(`button[name=move][value="${value}"]`);
+  const details = button.locator('xpath=ancestor::details');
+  if (!(await details.evaluate((d) => d.open))) await details.locator('summary').click();
+  await button.click();
+  await page.waitForLoadState();
+  const { json } = await api(g, 0, '/moves');
+  assert.equal(json.moves[json.moves.length - 1].text, value);
+}
+
+test('the Space Station Phoenix board fits a phone, and steps are taps', async () => {
+  const g = await newGame('space-station-phoenix', 4);
+  await advance(g, 30);
+  const { seat } = await advance(g, 400, (moves) => moves.some((m) => m.startsWith('use ')));
+  assert.ok(seat !== undefined, 'no turn reached');
+  const { ctx, page } = await openBoard(g, seat, ['Players', 'Ships', 'Neutral ships', 'Diplomacy', 'expedition',
+    'Stations', 'Sector display', 'Supply', 'Ann', 'Bob <b>&', 'Cy', 'Di'], 'ssp');
+  // every legal step has a button with its canonical text
+  const { json } = await api(g, seat, '/legal');
+  const values = await page.locator('button[name=move]').evaluateAll((bs) => bs.map((b) => b.value));
+  for (const m of json.moves) assert.ok(values.includes(m), `no button for ${m}`);
+  await tap(g, page, json.moves.find((m) => m.startsWith('use ')));
+  await ctx.close();
+});
+
+test('a long Space Station Phoenix list of steps is grouped and stays small', async () => {
+  const g = await newGame('space-station-phoenix', 3);
+  const found = await advance(g, 1500, (moves) => moves.length >= 40);
+  assert.ok(found.seat !== undefined, `largest list seen: ${found.seen.size}`);
+  const { ctx, page } = await openBoard(g, found.seat, ['Diplomacy', 'Stations'], 'ssp-long-list');
+  const groups = await page.locator('section.moves details').count();
+  assert.ok(groups >= 2, `${found.moves.length} steps in ${groups} groups`);
+  const values = await page.locator('button[name=move]').evaluateAll((bs) => bs.map((b) => b.value));
+  assert.deepEqual([...values].sort(), [...found.moves].sort());
+  await tap(g, page, found.moves[found.moves.length - 1]);
+  await ctx.close();
+});
+
+test('the Starship Merchants board fits a phone, and steps are taps', async () => {
+  const g = await newGame('starship-merchants', 4);
+  await advance(g, 90);
+  const { seat } = await advance(g, 50, () => true);
+  const { ctx, page } = await openBoard(g, seat, ['The circuit', '1. Shipyard', '2. Market', '3. Belt', '4. Dock',
+    'Destinations', 'Refineries', 'Players', 'credits', 'Ann', 'Bob <b>&', 'Cy', 'Di'], 'sm');
+  const { json } = await api(g, seat, '/legal');
+  const values = await page.locator('button[name=move]').evaluateAll((bs) => bs.map((b) => b.value));
+  for (const m of json.moves) assert.ok(values.includes(m), `no button for ${m}`);
+  await tap(g, page, json.moves[0]);
+  await ctx.close();
+});

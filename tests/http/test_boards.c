@@ -1,0 +1,453 @@
+/* tests/http/test_boards.c: the Space Station Phoenix and Starship Merchants boards on the game page, played by taps */
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curl/curl.h>
+
+#include "engine/registry.h"
+#include "http/board.h"
+#include "httptest.h"
+#include "testutil.h"
+#include "util/banned.h"
+
+#define NSEATS 3
+
+struct tgame {
+	const char *id;
+	int64_t game;
+	char link[NSEATS][64];
+	char cookie[NSEATS][256];
+};
+
+static struct ht_daemon d;
+static char admin_token[64];
+static struct tgame ssp = { .id = "space-station-phoenix" }, sm = { .id = "starship-merchants" };
+
+static size_t blen(const char *s)
+{
+	return s ? strlen(s) : 0;
+}
+
+static int req(const char *method, const char *path, const char *cookie, const char *form, struct ht_resp *r)
+{
+	char ch[300];
+	const char *headers[3] = { NULL, NULL, NULL };
+	int n = 0;
+
+	if (cookie && *cookie) {
+		snprintf(ch, sizeof(ch), "Cookie: %s", cookie);
+		headers[n++] = ch;
+	}
+	if (form)
+		headers[n++] = "Content-Type: application/x-www-form-urlencoded";
+	return ht_request(&d, method, path, NULL, headers, form, blen(form), r);
+}
+
+static void last_line(const struct buf *b, char *out, size_t size)
+{
+	const char *end = b->data + b->len, *start;
+
+	while (end > b->data && (end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	start = end;
+	while (start > b->data && start[-1] != '\n')
+		start--;
+	snprintf(out, size, "%.*s", (int)(end - start), start);
+}
+
+static int create(struct tgame *g)
+{
+	struct ht_resp r;
+	char body[512];
+	int rc = -1;
+
+	snprintf(body, sizeof(body),
+		 "{\"game\":\"%s\",\"players\":[{\"name\":\"Ann\",\"email\":\"ann-%s@example.org\"},"
+		 "{\"name\":\"Bob <b>&\",\"email\":\"bob-%s@example.org\"},{\"name\":\"Cy\",\"email\":\"cy-%s@example.org\"}]}",
+		 g->id, g->id, g->id, g->id);
+	if (ht_request(&d, "POST", "/api/v1/games", admin_token, NULL, body, strlen(body), &r) < 0)
+		return -1;
+	if (r.status == 201) {
+		g->game = json_integer_value(json_object_get(r.json, "id"));
+		for (size_t i = 0; i < NSEATS; i++)
+			snprintf(g->link[i], sizeof(g->link[i]), "%s",
+				 json_string_value(json_object_get(json_array_get(json_object_get(r.json, "seats"), i), "token")));
+		rc = 0;
+	}
+	ht_resp_release(&r);
+	return rc;
+}
+
+static int suite_init(void)
+{
+	struct buf out = BUF_INIT;
+	int rc;
+
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	if (ht_start(&d, NULL) < 0)
+		return -1;
+	rc = ht_cli(&d, "user add admin@example.org --name Admin --admin", &out);
+	last_line(&out, admin_token, sizeof(admin_token));
+	buf_release(&out);
+	if (rc != 0 || create(&ssp) < 0 || create(&sm) < 0)
+		return -1;
+	return 0;
+}
+
+static int suite_clean(void)
+{
+	ht_cleanup(&d);
+	curl_global_cleanup();
+	return 0;
+}
+
+/* The session cookie of a seat (signed in through its seat link the first time). */
+static const char *seat_cookie(struct tgame *g, int seat)
+{
+	struct ht_resp r;
+	char path[96], sess[80];
+
+	if (g->cookie[seat][0])
+		return g->cookie[seat];
+	snprintf(path, sizeof(path), "/s/%s", g->link[seat]);
+	if (req("GET", path, NULL, NULL, &r) == 0 && r.status == 303 && ht_cookie(&r, "tp_session", sess, sizeof(sess)) == 0)
+		snprintf(g->cookie[seat], sizeof(g->cookie[seat]), "tp_session=%s", sess);
+	ht_resp_release(&r);
+	return g->cookie[seat];
+}
+
+/* The game as the admin sees it (new JSON), or NULL. */
+static json_t *game_json(const struct tgame *g)
+{
+	struct ht_resp r;
+	char path[64];
+	json_t *j = NULL;
+
+	snprintf(path, sizeof(path), "/api/v1/games/%lld", (long long)g->game);
+	if (ht_request(&d, "GET", path, admin_token, NULL, NULL, 0, &r) == 0 && r.status == 200)
+		j = json_incref(r.json);
+	ht_resp_release(&r);
+	return j;
+}
+
+/* The legal steps of a seat through the API with its seat token (new array), or NULL. */
+static json_t *legal_of(const struct tgame *g, int seat)
+{
+	struct ht_resp r;
+	char path[64];
+	json_t *j = NULL;
+
+	snprintf(path, sizeof(path), "/api/v1/games/%lld/legal", (long long)g->game);
+	if (ht_request(&d, "GET", path, g->link[seat], NULL, NULL, 0, &r) == 0 && r.status == 200)
+		j = json_incref(json_object_get(r.json, "moves"));
+	ht_resp_release(&r);
+	return j;
+}
+
+/* The value="..." of every <button name="move"> of a page (HTML entities decoded), as a new array. */
+static json_t *button_values(const char *html)
+{
+	json_t *a = json_array();
+	const char *p = html;
+
+	while ((p = strstr(p, "name=\"move\" value=\"")) != NULL) {
+		struct buf v = BUF_INIT;
+		p += strlen("name=\"move\" value=\"");
+		while (*p && *p != '"') {
+			static const struct { const char *ent; char c; } ents[] = {
+				{ "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' }, { "&quot;", '"' }, { "&#39;", '\'' },
+			};
+			size_t k;
+			for (k = 0; k < sizeof(ents) / sizeof(ents[0]); k++)
+				if (!strncmp(p, ents[k].ent, strlen(ents[k].ent)))
+					break;
+			if (k < sizeof(ents) / sizeof(ents[0])) {
+				buf_addc(&v, ents[k].c);
+				p += strlen(ents[k].ent);
+			} else {
+				buf_addc(&v, *p++);
+			}
+		}
+		if (strcmp(v.data, "undo"))
+			json_array_append_new(a, json_string(v.data));
+		buf_release(&v);
+	}
+	return a;
+}
+
+static void urlencode(struct buf *out, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+		    c == '_')
+			buf_addc(out, (char)c);
+		else if (c == ' ')
+			buf_addc(out, '+');
+		else
+			buf_addf(out, "%%%02X", c);
+	}
+}
+
+/* The SVG of a page, or "" (borrowed from body). */
+static int svg_span(const char *html, const char **start, size_t *len)
+{
+	const char *a = strstr(html, "<svg"), *b = a ? strstr(a, "</svg>") : NULL;
+
+	if (!a || !b)
+		return -1;
+	*start = a;
+	*len = (size_t)(b - a) + 6;
+	return 0;
+}
+
+/* Checks of one page of a seat: board present with words, names escaped, buttons = the legal list. */
+static void check_page(struct tgame *g, int seat, const char *const *words, struct ht_resp *r)
+{
+	char path[64];
+	const char *svg = NULL;
+	size_t svg_len = 0;
+	json_t *buttons, *legal, *m;
+	size_t i;
+	struct buf s = BUF_INIT;
+
+	snprintf(path, sizeof(path), "/games/%lld", (long long)g->game);
+	CU_ASSERT_EQUAL_FATAL(req("GET", path, seat_cookie(g, seat), NULL, r), 0);
+	CU_ASSERT_EQUAL_FATAL(r->status, 200);
+	CU_ASSERT(r->body.len < 100 * 1024);
+	CU_ASSERT_EQUAL_FATAL(svg_span(r->body.data, &svg, &svg_len), 0);
+	buf_add(&s, svg, svg_len);
+	for (const char *const *w = words; *w; w++) {
+		if (!strstr(s.data, *w))
+			fprintf(stderr, "\n  board of %s lacks \"%s\"\n", g->id, *w);
+		CU_ASSERT(strstr(s.data, *w) != NULL);
+	}
+	/* the name with markup in it is text, never markup */
+	CU_ASSERT(strstr(s.data, "Bob &lt;b&gt;&amp;") != NULL);
+	CU_ASSERT(strstr(s.data, "<b>") == NULL);
+	CU_ASSERT(strstr(s.data, "<script") == NULL);
+	/* every legal step is a button whose value is its canonical text, and nothing else is */
+	buttons = button_values(r->body.data);
+	legal = legal_of(g, seat);
+	CU_ASSERT_FATAL(legal != NULL);
+	CU_ASSERT_EQUAL(json_array_size(buttons), json_array_size(legal));
+	json_array_foreach(legal, i, m) {
+		int found = 0;
+		size_t k;
+		json_t *b;
+		json_array_foreach(buttons, k, b)
+			found |= json_equal(b, m);
+		if (!found)
+			fprintf(stderr, "\n  no button for \"%s\"\n", json_string_value(m));
+		CU_ASSERT(found);
+	}
+	json_decref(buttons);
+	json_decref(legal);
+	buf_release(&s);
+}
+
+/* The acting seat (lowest of active_seats), or -1. */
+static int acting_seat(const struct tgame *g, json_int_t *moves)
+{
+	json_t *j = game_json(g);
+	int seat = -1;
+
+	if (j) {
+		seat = json_is_integer(json_array_get(json_object_get(j, "active_seats"), 0))
+			       ? (int)json_integer_value(json_array_get(json_object_get(j, "active_seats"), 0))
+			       : -1;
+		*moves = json_integer_value(json_object_get(j, "move_count"));
+	}
+	json_decref(j);
+	return seat;
+}
+
+/* The text of the last stored step. */
+static void last_move(const struct tgame *g, char *out, size_t size)
+{
+	struct ht_resp r;
+	char path[64];
+	json_t *moves;
+
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "/api/v1/games/%lld/moves", (long long)g->game);
+	if (ht_request(&d, "GET", path, admin_token, NULL, NULL, 0, &r) == 0) {
+		moves = json_object_get(r.json, "moves");
+		const char *t = json_string_value(json_object_get(json_array_get(moves, json_array_size(moves) - 1), "text"));
+		snprintf(out, size, "%s", t ? t : "");
+	}
+	ht_resp_release(&r);
+}
+
+/*
+ * Play steps by taps: the acting seat opens the page (checked), takes the
+ * button chosen by pick (an index into the buttons) and posts it as the
+ * form does; the stored step is the button's value.
+ */
+static void play_taps(struct tgame *g, const char *const *words, int steps, size_t (*pick)(const json_t *buttons, int i))
+{
+	for (int i = 0; i < steps; i++) {
+		struct ht_resp r, p;
+		json_int_t mc = -1, after = -1;
+		int seat = acting_seat(g, &mc);
+		json_t *buttons;
+		struct buf form = BUF_INIT;
+		char csrf[64], path[64], stored[256];
+		const char *value;
+
+		CU_ASSERT_FATAL(seat >= 0);
+		check_page(g, seat, words, &r);
+		CU_ASSERT_EQUAL(ht_form_value(&r, "csrf", csrf, sizeof(csrf)), 0);
+		buttons = button_values(r.body.data);
+		ht_resp_release(&r);
+		CU_ASSERT_FATAL(json_array_size(buttons) > 0);
+		value = json_string_value(json_array_get(buttons, pick(buttons, i) % json_array_size(buttons)));
+		buf_addf(&form, "csrf=%s&mc=%lld&seat=%d&move=", csrf, (long long)mc, seat);
+		urlencode(&form, value);
+		snprintf(path, sizeof(path), "/games/%lld/move", (long long)g->game);
+		CU_ASSERT_EQUAL_FATAL(req("POST", path, seat_cookie(g, seat), form.data, &p), 0);
+		if (p.status != 303)
+			fprintf(stderr, "\n  tap \"%s\" answered %ld: %.300s\n", value, p.status, p.body.data);
+		CU_ASSERT_EQUAL(p.status, 303);
+		ht_resp_release(&p);
+		acting_seat(g, &after);
+		CU_ASSERT(after > mc);
+		last_move(g, stored, sizeof(stored));
+		/* the engine may add no steps of its own: the last stored step is the tapped one */
+		ASSERT_STR_EQ(stored, value);
+		json_decref(buttons);
+		buf_release(&form);
+	}
+}
+
+static size_t pick_first(const json_t *buttons, int i)
+{
+	(void)buttons;
+	(void)i;
+	return 0;
+}
+
+/* Spread over the list (a fixed walk, so runs repeat). */
+static size_t pick_spread(const json_t *buttons, int i)
+{
+	return (size_t)i * 7 + json_array_size(buttons) / 2;
+}
+
+static void test_boards__ssp_page_and_taps(void)
+{
+	static const char *const draft[] = { "Space Station Phoenix board", "Players", "Ships", "Draft display", "Diplomacy",
+					     "Stations", "Sector display", "Supply", "Ann", "Cy", "dismantle", "start 0", NULL };
+	static const char *const later[] = { "Space Station Phoenix board", "Players", "Ships", "Diplomacy", "Stations",
+					     "Sector display", "Supply", "Ann", "Cy", "Neutral ships", NULL };
+
+	/* the drafts: Level-3 ships in turn order, then reverse */
+	play_taps(&ssp, draft, 6, pick_first);
+	/* the Level-2 draft, the hub choice and on into the first turns */
+	play_taps(&ssp, later, 14, pick_spread);
+}
+
+static void test_boards__sm_page_and_taps(void)
+{
+	static const char *const words[] = { "Starship Merchants board", "The circuit", "1. Shipyard", "2. Market", "3. Belt",
+					     "4. Dock", "Players", "Mark 1 scout", "Mark 1 tug", "Known space",
+					     "Destinations", "Ann", "Cy", "15 credits", NULL };
+	static const char *const later[] = { "Starship Merchants board", "The circuit", "Refineries", "Destinations",
+					     "credits", NULL };
+
+	/* everyone starts at the Shipyard with 15 credits */
+	play_taps(&sm, words, 2, pick_first);
+	play_taps(&sm, later, 20, pick_spread);
+}
+
+/* In-process: the drawers on views of finished bot games, and the spectator's view. */
+static void finished_board(const char *id, int n, const char *const *words)
+{
+	const struct game_ops *ops = registry_find(id);
+	struct rng g, b;
+	void *st = NULL;
+	struct err e = { 0 };
+	json_t *opts = json_object(), *seats = json_array(), *view = NULL;
+	struct buf svg = BUF_INIT;
+	int steps = 0;
+
+	CU_ASSERT_FATAL(ops != NULL);
+	rng_seed(&g, 11);
+	rng_seed(&b, 12);
+	for (int i = 0; i < n; i++)
+		json_array_append_new(seats, json_pack("{s:i,s:s}", "seat", i, "name", i == 1 ? "<script>x</script>" : "Ann"));
+	CU_ASSERT_EQUAL_FATAL(ops->setup(opts, n, &g, &st, &e), 0);
+	for (;;) {
+		struct game_pending p;
+		void *m = NULL;
+		int s = 0;
+		ops->pending(st, &p);
+		if (!p.seats || steps++ > 50000)
+			break;
+		while (!(p.seats & (1u << s)))
+			s++;
+		CU_ASSERT_EQUAL_FATAL(ops->bot(st, s, 1, &b, &m, &e), 0);
+		CU_ASSERT_EQUAL_FATAL(ops->apply(st, s, m, &g, &e) >= 0, 1);
+		ops->move_free(m);
+	}
+	view = ops->result(st);
+	CU_ASSERT(view != NULL);
+	json_decref(view);
+	for (int seat = -1; seat < n; seat++) {
+		buf_reset(&svg);
+		CU_ASSERT_EQUAL_FATAL(ops->view(st, seat, &view, &e), 0);
+		CU_ASSERT_EQUAL(board_svg(id, view, seats, seat, &svg), 0);
+		for (const char *const *w = words; *w; w++) {
+			if (!strstr(svg.data, *w))
+				fprintf(stderr, "\n  final board of %s lacks \"%s\"\n", id, *w);
+			CU_ASSERT(strstr(svg.data, *w) != NULL);
+		}
+		CU_ASSERT(strstr(svg.data, "&lt;script&gt;x&lt;/script&gt;") != NULL);
+		CU_ASSERT(strstr(svg.data, "<script") == NULL);
+		CU_ASSERT(strncmp(svg.data, "<svg ", 5) == 0);
+		CU_ASSERT(svg.len < 60 * 1024);
+		json_decref(view);
+	}
+	buf_release(&svg);
+	ops->state_free(st);
+	json_decref(opts);
+	json_decref(seats);
+}
+
+static void test_boards__finished_games(void)
+{
+	static const char *const ssp_words[] = { "Final scoring", "total", "leftovers", "Stations", NULL };
+	static const char *const sm_words[] = { "Game over: final credits", "into the Dock", NULL };
+
+	finished_board("space-station-phoenix", 4, ssp_words);
+	finished_board("starship-merchants", 4, sm_words);
+}
+
+static void test_boards__unknown_game_and_bad_view(void)
+{
+	struct buf svg = BUF_INIT;
+	json_t *seats = json_array(), *notobj = json_string("x");
+
+	CU_ASSERT_EQUAL(board_svg("no-such-game", notobj, seats, 0, &svg), -1);
+	CU_ASSERT_EQUAL(board_svg("space-station-phoenix", notobj, seats, 0, &svg), -1);
+	CU_ASSERT_EQUAL(board_svg("starship-merchants", notobj, seats, 0, &svg), -1);
+	CU_ASSERT_EQUAL(svg.len, 0);
+	buf_release(&svg);
+	json_decref(seats);
+	json_decref(notobj);
+}
+
+static CU_TestInfo board_cases[] = {
+	{ "test_boards__ssp_page_and_taps", test_boards__ssp_page_and_taps },
+	{ "test_boards__sm_page_and_taps", test_boards__sm_page_and_taps },
+	{ "test_boards__finished_games", test_boards__finished_games },
+	{ "test_boards__unknown_game_and_bad_view", test_boards__unknown_game_and_bad_view },
+	CU_TEST_INFO_NULL
+};
+
+int tests_register(void)
+{
+	TESTS_SUITE("boards", suite_init, suite_clean, board_cases);
+	return 0;
+}
