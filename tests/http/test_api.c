@@ -596,6 +596,127 @@ static void test_api__admin_outbox(void)
 	}
 }
 
+static void test_api__admin_revokes_any_token(void)
+{
+	struct ht_resp r;
+	char tok[64], path[64];
+	json_int_t id;
+
+	REQ("POST", "/api/v1/tokens", user_token, NULL, "{\"label\":\"laptop\"}", &r);
+	CU_ASSERT_EQUAL_FATAL(r.status, 201);
+	snprintf(tok, sizeof(tok), "%s", jstr(r.json, "token"));
+	id = jint(r.json, "id");
+	ht_resp_release(&r);
+	snprintf(path, sizeof(path), "/api/v1/tokens/%lld", (long long)id);
+	/* not for players */
+	REQ("DELETE", path, user_token, NULL, NULL, &r);
+	CU_ASSERT_EQUAL(r.status, 403);
+	ht_resp_release(&r);
+	REQ("GET", "/api/v1/me", tok, NULL, NULL, &r);
+	CU_ASSERT_EQUAL(r.status, 200);
+	ht_resp_release(&r);
+	REQ("DELETE", path, admin_token, NULL, NULL, &r);
+	CU_ASSERT_EQUAL(r.status, 200);
+	ht_resp_release(&r);
+	REQ("GET", "/api/v1/me", tok, NULL, NULL, &r);
+	CU_ASSERT_EQUAL(r.status, 401);
+	ht_resp_release(&r);
+	REQ("DELETE", path, admin_token, NULL, NULL, &r);
+	CU_ASSERT_EQUAL(r.status, 404);
+	ht_resp_release(&r);
+}
+
+static void test_api__cli_commands(void)
+{
+	struct buf out = BUF_INIT;
+	char args[256];
+	int64_t id = 0;
+
+	CU_ASSERT_EQUAL(ht_cli(&d, "user list", &out), 0);
+	CU_ASSERT(strstr(out.data, "admin@example.org\tAdmin\tadmin") != NULL);
+	CU_ASSERT(strstr(out.data, "ann@example.org") != NULL);
+	buf_reset(&out);
+	CU_ASSERT_EQUAL(ht_cli(&d, "game create counting-race --player 'Cy <cy@example.org>' --player Dee "
+				   "--option target=4 --seed 99", &out), 0);
+	CU_ASSERT_EQUAL(sscanf(out.data, "game %lld created", (long long *)&id), 1);
+	CU_ASSERT(strstr(out.data, "seat 1\tDee\t-\ttp_") != NULL);
+	buf_reset(&out);
+	CU_ASSERT_EQUAL(ht_cli(&d, "game list", &out), 0);
+	CU_ASSERT(strstr(out.data, "counting-race\tactive\t0 steps") != NULL);
+	buf_reset(&out);
+	snprintf(args, sizeof(args), "game show %lld", (long long)id);
+	CU_ASSERT_EQUAL(ht_cli(&d, args, &out), 0);
+	CU_ASSERT(strstr(out.data, "\"target\": 4") != NULL);
+	buf_reset(&out);
+	CU_ASSERT_NOT_EQUAL(ht_cli(&d, "game create chess --player A", &out), 0);
+	CU_ASSERT(strstr(out.data, "no game called \"chess\"") != NULL);
+	buf_reset(&out);
+	CU_ASSERT_EQUAL(ht_cli(&d, "frobnicate", &out), 2);
+	buf_reset(&out);
+	snprintf(args, sizeof(args), "backup %s/backup.db", d.dir);
+	CU_ASSERT_EQUAL(ht_cli(&d, args, &out), 0);
+	buf_reset(&out);
+	/* the backup is a working database with the same games */
+	snprintf(args, sizeof(args), "--db %s/backup.db game show %lld", d.dir, (long long)id);
+	{
+		char cmd[600], chunk[256];
+		const char *b = getenv("TOP_BUILDDIR");
+		FILE *p;
+		size_t n;
+		snprintf(cmd, sizeof(cmd), "%s/tests/turnpost-test %s 2>&1", b ? b : ".", args);
+		p = popen(cmd, "r");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+		while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
+			buf_add(&out, chunk, n);
+		CU_ASSERT_EQUAL(pclose(p), 0);
+		CU_ASSERT(strstr(out.data, "\"target\": 4") != NULL);
+	}
+	buf_release(&out);
+}
+
+static void test_api__config_file_and_environment(void)
+{
+	struct ht_daemon d2;
+	struct ht_resp r;
+	char conf[128], line[256], big[3000];
+	const char *extra[] = { "--config", conf, NULL };
+	FILE *f;
+	int status;
+	char cmd[400];
+	const char *b = getenv("TOP_BUILDDIR");
+
+	/* a bad line is refused with the file and line named */
+	snprintf(conf, sizeof(conf), "%s/bad.conf", d.dir);
+	f = fopen(conf, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("# settings\nthreads = 2\nbody-limit = lots\n", f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "%s/turnpostd --config %s --db %s/x.db 2>&1 | grep -q 'bad.conf:3: body-limit'",
+		 b ? b : ".", conf, d.dir);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "TURNPOST_THREADS=0 %s/turnpostd --db %s/x.db 2>&1 | grep -q 'TURNPOST_THREADS: threads'",
+		 b ? b : ".", d.dir);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+	/* a good file: its body limit is in force */
+	snprintf(conf, sizeof(conf), "%s/good.conf", d.dir);
+	f = fopen(conf, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	snprintf(line, sizeof(line), "body-limit = 2048\nthreads = 2\nquiet = yes\n");
+	fputs(line, f);
+	fclose(f);
+	CU_ASSERT_EQUAL_FATAL(ht_start(&d2, extra), 0);
+	memset(big, ' ', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	big[0] = '{';
+	big[sizeof(big) - 2] = '}';
+	CU_ASSERT_EQUAL(ht_request(&d2, "POST", "/api/v1/games", admin_token, NULL, big, strlen(big), &r), 0);
+	CU_ASSERT_EQUAL(r.status, 413);
+	ht_resp_release(&r);
+	status = ht_stop(&d2, SIGTERM);
+	CU_ASSERT_EQUAL(status, 0);
+	ht_cleanup(&d2);
+}
+
 static CU_TestInfo api_cases[] = {
 	{ "test_api__health_catalog_metrics", test_api__health_catalog_metrics },
 	{ "test_api__auth_errors", test_api__auth_errors },
@@ -613,6 +734,9 @@ static CU_TestInfo api_cases[] = {
 	{ "test_api__preferences_and_vacation", test_api__preferences_and_vacation },
 	{ "test_api__game_clock", test_api__game_clock },
 	{ "test_api__admin_outbox", test_api__admin_outbox },
+	{ "test_api__admin_revokes_any_token", test_api__admin_revokes_any_token },
+	{ "test_api__cli_commands", test_api__cli_commands },
+	{ "test_api__config_file_and_environment", test_api__config_file_and_environment },
 	CU_TEST_INFO_NULL
 };
 
