@@ -91,6 +91,9 @@ int daemon_main(int argc, char **argv)
 	hc.max_connections = cfg.max_connections;
 	hc.threads = cfg.threads;
 	hc.log_requests = !cfg.quiet;
+	hc.inbound_secret = cfg.inbound_secret;
+	hc.inbound_body_limit = cfg.inbound_body_limit;
+	hc.inbound_any_sender = cfg.inbound_any_sender;
 	if (http_server_start(&hc, store, &srv, &e) < 0) {
 		log_error("%s", e.msg);
 		goto done;
@@ -111,6 +114,8 @@ int daemon_main(int argc, char **argv)
 	nc.smtp_url = cfg.smtp_url;
 	nc.from = cfg.mail_from;
 	nc.reply_to = cfg.reply_to;
+	nc.reply_domain = cfg.reply_domain;
+	nc.reply_days = (int)cfg.reply_days;
 	nc.webhook_url = cfg.webhook_url;
 	nc.webhook_secret = cfg.webhook_secret;
 	nc.templates_dir = cfg.templates;

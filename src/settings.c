@@ -49,6 +49,17 @@ const char settings_usage[] =
 	"  --mail-backoff SECONDS first retry delay, doubled each time (default 30)\n"
 	"  --mail-timeout SECONDS time limit of one delivery (default 15)\n"
 	"  --vacation-days N      yearly vacation allowance per player (default 30)\n"
+	"\n"
+	"Play by email (see docs/email.md):\n"
+	"  --reply-domain DOMAIN  give each seat's notification Reply-To: play+TOKEN@DOMAIN\n"
+	"                         (env TURNPOST_REPLY_DOMAIN)\n"
+	"  --reply-days N         how long such a reply address works (default 30)\n"
+	"  --inbound-secret S     shared secret of POST /api/v1/inbound/email (Bearer, Basic\n"
+	"                         password or HMAC key); unset, the endpoint is off\n"
+	"                         (env TURNPOST_INBOUND_SECRET)\n"
+	"  --inbound-body-limit BYTES  largest inbound email accepted (default 1048576)\n"
+	"  --inbound-sender seat|any   who may play a seat by email: only the seat's own\n"
+	"                         address (default) or anyone holding the reply address\n"
 	"  --quiet                no per-request log lines\n"
 	"  --help                 show this help and exit\n"
 	"  --version              show the version and exit\n"
@@ -198,6 +209,38 @@ int settings_set(struct settings *cfg, const char *key, const char *value, const
 		cfg->vacation_days = (unsigned)v;
 		return 0;
 	}
+	if (strcmp(key, "reply-domain") == 0) {
+		for (const char *p = value; *p; p++)
+			if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' ||
+			      *p == '.'))
+				return err_set(err, ERR_INPUT, "%s: reply-domain must be a domain name such as "
+							       "play.example.org, not \"%s\"", where, value);
+		return copy_value(cfg->reply_domain, sizeof(cfg->reply_domain), value, key, where, err);
+	}
+	if (strcmp(key, "reply-days") == 0) {
+		if (parse_uint(value, 1, 3650, &v) < 0)
+			return err_set(err, ERR_INPUT, "%s: reply-days must be 1 to 3650", where);
+		cfg->reply_days = (unsigned)v;
+		return 0;
+	}
+	if (strcmp(key, "inbound-secret") == 0) {
+		if (strlen(value) < 16)
+			return err_set(err, ERR_INPUT, "%s: inbound-secret must be at least 16 characters "
+						       "(for instance: openssl rand -hex 24)", where);
+		return copy_value(cfg->inbound_secret, sizeof(cfg->inbound_secret), value, key, where, err);
+	}
+	if (strcmp(key, "inbound-body-limit") == 0) {
+		if (parse_uint(value, 1024, 64UL * 1024 * 1024, &v) < 0)
+			return err_set(err, ERR_INPUT, "%s: inbound-body-limit must be 1024 to 67108864 bytes", where);
+		cfg->inbound_body_limit = v;
+		return 0;
+	}
+	if (strcmp(key, "inbound-sender") == 0) {
+		if (strcmp(value, "seat") != 0 && strcmp(value, "any") != 0)
+			return err_set(err, ERR_INPUT, "%s: inbound-sender must be seat or any, not \"%s\"", where, value);
+		cfg->inbound_any_sender = strcmp(value, "any") == 0;
+		return 0;
+	}
 	if (strcmp(key, "quiet") == 0) {
 		cfg->quiet = strcmp(value, "0") != 0 && strcmp(value, "false") != 0 && strcmp(value, "no") != 0;
 		return 0;
@@ -261,6 +304,8 @@ static const struct {
 	{ "TURNPOST_WEBHOOK_URL", "webhook-url" },
 	{ "TURNPOST_WEBHOOK_SECRET", "webhook-secret" },
 	{ "TURNPOST_TEMPLATES", "templates" },
+	{ "TURNPOST_REPLY_DOMAIN", "reply-domain" },
+	{ "TURNPOST_INBOUND_SECRET", "inbound-secret" },
 };
 
 int settings_load(struct settings *cfg, int argc, char **argv, struct err *err)
@@ -281,6 +326,8 @@ int settings_load(struct settings *cfg, int argc, char **argv, struct err *err)
 	cfg->mail_backoff_s = 30;
 	cfg->mail_timeout_s = 15;
 	cfg->vacation_days = 30;
+	cfg->inbound_body_limit = 1024 * 1024;
+	cfg->reply_days = 30;
 
 	/* the config file first, wherever --config stands */
 	for (int i = 1; i < argc; i++) {

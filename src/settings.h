@@ -31,6 +31,12 @@ struct settings {
 	unsigned mail_backoff_s;
 	unsigned mail_timeout_s;
 	unsigned vacation_days;
+	/* play by email (src/mail/, docs/email.md) */
+	char inbound_secret[256];  /* empty: POST /api/v1/inbound/email is off */
+	char reply_domain[256];    /* empty: no per-seat reply addresses */
+	size_t inbound_body_limit;
+	int inbound_any_sender;    /* 0: only the seat's own address may play by email */
+	unsigned reply_days;
 	int help;
 	int version;
 };

@@ -7,6 +7,7 @@
 
 #include "http/admin.h"
 #include "http/api.h"
+#include "http/inbound.h"
 #include "http/web.h"
 #include "util/banned.h"
 
@@ -22,6 +23,8 @@ const struct route routes[] = {
 	{ "GET", "/api/v1/admin/outbox", api_admin_outbox, ROUTE_ADMIN, "notifications by state (?state=dead)" },
 	{ "POST", "/api/v1/admin/outbox/{id}/resend", api_admin_outbox_resend, ROUTE_ADMIN,
 	  "deliver a dead notification again" },
+	{ "POST", "/api/v1/inbound/email", inbound_email, ROUTE_PUBLIC | ROUTE_BODY | ROUTE_INBOUND,
+	  "a reply to a notification: its move lines are played (shared secret; docs/email.md)" },
 	{ "POST", "/api/v1/tokens", api_token_create, ROUTE_AUTH | ROUTE_BODY, "a new API token for yourself" },
 	{ "DELETE", "/api/v1/tokens/current", api_token_revoke_current, ROUTE_AUTH, "revoke the token in use" },
 	{ "DELETE", "/api/v1/tokens/{id}", api_token_revoke, ROUTE_ADMIN, "revoke any token (admins)" },

@@ -11,7 +11,9 @@ enum route_flags {
 	ROUTE_ADMIN = 1 << 2,  /* an admin's account token */
 	ROUTE_BODY = 1 << 3,   /* reads a request body */
 	ROUTE_WEB = 1 << 4,    /* an HTML page: session cookie, and a POST must carry the form's CSRF token */
-	ROUTE_UPLOAD = 1 << 5  /* the body (and a form field) may be up to ROUTE_UPLOAD_LIMIT: replay file imports */
+	ROUTE_UPLOAD = 1 << 5, /* the body (and a form field) may be up to ROUTE_UPLOAD_LIMIT: replay file imports */
+	ROUTE_INBOUND = 1 << 6 /* inbound mail: the handler checks the shared secret itself (Authorization is no
+				  turnpost token); the body may be up to http_config.inbound_body_limit */
 };
 
 /* The body limit of ROUTE_UPLOAD routes (when larger than the configured body limit). */

@@ -13,6 +13,7 @@
 
 #include "http/auth.h"
 #include "http/form.h"
+#include "http/inbound.h"
 #include "http/http.h"
 #include "http/session.h"
 #include "http/web.h"
@@ -200,7 +201,8 @@ static void dispatch(struct http_request *rq, struct http_reply *reply)
 		rt->handler(rq, reply);
 		return;
 	}
-	if (!(rt->flags & ROUTE_PUBLIC) || http_header(rq, MHD_HTTP_HEADER_AUTHORIZATION)) {
+	if (!(rt->flags & ROUTE_PUBLIC) ||
+	    (http_header(rq, MHD_HTTP_HEADER_AUTHORIZATION) && !(rt->flags & ROUTE_INBOUND))) {
 		int rc = auth_request(rq, &rq->auth, &e);
 		if (rc < 0) {
 			http_reply_problem(reply, rc, NULL, e.msg, NULL);
@@ -231,6 +233,14 @@ static size_t body_limit_for(struct http_server *srv, struct MHD_Connection *con
 	probe.srv = srv;
 	probe.conn = conn;
 	rt = routes_match(method, url, &probe, &known);
+	if (rt && (rt->flags & ROUTE_INBOUND)) {
+		/* a whole email with attachments: only for a sender that shows the secret (or signs the body) */
+		int has_sig = 0;
+		if (inbound_credentials_ok(&probe, &has_sig) || has_sig)
+			return srv->cfg.inbound_body_limit > srv->cfg.body_limit ? srv->cfg.inbound_body_limit
+										 : srv->cfg.body_limit;
+		return srv->cfg.body_limit;
+	}
 	if (!rt || !(rt->flags & ROUTE_UPLOAD) || ROUTE_UPLOAD_LIMIT <= srv->cfg.body_limit)
 		return srv->cfg.body_limit;
 	if (rt->flags & ROUTE_WEB) {
@@ -343,6 +353,8 @@ int http_server_start(const struct http_config *cfg, struct store *store, struct
 		srv->cfg.max_connections = 256;
 	if (!srv->cfg.threads)
 		srv->cfg.threads = 4;
+	if (!srv->cfg.inbound_body_limit)
+		srv->cfg.inbound_body_limit = 1024 * 1024;
 	srv->store = store;
 	if (render_set_new(&srv->pages) < 0) {
 		free(srv);

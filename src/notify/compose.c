@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/play.h"
+#include "mail/inbound.h"
 #include "util/clock.h"
 #include "util/token.h"
 #include "util/banned.h"
@@ -164,7 +165,7 @@ static json_t *result_json(const json_t *result, const struct store_seat *seats,
  * NULL when the recipient holds no seat in the game).
  */
 static int row_data(struct notify *n, const struct store_outbox_row *row, const struct store_user *to, int64_t now,
-		    json_t **out, char **seat_link, struct err *err)
+		    json_t **out, char **seat_link, char **reply_to, struct err *err)
 {
 	struct store_game g = {0};
 	struct store_seat *seats = NULL;
@@ -174,6 +175,8 @@ static int row_data(struct notify *n, const struct store_outbox_row *row, const 
 
 	*out = NULL;
 	*seat_link = NULL;
+	if (reply_to)
+		*reply_to = NULL;
 	payload = row->payload ? json_loads(row->payload, 0, NULL) : NULL;
 	if (!json_is_object(payload)) {
 		json_decref(payload);
@@ -300,6 +303,17 @@ static int row_data(struct notify *n, const struct store_outbox_row *row, const 
 		if ((rc = mint_seat_link(n, row->game_id, my_seat, row->user_id, now, seat_link, err)) < 0)
 			goto done;
 		json_object_set_new(links, "seat", json_string(*seat_link));
+		/* a reply address for this seat: the player may answer with their steps (mail/inbound.c) */
+		if (n->reply_domain && reply_to) {
+			char tok[MAIL_TOKEN_LEN + 1];
+			struct buf addr = BUF_INIT;
+			if ((rc = mail_inbound_token_mint(n->store, row->game_id, my_seat, row->user_id, n->cfg.reply_days,
+							  now, tok, err)) < 0)
+				goto done;
+			mail_reply_address(tok, n->reply_domain, &addr);
+			json_object_set_new(links, "reply", json_string(addr.data));
+			*reply_to = buf_detach(&addr, NULL);
+		}
 	}
 finish:
 	*out = d;
@@ -309,6 +323,10 @@ done:
 	if (rc < 0) {
 		free(*seat_link);
 		*seat_link = NULL;
+		if (reply_to) {
+			free(*reply_to);
+			*reply_to = NULL;
+		}
 	}
 	buf_release(&b);
 	json_decref(d);
@@ -383,8 +401,13 @@ int notify__compose(struct notify *n, const struct store_outbox_row *rows, int n
 
 	if (nrows == 1 && !rows[0].digest) {
 		snprintf(out->event, sizeof(out->event), "%s", rows[0].event);
-		if ((rc = row_data(n, &rows[0], &to, now, &data, &out->seat_link, err)) < 0)
+		if ((rc = row_data(n, &rows[0], &to, now, &data, &out->seat_link, &out->reply_to, err)) < 0)
 			goto done;
+		{
+			const char *irt = json_string_value(json_object_get(json_object_get(data, "payload"), "in_reply_to"));
+			if (irt && *irt)
+				out->in_reply_to = strdup(irt);
+		}
 		if ((rc = render(n, rows[0].event, "subject", data, &subj, err)) < 0 ||
 		    (rc = render(n, rows[0].event, "text", data, &text, err)) < 0 ||
 		    (rc = render(n, rows[0].event, "html", data, &html, err)) < 0)
@@ -405,7 +428,7 @@ int notify__compose(struct notify *n, const struct store_outbox_row *rows, int n
 			json_t *rd = NULL;
 			char *link = NULL;
 
-			rc = row_data(n, &rows[i], &to, now, &rd, &link, err);
+			rc = row_data(n, &rows[i], &to, now, &rd, &link, NULL, err);
 			if (rc == 0 && (rc = render(n, rows[i].event, "subject", rd, &s, err)) == 0 &&
 			    (rc = render(n, rows[i].event, "text", rd, &t, err)) == 0)
 				rc = render(n, rows[i].event, "html", rd, &h, err);

@@ -30,6 +30,8 @@ void notify__msg_release(struct notify_msg *m)
 	free(m->text);
 	free(m->html);
 	free(m->seat_link);
+	free(m->reply_to);
+	free(m->in_reply_to);
 	free(m->prefs_link);
 	memset(m, 0, sizeof(*m));
 }
@@ -95,6 +97,9 @@ int notify_new(const struct notify_config *cfg, struct store *store, struct noti
 	n->smtp_url = dup_or_null(cfg->smtp_url);
 	n->webhook_url = dup_or_null(cfg->webhook_url);
 	n->reply_to = dup_or_null(cfg->reply_to);
+	n->reply_domain = dup_or_null(cfg->reply_domain);
+	if (!n->cfg.reply_days)
+		n->cfg.reply_days = 30;
 	if (cfg->from && *cfg->from) {
 		n->from = strdup(cfg->from);
 	} else {
@@ -161,6 +166,7 @@ void notify_free(struct notify *n)
 	free(n->smtp_url);
 	free(n->from);
 	free(n->reply_to);
+	free(n->reply_domain);
 	free(n->webhook_url);
 	pthread_mutex_destroy(&n->lock);
 	pthread_cond_destroy(&n->cond);
@@ -340,8 +346,10 @@ int notify_run_once(struct notify *n, int64_t now, struct notify_stats *stats, s
 				continue;
 			}
 			prefs = user_prefs(n, r->user_id);
-			/* a sign-in link is wanted now, whatever the preferences say */
-			mode = strcmp(r->event, "signin") == 0 ? "now" : notify_prefs_mode(prefs, r->event);
+			/* a sign-in link and the answer to a player's email are wanted now, whatever the preferences say */
+			mode = strcmp(r->event, "signin") == 0 || strncmp(r->event, "email_", 6) == 0
+				       ? "now"
+				       : notify_prefs_mode(prefs, r->event);
 			if (strcmp(mode, "off") == 0) {
 				st->skipped++;
 				rc = finish(n, r->id, STORE_OUTBOX_SKIPPED, now, "turned off in the preferences", err);

@@ -27,6 +27,8 @@ struct notify_config {
 	const char *smtp_url;       /* smtp: smtp://host:587 or smtps://user:pass@host:465 */
 	const char *from;           /* From: address (file and smtp); NULL: turnpost@<base-url host> */
 	const char *reply_to;       /* Reply-To:; NULL: From */
+	const char *reply_domain;   /* set: a seat's notification gets Reply-To: play+TOKEN@reply_domain (mail/) */
+	int reply_days;             /* how long such a reply address works; 0 means 30 days */
 	const char *webhook_url;    /* webhook: http(s) URL the JSON is POSTed to */
 	const char *webhook_secret; /* webhook: "whsec_<base64>" */
 	const char *templates_dir;  /* NULL: the templates compiled in; else DIR/email/NAME.mustache override them */

@@ -25,6 +25,8 @@ struct notify_msg {
 	char *to_name;
 	char *subject, *text, *html;
 	char *seat_link;      /* NULL when none */
+	char *reply_to;       /* the seat's reply address play+TOKEN@domain; NULL: the configured Reply-To */
+	char *in_reply_to;    /* the Message-ID this answers (an answer to a player's email); NULL when none */
 	char *prefs_link;
 	int64_t created_at;
 };
@@ -40,7 +42,7 @@ struct notify_result {
 
 struct notify {
 	struct notify_config cfg;
-	char *base_url, *mail_dir, *smtp_url, *from, *reply_to, *webhook_url;
+	char *base_url, *mail_dir, *smtp_url, *from, *reply_to, *webhook_url, *reply_domain;
 	char *host;                 /* of base_url, for Message-ID */
 	unsigned char *secret;      /* decoded webhook secret */
 	size_t secret_len;

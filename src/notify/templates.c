@@ -10,7 +10,9 @@
 
 static const char *const required[] = {
 	"email/layout.html", "email/footer.text", "email/digest.subject", "email/digest.text", "email/digest.html",
-	"email/signin.subject", "email/signin.text", "email/signin.html", NULL
+	"email/signin.subject", "email/signin.text", "email/signin.html",
+	"email/email_accepted.subject", "email/email_accepted.text", "email/email_accepted.html",
+	"email/email_refused.subject", "email/email_refused.text", "email/email_refused.html", NULL
 };
 
 int notify__templates_load(const char *dir, struct render_set **out, struct err *err)

@@ -151,7 +151,9 @@ void notify__rfc5322(const struct notify *n, const struct notify_msg *m, int64_t
 	add_mailbox(out, m->to_name, m->to);
 	buf_adds(out, "\r\nSubject: ");
 	add_text_value(out, m->subject);
-	buf_addf(out, "\r\nReply-To: %s\r\n", n->reply_to ? n->reply_to : n->from);
+	buf_addf(out, "\r\nReply-To: %s\r\n", m->reply_to ? m->reply_to : n->reply_to ? n->reply_to : n->from);
+	if (m->in_reply_to && *m->in_reply_to && !strpbrk(m->in_reply_to, "<>\r\n"))
+		buf_addf(out, "In-Reply-To: <%s>\r\nReferences: <%s>\r\n", m->in_reply_to, m->in_reply_to);
 	buf_addf(out, "List-Unsubscribe: <%s>\r\n", m->prefs_link);
 	buf_adds(out, "Auto-Submitted: auto-generated\r\n");
 	buf_addf(out, "X-Turnpost-Event: %s\r\n", m->event);
@@ -417,6 +419,8 @@ static void deliver_webhook(struct notify *n, const struct notify_msg *m, int64_
 	links = json_pack("{s:s}", "preferences", m->prefs_link);
 	if (m->seat_link)
 		json_object_set_new(links, "seat", json_string(m->seat_link));
+	if (m->reply_to)
+		json_object_set_new(links, "reply_to", json_string(m->reply_to));
 	o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:o,s:o,s:o,s:I}", "id", m->id, "event", m->event, "to", m->to,
 		      "name", m->to_name, "subject", m->subject, "text", m->text, "html", m->html, "game",
 		      m->game_id ? json_pack("{s:I,s:s?}", "id", (json_int_t)m->game_id, "title", m->game_title)
