@@ -274,7 +274,7 @@ static int cmd_token_revoke(struct cli *c)
 /* "Name <email>" or "Name" */
 static int parse_player(char *spec, struct play_player *p)
 {
-	char *lt = strchr(spec, '<'), *gt;
+	char *lt = strrchr(spec, '<'), *gt; /* the last '<': names may contain one */
 
 	p->email = NULL;
 	if (lt) {

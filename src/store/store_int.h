@@ -10,7 +10,7 @@
 
 #include "store/store.h"
 
-#define STORE__CACHE 64
+#define STORE__CACHE 256
 /* At most this many grouped writes share one commit (bounds the wait of the first). */
 #define STORE__GROUP_MAX 48
 

@@ -61,7 +61,12 @@ before(async () => {
 
 after(async () => {
   if (browser) await browser.close();
-  if (daemon) daemon.kill('SIGTERM');
+  if (daemon && daemon.exitCode === null) {
+    // wait until it has stopped writing (mail files) before removing its directory
+    const exited = new Promise((resolve) => daemon.once('exit', resolve));
+    daemon.kill('SIGTERM');
+    await exited;
+  }
   if (!process.env.KEEP_TEST_DIRS) rmSync(dir, { recursive: true, force: true });
 });
 
