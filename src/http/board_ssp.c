@@ -287,7 +287,7 @@ static void ships(struct buf *out, const json_t *view, const json_t *seats, int 
 	ship_row(out, view, seats, you, "display", "Draft display", -1, y);
 	json_array_foreach(players, i, p) {
 		long long s = num(p, "seat");
-		char where[16];
+		char where[32];
 		buf_reset(&label);
 		name_of(&label, seats, s);
 		buf_adds(&label, s == you ? " (you)" : "");
