@@ -18,6 +18,20 @@ static void copy_small(char *dst, size_t size, const unsigned char *src)
 	dst[n] = '\0';
 }
 
+/* Room for one more element in a growing list: doubles *alloc when count reached it. Aborts when out of memory. */
+static void *grow(void *list, int count, int *alloc, size_t size)
+{
+	void *grown;
+
+	if (count < *alloc)
+		return list;
+	*alloc = *alloc ? *alloc * 2 : 16;
+	grown = realloc(list, size * (size_t)*alloc);
+	if (!grown)
+		abort();
+	return grown;
+}
+
 void store_game_release(struct store_game *g)
 {
 	if (!g)
@@ -164,7 +178,7 @@ int store_seats_get(struct store_conn *c, int64_t game_id, struct store_seat **o
 		"SELECT seat, user_id, name, email FROM seats WHERE game_id = ? ORDER BY seat";
 	sqlite3_stmt *st = store__stmt(c, sql, err);
 	struct store_seat *seats = NULL;
-	int count = 0, r;
+	int count = 0, alloc = 0, r;
 
 	*out = NULL;
 	*n = 0;
@@ -172,10 +186,7 @@ int store_seats_get(struct store_conn *c, int64_t game_id, struct store_seat **o
 		return ERR_STORE;
 	sqlite3_bind_int64(st, 1, game_id);
 	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-		struct store_seat *grown = realloc(seats, sizeof(*seats) * (size_t)(count + 1));
-		if (!grown)
-			abort();
-		seats = grown;
+		seats = grow(seats, count, &alloc, sizeof(*seats));
 		seats[count].seat = sqlite3_column_int(st, 0);
 		seats[count].user_id = sqlite3_column_int64(st, 1);
 		seats[count].name = store__text(st, 2);
@@ -199,7 +210,7 @@ int store_game_ids(struct store_conn *c, int64_t user_id, int limit, int64_t **i
 		" WHERE s.user_id = ? ORDER BY g.updated_at DESC, g.id DESC LIMIT ?";
 	sqlite3_stmt *st = store__stmt(c, user_id ? mine_sql : all_sql, err);
 	int64_t *list = NULL;
-	int count = 0, r;
+	int count = 0, alloc = 0, r;
 
 	*ids = NULL;
 	*n = 0;
@@ -212,10 +223,7 @@ int store_game_ids(struct store_conn *c, int64_t user_id, int limit, int64_t **i
 		sqlite3_bind_int(st, 1, limit);
 	}
 	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t *grown = realloc(list, sizeof(*list) * (size_t)(count + 1));
-		if (!grown)
-			abort();
-		list = grown;
+		list = grow(list, count, &alloc, sizeof(*list));
 		list[count++] = sqlite3_column_int64(st, 0);
 	}
 	if (r != SQLITE_DONE) {
@@ -324,13 +332,7 @@ int store_moves_list(struct store_conn *c, int64_t game_id, int with_snapshots, 
 		return ERR_STORE;
 	sqlite3_bind_int64(st, 1, game_id);
 	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-		if (count == alloc) {
-			alloc = alloc ? alloc * 2 : 32;
-			struct store_move *grown = realloc(list, sizeof(*list) * (size_t)alloc);
-			if (!grown)
-				abort();
-			list = grown;
-		}
+		list = grow(list, count, &alloc, sizeof(*list));
 		move_row(st, &list[count++], with_snapshots);
 	}
 	if (r != SQLITE_DONE) {
@@ -519,7 +521,7 @@ int store_chat_list(struct store_conn *c, int64_t game_id, int limit, struct sto
 		" WHERE ch.game_id = ? ORDER BY ch.id DESC LIMIT ?) ORDER BY 1";
 	sqlite3_stmt *st = store__stmt(c, sql, err);
 	struct store_chat *list = NULL;
-	int count = 0, r;
+	int count = 0, alloc = 0, r;
 
 	*out = NULL;
 	*n = 0;
@@ -528,10 +530,7 @@ int store_chat_list(struct store_conn *c, int64_t game_id, int limit, struct sto
 	sqlite3_bind_int64(st, 1, game_id);
 	sqlite3_bind_int(st, 2, limit);
 	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-		struct store_chat *grown = realloc(list, sizeof(*list) * (size_t)(count + 1));
-		if (!grown)
-			abort();
-		list = grown;
+		list = grow(list, count, &alloc, sizeof(*list));
 		list[count].id = sqlite3_column_int64(st, 0);
 		list[count].seat = sqlite3_column_type(st, 1) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 1);
 		list[count].name = store__text(st, 2);
@@ -593,7 +592,7 @@ int store_games_open(struct store_conn *c, int64_t user_id, int limit, int64_t *
 		" ORDER BY g.id DESC LIMIT ?";
 	sqlite3_stmt *st = store__stmt(c, sql, err);
 	int64_t *list = NULL;
-	int count = 0, r;
+	int count = 0, alloc = 0, r;
 
 	*ids = NULL;
 	*n = 0;
@@ -602,10 +601,7 @@ int store_games_open(struct store_conn *c, int64_t user_id, int limit, int64_t *
 	sqlite3_bind_int64(st, 1, user_id);
 	sqlite3_bind_int(st, 2, limit);
 	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t *grown = realloc(list, sizeof(*list) * (size_t)(count + 1));
-		if (!grown)
-			abort();
-		list = grown;
+		list = grow(list, count, &alloc, sizeof(*list));
 		list[count++] = sqlite3_column_int64(st, 0);
 	}
 	if (r != SQLITE_DONE) {
