@@ -173,19 +173,25 @@ static void players(struct buf *out, const json_t *view, const json_t *seats, in
 		buf_addf(out, "<g><rect x=\"4\" y=\"%.1f\" width=\"%d\" height=\"40\" rx=\"6\" fill=\"#fff\" stroke=\"%s\" "
 			      "stroke-width=\"%s\"/><rect x=\"4\" y=\"%.1f\" width=\"8\" height=\"40\" rx=\"3\" fill=\"%s\"/>",
 			 *y, W - 8, colours[s % 6], s == you ? "2.5" : "1", *y, colours[s % 6]);
-		buf_addf(out, "<text x=\"18\" y=\"%.1f\" font-size=\"11.5\" font-weight=\"700\">", *y + 15);
-		esc(out, name ? name : "Player");
-		buf_addf(out, "%s</text><text x=\"%d\" y=\"%.1f\" font-size=\"11.5\" text-anchor=\"end\" font-weight=\"700\">"
-			      "%lld VP</text>",
-			 s == you ? " (you)" : "", W - 10, *y + 15, (long long)json_integer_value(json_object_get(p, "vp")));
-		buf_addf(out, "<text x=\"18\" y=\"%.1f\" font-size=\"10\" fill=\"#333\">fuel %lld · ore %lld · colonies left %lld"
-			      " · ships %lld · ",
-			 *y + 32, (long long)json_integer_value(json_object_get(p, "fuel")),
-			 (long long)json_integer_value(json_object_get(p, "ore")),
-			 (long long)json_integer_value(json_object_get(p, "colonies_left")),
-			 (long long)json_integer_value(json_object_get(p, "ships")));
-		esc(out, cards.len ? cards.data : "no cards");
-		buf_adds(out, "</text></g>");
+		{
+			struct buf line = BUF_INIT;
+
+			/* names and card lists can be long: squeezed to fit, never past the edge */
+			buf_addf(&line, "%s%s", name ? name : "Player", s == you ? " (you)" : "");
+			board__fit(out, 18, *y + 15, 11.5, W - 90, "font-weight=\"700\"", line.data, line.len);
+			buf_addf(out, "<text x=\"%d\" y=\"%.1f\" font-size=\"11.5\" text-anchor=\"end\" font-weight=\"700\">"
+				      "%lld VP</text>",
+				 W - 10, *y + 15, (long long)json_integer_value(json_object_get(p, "vp")));
+			buf_reset(&line);
+			buf_addf(&line, "fuel %lld · ore %lld · colonies left %lld · ships %lld · %s",
+				 (long long)json_integer_value(json_object_get(p, "fuel")),
+				 (long long)json_integer_value(json_object_get(p, "ore")),
+				 (long long)json_integer_value(json_object_get(p, "colonies_left")),
+				 (long long)json_integer_value(json_object_get(p, "ships")), cards.len ? cards.data : "no cards");
+			board__fit(out, 18, *y + 32, 10, W - 30, "fill=\"#333\"", line.data, line.len);
+			buf_release(&line);
+		}
+		buf_adds(out, "</g>");
 		buf_release(&cards);
 		*y += 44;
 	}
