@@ -96,6 +96,17 @@ int sm_draw_token(struct sm_state *s, struct rng *rng)
 	return -1;
 }
 
+/*
+ * Later seats win more often with equal starting credits: the earlier seats
+ * reach the Shipyard first and buy the last ships of a Mark that is about to
+ * become obsolete, while later seats get the next Mark. One credit per later
+ * seat offsets part of it (measurements in docs/games/starship-merchants.md).
+ */
+int sm_start_credits(int n, int seat)
+{
+	return sm_consts.start_credits + (n - 1 - seat) * sm_consts.start_seat_step;
+}
+
 int sm_state_setup(int n, struct rng *rng, struct sm_state **out, struct err *err)
 {
 	struct sm_state *s;
@@ -132,7 +143,7 @@ int sm_state_setup(int n, struct rng *rng, struct sm_state **out, struct err *er
 	for (int p = 0; p < n; p++) {
 		struct sm_player *pl = &s->p[p];
 
-		pl->credits = sm_consts.start_credits;
+		pl->credits = sm_start_credits(n, p);
 		pl->pos = SM_SHIPYARD;
 		pl->next_no = 1;
 		for (int k = 0; k < SM_NKINDS; k++)

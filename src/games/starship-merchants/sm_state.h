@@ -102,6 +102,9 @@ struct sm_state {
 /* 0..2: the column of per-player-count tables. */
 int sm_state_col(const struct sm_state *s);
 
+/* Starting credits of seat (0-based) in an n-player game: 15 plus 1 per later seat. */
+int sm_start_credits(int n, int seat);
+
 /* New state for n players (2..4), rng draws the displays. */
 int sm_state_setup(int n, struct rng *rng, struct sm_state **out, struct err *err);
 void sm_state_free(struct sm_state *s);

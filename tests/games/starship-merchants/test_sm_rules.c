@@ -71,7 +71,9 @@ static void test_sm__setup_2_3_4(void)
 		CU_ASSERT_EQUAL(s->n, n);
 		CU_ASSERT_EQUAL(s->era, 1);
 		for (int p = 0; p < n; p++) {
-			CU_ASSERT_EQUAL(s->p[p].credits, 15);
+			/* 15 for the last seat, one more per later seat: 18/17/16/15 at 4 players */
+			CU_ASSERT_EQUAL(s->p[p].credits, 15 + (n - 1 - p));
+			CU_ASSERT_EQUAL(sm_start_credits(n, p), 15 + (n - 1 - p));
 			CU_ASSERT_EQUAL(s->p[p].pos, SM_SHIPYARD);
 			CU_ASSERT_EQUAL(s->p[p].nships, 0);
 			CU_ASSERT_EQUAL(s->p[p].setup[SM_COBALT], 1);
@@ -161,7 +163,7 @@ static void test_sm__shipyard_buy(void)
 	t_ok(s, "stay", &r);
 	t_ok(s, "buy scout", &r);
 	CU_ASSERT_EQUAL(s->p[0].nships, 1);
-	CU_ASSERT_EQUAL(s->p[0].credits, 15 - k->cost);
+	CU_ASSERT_EQUAL(s->p[0].credits, 16 - k->cost);
 	CU_ASSERT_EQUAL(s->p[0].ships[0].no, 1);
 	CU_ASSERT_EQUAL(s->p[0].ships[0].mark, 1);
 	CU_ASSERT_EQUAL(s->p[0].ships[0].loans, 0);
@@ -192,7 +194,7 @@ static void test_sm__lease_and_loan_arithmetic(void)
 
 	t_ok(s, "stay", &r);
 	t_ok(s, "lease scout", &r);
-	CU_ASSERT_EQUAL(s->p[0].credits, 15 - cost / 2);
+	CU_ASSERT_EQUAL(s->p[0].credits, 16 - cost / 2);
 	CU_ASSERT_EQUAL(s->p[0].ships[0].loans, 2);
 	CU_ASSERT_EQUAL(sm_player_loan_debt(&s->p[0]), cost);
 	/* back at the Shipyard: two markers at half price each */
