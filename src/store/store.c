@@ -12,6 +12,18 @@
 #include "util/embed.h"
 #include "util/banned.h"
 
+/*
+ * Bumped by every store_open and every write committed outside a move group
+ * (tokens, users, seats, admin changes): what caches of such rows compare
+ * (store_change_generation).
+ */
+static atomic_ulong change_generation = 1;
+
+uint64_t store_change_generation(void)
+{
+	return atomic_load(&change_generation);
+}
+
 sqlite3_stmt *store__stmt(struct store_conn *c, const char *sql, struct err *err)
 {
 	int free_slot = -1;
@@ -219,6 +231,7 @@ int store_open(const char *path, const struct store_options *opt, struct store *
 	for (int i = 0; i < nread; i++)
 		if ((rc = conn_open(s, &s->readers[i], 0, busy, err)) < 0)
 			goto done;
+	atomic_fetch_add(&change_generation, 1);
 	*out = s;
 	s = NULL;
 	rc = 0;
@@ -375,6 +388,8 @@ int store_write_commit(struct store_conn *c, struct err *err)
 		if (!sqlite3_get_autocommit(c->db))
 			sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
 	}
+	/* also after a failed commit: what changed is not known for sure */
+	atomic_fetch_add(&change_generation, 1);
 	pthread_mutex_unlock(&c->store->write_lock);
 	return rc;
 }

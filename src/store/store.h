@@ -59,6 +59,14 @@ typedef int (*store_write_fn)(struct store_conn *c, void *ctx, struct err *err);
 int store_write_grouped(struct store *s, store_write_fn fn, void *ctx, struct err *err);
 /* Since store_open: commits of grouped transactions and the successful writes they held. */
 void store_write_group_stats(struct store *s, uint64_t *commits, uint64_t *writes);
+/*
+ * A number that changes whenever this process opens a store or commits a
+ * write through store_write_begin/store_write_commit (every write but the
+ * grouped moves: tokens, users, seats, admin changes). A cache of such rows
+ * is still current while the number is the one it was filled under (changes
+ * by other processes are not seen: bound such a cache's age too).
+ */
+uint64_t store_change_generation(void);
 
 /* A cheap query proving the database answers (for /healthz). */
 int store_ping(struct store *s, struct err *err);

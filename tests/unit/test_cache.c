@@ -1,0 +1,484 @@
+/* tests/unit/test_cache.c: CUnit suite for the position cache (engine/cache.c) and the reply writer (http/jsonw.c) */
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/cache.h"
+#include "engine/play.h"
+#include "engine/registry.h"
+#include "http/jsonw.h"
+#include "store/store.h"
+#include "testutil.h"
+#include "util/token.h"
+#include "util/banned.h"
+
+static char dir[64];
+
+static int suite_init(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/tp-cache-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	token_init();
+	return 0;
+}
+
+static int suite_clean(void)
+{
+	char cmd[160];
+
+	cache_set_capacity(4096);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static struct store *open_store(const char *name)
+{
+	struct store *s = NULL;
+	struct err e = {0};
+	char path[160];
+
+	snprintf(path, sizeof(path), "%s/%s.db", dir, name);
+	CU_ASSERT_EQUAL_FATAL(store_open(path, NULL, &s, &e), 0);
+	return s;
+}
+
+static int64_t new_game(struct store *s, const char *game, int nplayers, uint64_t seed)
+{
+	static const char *names[] = { "Ann", "Bob", "Cy", "Di" };
+	struct play_player players[4];
+	struct play_new_game ng = { .game = game, .players = players, .nplayers = nplayers, .seed = seed,
+				    .have_seed = 1, .quiet = 1, .created_at = 500 };
+	struct err e = {0};
+	int64_t id = 0;
+
+	for (int i = 0; i < nplayers; i++)
+		players[i] = (struct play_player){ .name = names[i] };
+	CU_ASSERT_EQUAL_FATAL(play_game_create(s, &ng, &id, NULL, &e), 0);
+	return id;
+}
+
+static char *dump(json_t *v)
+{
+	char *t = v ? json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS) : strdup("(error)");
+	json_decref(v);
+	return t;
+}
+
+/* Everything the read paths answer about game id, for every seat and a spectator, as one text. */
+static char *answers(struct store *s, int64_t id, int nplayers)
+{
+	struct buf all = BUF_INIT;
+	struct err e = {0};
+
+	for (int seat = -1; seat < nplayers; seat++) {
+		json_t *g = NULL, *l = NULL;
+		char *t;
+
+		if (play_game_json(s, id, seat, 1, &g, &e) < 0)
+			buf_addf(&all, "error %d %s\n", e.code, e.msg);
+		t = dump(g);
+		buf_addf(&all, "game %d: %s\n", seat, t);
+		free(t);
+		if (seat >= 0) {
+			if (play_legal_json(s, id, seat, &l, &e) < 0)
+				buf_addf(&all, "error %d %s\n", e.code, e.msg);
+			t = dump(l);
+			buf_addf(&all, "legal %d: %s\n", seat, t);
+			free(t);
+		}
+	}
+	return buf_detach(&all, NULL);
+}
+
+/* The first legal step of the acting seat, or NULL when the game is over. *seat set. */
+static char *pick_step(struct store *s, int64_t id, int nplayers, int k, int *seat)
+{
+	for (int i = 0; i < nplayers; i++) {
+		json_t *l = NULL;
+		struct err e = {0};
+		char *step = NULL;
+		size_t n;
+
+		if (play_legal_json(s, id, i, &l, &e) < 0)
+			return NULL;
+		n = json_array_size(json_object_get(l, "moves"));
+		if (n) {
+			step = strdup(json_string_value(json_array_get(json_object_get(l, "moves"), (size_t)k % n)));
+			*seat = i;
+		}
+		json_decref(l);
+		if (step)
+			return step;
+	}
+	return NULL;
+}
+
+/*
+ * Two databases play the same steps, one with the cache on and one with it
+ * off; after every step every answer of the read paths must be the same
+ * text, and the move answers too. Each game of the registry, three seeds.
+ */
+static void play_both(const char *game, uint64_t seed, int steps)
+{
+	char name[64];
+	struct store *cached, *plain;
+	int64_t a, b;
+	int nplayers = 3;
+	uint64_t hits = 0, misses = 0;
+
+	snprintf(name, sizeof(name), "%s-%llu-c", game, (unsigned long long)seed);
+	cached = open_store(name);
+	name[strlen(name) - 1] = 'p';
+	plain = open_store(name);
+	a = new_game(cached, game, nplayers, seed);
+	b = new_game(plain, game, nplayers, seed);
+	for (int k = 0; k < steps; k++) {
+		char *ta, *tb, *step, *ra, *rb;
+		const char *lines[1];
+		struct play_submit rq = { .nlines = 1, .lines = lines, .if_match = -1, .at = 1000 + k };
+		struct play_outcome oa, ob;
+		json_t *res_a = NULL, *res_b = NULL;
+		struct err ea = {0}, eb = {0};
+		int seat = -1, rca, rcb;
+
+		cache_set_capacity(4096);
+		ta = answers(cached, a, nplayers);
+		ta = (free(ta), answers(cached, a, nplayers)); /* the second time from the cache */
+		cache_stats(&hits, &misses);
+		CU_ASSERT(hits > 0);
+		step = pick_step(cached, a, nplayers, k * 7 + 3, &seat);
+		/* the move made with the cache on: it takes the position the reads left there */
+		lines[0] = step;
+		rq.game_id = a;
+		rq.seat = seat;
+		rca = step ? play_submit(cached, &rq, &res_a, &oa, &ea) : -1;
+
+		cache_set_capacity(0);
+		tb = answers(plain, b, nplayers);
+		rq.game_id = b;
+		rcb = step ? play_submit(plain, &rq, &res_b, &ob, &eb) : -1;
+		ASSERT_STR_EQ(ta, tb);
+		CU_ASSERT_EQUAL(rca, rcb);
+		json_object_del(res_a, "game");
+		json_object_del(res_b, "game");
+		ra = dump(res_a);
+		rb = dump(res_b);
+		ASSERT_STR_EQ(ra, rb);
+		free(ra);
+		free(rb);
+		free(ta);
+		free(tb);
+		free(step);
+		if (!step || rca < 0)
+			break;
+	}
+	cache_set_capacity(4096);
+	store_close(cached);
+	store_close(plain);
+}
+
+static void test_cache__cached_and_uncached_answer_alike(void)
+{
+	const struct game_ops *ops;
+	int games = 0;
+
+	for (size_t i = 0; (ops = registry_at(i)); i++) {
+		if (strstr(ops->id, "fake"))
+			continue;
+		for (uint64_t seed = 1; seed <= 3; seed++)
+			play_both(ops->id, seed * 7919, 40);
+		games++;
+	}
+	CU_ASSERT(games >= 3);
+}
+
+/* A stored change that did not go through play_submit (as an admin's rollback writes it) is seen at once. */
+static void test_cache__follows_the_stored_snapshot(void)
+{
+	struct store *s = open_store("rollback");
+	struct store_conn *c;
+	struct store_move m0 = {0}, row = {0};
+	struct err e = {0};
+	char *before, *after, *moved;
+	int64_t id;
+	int seat = -1;
+
+	cache_set_capacity(4096);
+	id = new_game(s, "alien-frontiers", 2, 42);
+	before = answers(s, id, 2);
+	{
+		char *step = pick_step(s, id, 2, 0, &seat);
+		const char *lines[1] = { step };
+		struct play_submit rq = { .game_id = id, .seat = seat, .lines = lines, .nlines = 1, .if_match = 0 };
+		struct play_outcome o;
+		json_t *res = NULL;
+		CU_ASSERT_EQUAL_FATAL(play_submit(s, &rq, &res, &o, &e), 0);
+		json_decref(res);
+		free(step);
+	}
+	moved = answers(s, id, 2);
+	CU_ASSERT(strcmp(before, moved) != 0);
+	/* step 2 puts back the set-up position, written straight through the store */
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(s, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_move_get(c, id, 0, &m0, &e), 0);
+	row.n = 2;
+	row.seat = -1;
+	row.text = (char *)"rollback to 0";
+	snprintf(row.via, sizeof(row.via), "admin");
+	row.back = 1;
+	row.undo_seat = -1;
+	row.snapshot = m0.snapshot;
+	CU_ASSERT_EQUAL(store_move_append(c, id, &row, &e), 0);
+	CU_ASSERT_EQUAL(store_game_update(c, id, 2, 1u, "active", NULL, 2000, &e), 0);
+	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
+	after = answers(s, id, 2);
+	/* the same position as at the start, only the move count and the times differ */
+	{
+		json_t *l1 = NULL, *l2 = NULL;
+		char *t1, *t2;
+		CU_ASSERT_EQUAL(play_legal_json(s, id, 0, &l1, &e), 0);
+		json_object_del(l1, "move_count");
+		t1 = dump(l1);
+		cache_set_capacity(0);
+		CU_ASSERT_EQUAL(play_legal_json(s, id, 0, &l2, &e), 0);
+		json_object_del(l2, "move_count");
+		t2 = dump(l2);
+		ASSERT_STR_EQ(t1, t2);
+		free(t1);
+		free(t2);
+		t1 = answers(s, id, 2);
+		ASSERT_STR_EQ(after, t1);
+		free(t1);
+		cache_set_capacity(4096);
+	}
+	CU_ASSERT(strcmp(after, moved) != 0);
+	store_move_release(&m0);
+	free(before);
+	free(after);
+	free(moved);
+	store_close(s);
+}
+
+/* Two databases with the same game id: each answers from its own snapshot. */
+static void test_cache__same_id_in_two_databases(void)
+{
+	struct store *x = open_store("same-x"), *y = open_store("same-y");
+	int64_t a, b;
+	char *ta, *tb, *ta2, *tb2;
+
+	cache_set_capacity(4096);
+	a = new_game(x, "alien-frontiers", 2, 1);
+	b = new_game(y, "alien-frontiers", 2, 2);
+	CU_ASSERT_EQUAL(a, b);
+	ta = answers(x, a, 2);
+	tb = answers(y, b, 2);
+	ta2 = answers(x, a, 2);
+	tb2 = answers(y, b, 2);
+	CU_ASSERT(strcmp(ta, tb) != 0);
+	ASSERT_STR_EQ(ta, ta2);
+	ASSERT_STR_EQ(tb, tb2);
+	free(ta);
+	free(tb);
+	free(ta2);
+	free(tb2);
+	store_close(x);
+	store_close(y);
+}
+
+static char *setup_snapshot(uint64_t seed)
+{
+	const struct game_ops *ops = registry_find("alien-frontiers");
+	struct engine_game eg;
+	struct err e = {0};
+	char *snap = NULL;
+
+	CU_ASSERT_EQUAL_FATAL(engine_game_setup(ops, NULL, 2, seed, &eg, &e), 0);
+	CU_ASSERT_EQUAL(engine_game_encode(&eg, &snap, &e), 0);
+	engine_game_release(&eg);
+	return snap;
+}
+
+/* A position being read is never handed out for changing; a free one is, once, and then leaves the cache. */
+static void test_cache__take_is_private(void)
+{
+	const struct game_ops *ops = registry_find("alien-frontiers");
+	char *snap = setup_snapshot(5);
+	struct cache_pos *p = NULL, *q = NULL;
+	struct engine_game mine;
+	struct err e = {0};
+	uint64_t h0, m0, h, m;
+
+	cache_set_capacity(16);
+	CU_ASSERT_EQUAL_FATAL(cache_pos_load(ops, 77, snap, &p, &e), 0);
+	/* someone reads it: take decodes a copy of its own */
+	CU_ASSERT_EQUAL(cache_pos_take(ops, 77, snap, &mine, &e), 0);
+	CU_ASSERT(mine.state != cache_pos_game(p)->state);
+	engine_game_release(&mine);
+	cache_stats(&h0, &m0);
+	CU_ASSERT_EQUAL(h0, 0);
+	CU_ASSERT_EQUAL(m0, 2);
+	cache_pos_release(p);
+	/* nobody reads it now: taken from the cache */
+	CU_ASSERT_EQUAL(cache_pos_take(ops, 77, snap, &mine, &e), 0);
+	cache_stats(&h, &m);
+	CU_ASSERT_EQUAL(h, 1);
+	engine_game_release(&mine);
+	/* and gone from it */
+	CU_ASSERT_EQUAL(cache_pos_load(ops, 77, snap, &q, &e), 0);
+	cache_stats(&h, &m);
+	CU_ASSERT_EQUAL(m, 3);
+	cache_pos_release(q);
+	/* another snapshot of the same game is a miss, and replaces it */
+	{
+		char *other = setup_snapshot(6);
+		CU_ASSERT_EQUAL(cache_pos_load(ops, 77, other, &q, &e), 0);
+		cache_pos_release(q);
+		CU_ASSERT_EQUAL(cache_pos_load(ops, 77, snap, &q, &e), 0);
+		cache_pos_release(q);
+		cache_stats(&h, &m);
+		CU_ASSERT_EQUAL(h, 1);
+		CU_ASSERT_EQUAL(m, 5);
+		free(other);
+	}
+	/* a snapshot that is not one fails like decoding it, and nothing is kept */
+	CU_ASSERT(cache_pos_load(ops, 78, "{\"rng\": 1}", &q, &e) < 0);
+	CU_ASSERT_PTR_NULL(q);
+	CU_ASSERT(cache_pos_take(ops, 78, "not json", &mine, &e) < 0);
+	cache_set_capacity(4096);
+	free(snap);
+}
+
+/* At most the capacity is kept: the least recently used go first. */
+static void test_cache__bounded(void)
+{
+	const struct game_ops *ops = registry_find("alien-frontiers");
+	char *snap = setup_snapshot(9);
+	struct cache_pos *p;
+	struct err e = {0};
+	uint64_t h, m;
+
+	cache_set_capacity(4);
+	CU_ASSERT_EQUAL(cache_capacity(), 4);
+	for (int64_t id = 1; id <= 10; id++) {
+		CU_ASSERT_EQUAL(cache_pos_load(ops, id, snap, &p, &e), 0);
+		cache_pos_release(p);
+	}
+	/* 7..10 are kept; 1 was evicted long ago */
+	CU_ASSERT_EQUAL(cache_pos_load(ops, 10, snap, &p, &e), 0);
+	cache_pos_release(p);
+	CU_ASSERT_EQUAL(cache_pos_load(ops, 7, snap, &p, &e), 0);
+	cache_pos_release(p);
+	cache_stats(&h, &m);
+	CU_ASSERT_EQUAL(h, 2);
+	CU_ASSERT_EQUAL(m, 10);
+	CU_ASSERT_EQUAL(cache_pos_load(ops, 1, snap, &p, &e), 0);
+	cache_pos_release(p);
+	cache_stats(&h, &m);
+	CU_ASSERT_EQUAL(m, 11);
+	/* 8 was the least recently used when 1 came back */
+	CU_ASSERT_EQUAL(cache_pos_load(ops, 8, snap, &p, &e), 0);
+	cache_pos_release(p);
+	cache_stats(&h, &m);
+	CU_ASSERT_EQUAL(m, 12);
+	/* off: every load decodes, nothing is kept, references still work */
+	cache_set_capacity(0);
+	CU_ASSERT_EQUAL(cache_pos_load(ops, 10, snap, &p, &e), 0);
+	CU_ASSERT_PTR_NOT_NULL(cache_pos_game(p)->state);
+	cache_pos_release(p);
+	CU_ASSERT_EQUAL(cache_pos_load(ops, 10, snap, &p, &e), 0);
+	cache_pos_release(p);
+	cache_stats(&h, &m);
+	CU_ASSERT_EQUAL(h, 0);
+	CU_ASSERT_EQUAL(m, 2);
+	cache_set_capacity(4096);
+	free(snap);
+}
+
+/* jsonw_dump writes what json_dumps(JSON_COMPACT) writes. */
+static void check_same(json_t *v, unsigned flags)
+{
+	char *want = json_dumps(v, JSON_COMPACT | ((flags & JSONW_ANY) ? JSON_ENCODE_ANY : 0));
+	struct buf b = BUF_INIT;
+	int rc;
+
+	buf_adds(&b, "prefix:");
+	rc = jsonw_dump(&b, v, flags);
+	if (want) {
+		CU_ASSERT_EQUAL(rc, 0);
+		ASSERT_STR_EQ(b.data + 7, want);
+	} else {
+		CU_ASSERT_EQUAL(rc, -1);
+		ASSERT_STR_EQ(b.data, "prefix:");
+	}
+	free(want);
+	buf_release(&b);
+}
+
+static void test_cache__jsonw_writes_what_jansson_writes(void)
+{
+	const char *texts[] = {
+		"{}", "[]", "{\"a\":[1,-2,0,9223372036854775807,-9223372036854775808],\"b\":{\"c\":null,\"d\":true,\"e\":false}}",
+		"[\"\\u0000\\u0001\\u001f \\\" \\\\ / \\b\\f\\n\\r\\t \\u007f\"]",
+		"{\"caf\\u00e9\":\"\\u20ac \\ud83d\\ude00 \\u2028\",\"k\\\"ey\":\"v\"}",
+		"[1.5,0.1,-0.0,1e300,3.0,[[[[]]]],{\"x\":{}}]",
+		"[\"\",\"a\",\"\\u00ff\\u0100\\u07ff\\u0800\\uffff\"]",
+	};
+	const struct game_ops *ops;
+
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		json_t *v = json_loads(texts[i], JSON_ALLOW_NUL, NULL);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+		check_same(v, 0);
+		json_decref(v);
+	}
+	/* scalars only with JSONW_ANY, as JSON_ENCODE_ANY */
+	{
+		json_t *scalars[] = { json_integer(-5), json_real(2.25), json_string("x\ny"), json_true(), json_null() };
+		for (size_t i = 0; i < 5; i++) {
+			check_same(scalars[i], 0);
+			check_same(scalars[i], JSONW_ANY);
+			json_decref(scalars[i]);
+		}
+	}
+	/* a string that is not UTF-8 fails as it does in json_dumps, leaving the buffer as it was */
+	{
+		json_t *bad = json_pack("{s:[i,o]}", "k", 1, json_stringn_nocheck("\xc3\x28", 2));
+		check_same(bad, 0);
+		json_decref(bad);
+		bad = json_pack("[o]", json_stringn_nocheck("\xed\xa0\x80", 3));
+		check_same(bad, 0);
+		json_decref(bad);
+	}
+	/* the real views of every game, as replies carry them */
+	for (size_t i = 0; (ops = registry_at(i)); i++) {
+		struct engine_game eg;
+		struct err e = {0};
+		if (strstr(ops->id, "fake") || engine_game_setup(ops, NULL, ops->min_players, 3, &eg, &e) < 0)
+			continue;
+		for (int seat = -1; seat < ops->min_players; seat++) {
+			json_t *v = NULL;
+			if (ops->view(eg.state, seat, &v, &e) == 0)
+				check_same(v, 0);
+			json_decref(v);
+		}
+		engine_game_release(&eg);
+	}
+}
+
+static CU_TestInfo cases[] = {
+	{ "test_cache__cached_and_uncached_answer_alike", test_cache__cached_and_uncached_answer_alike },
+	{ "test_cache__follows_the_stored_snapshot", test_cache__follows_the_stored_snapshot },
+	{ "test_cache__same_id_in_two_databases", test_cache__same_id_in_two_databases },
+	{ "test_cache__take_is_private", test_cache__take_is_private },
+	{ "test_cache__bounded", test_cache__bounded },
+	{ "test_cache__jsonw_writes_what_jansson_writes", test_cache__jsonw_writes_what_jansson_writes },
+	CU_TEST_INFO_NULL,
+};
+
+int tests_register(void)
+{
+	TESTS_SUITE("cache", suite_init, suite_clean, cases);
+	return 0;
+}
