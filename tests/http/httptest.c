@@ -77,12 +77,13 @@ int ht_start(struct ht_daemon *d, const char *const *extra_args)
 		return -1;
 	snprintf(d->db, sizeof(d->db), "%s/var/turnpost.db", d->dir);
 	snprintf(d->log, sizeof(d->log), "%s/daemon.log", d->dir);
+	d->extra = extra_args;
 	return launch(d, extra_args);
 }
 
 int ht_restart(struct ht_daemon *d)
 {
-	return launch(d, NULL);
+	return launch(d, d->extra);
 }
 
 int ht_stop(struct ht_daemon *d, int sig)

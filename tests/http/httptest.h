@@ -14,6 +14,7 @@ struct ht_daemon {
 	char dir[64];      /* scratch directory of this daemon */
 	char db[128];
 	char log[128];
+	const char *const *extra; /* the extra arguments of ht_start, used again by ht_restart (borrowed) */
 };
 
 struct ht_resp {
@@ -35,7 +36,7 @@ int ht_form_value(const struct ht_resp *r, const char *name, char *out, size_t s
 
 /* Make a scratch directory and start the test daemon on it (extra args may be NULL). 0 or -1. */
 int ht_start(struct ht_daemon *d, const char *const *extra_args);
-/* Start again on the same database (after ht_stop). */
+/* Start again on the same database and the same extra arguments (after ht_stop). */
 int ht_restart(struct ht_daemon *d);
 /* Send sig (SIGTERM) and wait; returns the exit status, or -1. */
 int ht_stop(struct ht_daemon *d, int sig);
