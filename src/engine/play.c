@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/cache.h"
 #include "engine/play_admin.h"
 #include "engine/registry.h"
 #include "util/clock.h"
@@ -400,8 +399,7 @@ static int submit_in_tx(struct store_conn *c, const struct play_submit *rq, json
 		goto done;
 	if (g.move_count == 0)
 		head.back = 0;
-	/* the position the last read decoded from this same snapshot, when nobody else reads it now */
-	if ((rc = cache_pos_take(ops, g.id, head.snapshot, &eg, err)) < 0)
+	if ((rc = engine_game_decode(ops, head.snapshot, &eg, err)) < 0)
 		goto done;
 	engine_game_pending(&eg, &before);
 	b.base = g.move_count;
@@ -530,13 +528,9 @@ int play_game_info(struct store *s, int64_t id, struct store_game *g, struct sto
 	return rc;
 }
 
-/*
- * Load the game row, its seats (unless seats is NULL) and the latest position
- * from one read connection. *pos is a shared, read-only position decoded from
- * the stored snapshot (engine/cache.h): cache_pos_release it.
- */
+/* Load the game row, its seats and the decoded latest position from one read connection. */
 static int load_current(struct store *s, int64_t id, struct store_game *g, struct store_seat **seats,
-			int *nseats, struct cache_pos **pos, int *undo_seat, struct err *err)
+			int *nseats, struct engine_game *eg, int *undo_seat, struct err *err)
 {
 	struct store_conn *c;
 	struct store_move head = {0};
@@ -544,17 +538,14 @@ static int load_current(struct store *s, int64_t id, struct store_game *g, struc
 	int rc;
 
 	memset(g, 0, sizeof(*g));
-	*pos = NULL;
-	if (seats) {
-		*seats = NULL;
-		*nseats = 0;
-	}
+	*seats = NULL;
+	*nseats = 0;
 	if ((rc = store_read_acquire(s, &c, err)) < 0)
 		return rc;
 	/* one read transaction, so the row, the seats and the snapshot agree */
 	if ((rc = store_game_get(c, id, g, err)) < 0)
 		goto done;
-	if (seats && (rc = store_seats_get(c, id, seats, nseats, err)) < 0)
+	if ((rc = store_seats_get(c, id, seats, nseats, err)) < 0)
 		goto done;
 	if ((rc = store_move_get(c, id, g->move_count, &head, err)) < 0)
 		goto done;
@@ -564,10 +555,29 @@ static int load_current(struct store *s, int64_t id, struct store_game *g, struc
 	}
 	if (undo_seat)
 		*undo_seat = g->move_count ? head.undo_seat : -1;
-	rc = cache_pos_load(ops, id, head.snapshot, pos, err);
+	rc = engine_game_decode(ops, head.snapshot, eg, err);
 done:
 	store_read_release(c);
 	store_move_release(&head);
+	return rc;
+}
+
+/* The seats whose player was dropped (the bot plays them), as a mask. */
+static int dropped_seats(struct store *s, int64_t id, unsigned *mask, struct err *err)
+{
+	struct store_conn *c;
+	struct store_seat_clock *clocks = NULL;
+	int n = 0, rc;
+
+	*mask = 0;
+	if ((rc = store_read_acquire(s, &c, err)) < 0)
+		return rc;
+	rc = store_clock_seats(c, id, &clocks, &n, err);
+	store_read_release(c);
+	for (int i = 0; rc == 0 && i < n; i++)
+		if (clocks[i].dropped && clocks[i].seat >= 0 && clocks[i].seat < GAME_MAX_SEATS)
+			*mask |= 1u << clocks[i].seat;
+	free(clocks);
 	return rc;
 }
 
@@ -576,23 +586,24 @@ int play_game_json(struct store *s, int64_t id, int viewer_seat, int with_emails
 {
 	struct store_game g;
 	struct store_seat *seats = NULL;
-	struct cache_pos *pos = NULL;
-	const struct engine_game *eg;
+	struct engine_game eg = {0};
 	struct game_pending p;
 	json_t *o = NULL, *sa, *view = NULL;
 	int nseats = 0, undo_seat = -1, rc;
+	unsigned dropped = 0;
 
 	*out = NULL;
-	if ((rc = load_current(s, id, &g, &seats, &nseats, &pos, &undo_seat, err)) < 0)
+	if ((rc = load_current(s, id, &g, &seats, &nseats, &eg, &undo_seat, err)) < 0)
 		goto done;
-	eg = cache_pos_game(pos);
-	if ((rc = eg->ops->view(eg->state, viewer_seat, &view, err)) < 0)
+	if ((rc = eg.ops->view(eg.state, viewer_seat, &view, err)) < 0)
 		goto done;
-	engine_game_pending(eg, &p);
+	engine_game_pending(&eg, &p);
+	if ((rc = dropped_seats(s, id, &dropped, err)) < 0)
+		goto done;
 	o = json_object();
 	json_object_set_new(o, "id", json_integer(g.id));
 	json_object_set_new(o, "game", json_string(g.game));
-	json_object_set_new(o, "title", json_string(eg->ops->title));
+	json_object_set_new(o, "title", json_string(eg.ops->title));
 	json_object_set_new(o, "status", json_string(g.status));
 	json_object_set_new(o, "move_count", json_integer(g.move_count));
 	json_object_set_new(o, "active_seats", seats_array(strcmp(g.status, "active") ? 0 : p.seats));
@@ -603,7 +614,10 @@ int play_game_json(struct store *s, int64_t id, int viewer_seat, int with_emails
 		json_t *so = json_object();
 		json_object_set_new(so, "seat", json_integer(seats[i].seat));
 		json_object_set_new(so, "name", json_string(seats[i].name));
-		json_object_set_new(so, "open", json_boolean(!seats[i].user_id));
+		/* nobody may join a dropped player's seat: the bot plays it */
+		json_object_set_new(so, "open", json_boolean(!seats[i].user_id && !((dropped >> seats[i].seat) & 1u)));
+		if ((dropped >> seats[i].seat) & 1u)
+			json_object_set_new(so, "bot", json_true());
 		if (with_emails && seats[i].email)
 			json_object_set_new(so, "email", json_string(seats[i].email));
 		json_array_append_new(sa, so);
@@ -619,7 +633,7 @@ int play_game_json(struct store *s, int64_t id, int viewer_seat, int with_emails
 	*out = o;
 done:
 	json_decref(view);
-	cache_pos_release(pos);
+	engine_game_release(&eg);
 	store_seats_free(seats, nseats);
 	store_game_release(&g);
 	return rc;
@@ -628,18 +642,17 @@ done:
 int play_legal_json(struct store *s, int64_t id, int seat, json_t **out, struct err *err)
 {
 	struct store_game g;
-	struct cache_pos *pos = NULL;
-	const struct engine_game *eg;
+	struct store_seat *seats = NULL;
+	struct engine_game eg = {0};
 	json_t *moves = NULL;
-	int rc;
+	int nseats = 0, rc;
 
 	*out = NULL;
-	if ((rc = load_current(s, id, &g, NULL, NULL, &pos, NULL, err)) < 0)
+	if ((rc = load_current(s, id, &g, &seats, &nseats, &eg, NULL, err)) < 0)
 		goto done;
-	eg = cache_pos_game(pos);
 	if (strcmp(g.status, "active") != 0) {
 		moves = json_array();
-	} else if ((rc = eg->ops->legal(eg->state, seat, &moves, err)) < 0) {
+	} else if ((rc = eg.ops->legal(eg.state, seat, &moves, err)) < 0) {
 		goto done;
 	}
 	*out = json_object();
@@ -647,7 +660,8 @@ int play_legal_json(struct store *s, int64_t id, int seat, json_t **out, struct 
 	json_object_set_new(*out, "seat", json_integer(seat));
 	json_object_set_new(*out, "moves", moves);
 done:
-	cache_pos_release(pos);
+	engine_game_release(&eg);
+	store_seats_free(seats, nseats);
 	store_game_release(&g);
 	return rc;
 }

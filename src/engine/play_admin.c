@@ -47,12 +47,14 @@ static json_t *seats_array(unsigned mask)
 	return a;
 }
 
-static int check_reason(const char *reason, struct err *err)
+int play_admin_reason_check(const char *reason, int required, struct err *err)
 {
 	size_t n = reason ? strlen(reason) : 0;
 
 	while (n && (reason[n - 1] == ' ' || reason[n - 1] == '\n' || reason[n - 1] == '\r'))
 		n--;
+	if (!n && !required)
+		return 0;
 	if (!n)
 		return err_set(err, ERR_INPUT, "say why: every admin action needs a reason, which goes into the audit log");
 	if (n > PLAY_ADMIN_REASON_MAX)
@@ -99,6 +101,25 @@ static const struct store_seat *seat_of(const struct store_seat *seats, int n, i
 		if (seats[i].seat == seat)
 			return &seats[i];
 	return NULL;
+}
+
+/* Queue event for every seat with a player but skip_seat (-1: none), with the payload {"reason":...}. */
+static int tell_players(struct store_conn *c, const char *event, int64_t game_id, const struct store_seat *seats,
+			int nseats, int skip_seat, const char *reason, int64_t now, struct err *err)
+{
+	json_t *payload = json_object();
+	char *text;
+	int rc = 0;
+
+	if (reason)
+		json_object_set_new(payload, "reason", json_string(reason));
+	text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(payload);
+	for (int i = 0; i < nseats && rc == 0; i++)
+		if (seats[i].user_id && seats[i].seat != skip_seat)
+			rc = store_outbox_add(c, event, game_id, seats[i].seat, seats[i].user_id, text, now, err);
+	free(text);
+	return rc;
 }
 
 int play_admin__rollback_in_tx(struct store_conn *c, int64_t game_id, int to, const char *client, int64_t at,
@@ -191,7 +212,7 @@ static int begin(struct store *s, const struct play_admin_actor *a, struct store
 {
 	int rc;
 
-	if ((rc = check_reason(a->reason, err)) < 0)
+	if ((rc = play_admin_reason_check(a->reason, 1, err)) < 0)
 		return rc;
 	return store_write_begin(s, c, err);
 }
@@ -371,6 +392,9 @@ int play_admin_drop(struct store *s, const struct play_admin_actor *a, int64_t g
 		if ((rc = store_game_update(c, game_id, g.move_count, 0, "aborted", NULL, now, err)) < 0 ||
 		    (rc = store_clock_step(c, game_id, 0, now, err)) < 0)
 			goto done;
+		/* the others hear that the game ended */
+		if ((rc = tell_players(c, "abort", game_id, seats, nseats, seat, a->reason, now, err)) < 0)
+			goto done;
 	} else {
 		outcome = "bot";
 		rc = store_clock_get(c, game_id, &k, err);
@@ -389,6 +413,18 @@ int play_admin_drop(struct store *s, const struct play_admin_actor *a, int64_t g
 		if ((rc = store_admin_seat_set(c, game_id, seat, 0, botname, NULL, err)) < 0)
 			goto done;
 		if ((rc = store_admin_seat_tokens_revoke(c, game_id, seat, now, &revoked, err)) < 0)
+			goto done;
+	}
+	/* the dropped player hears it once (their seat row no longer names them) */
+	if (old->user_id) {
+		json_t *payload = json_pack("{s:s,s:s}", "action", outcome, "name", old->name);
+		char *text;
+		json_object_set_new(payload, "reason", json_string(a->reason));
+		text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
+		json_decref(payload);
+		rc = store_outbox_add(c, "dropped", game_id, seat, old->user_id, text, now, err);
+		free(text);
+		if (rc < 0)
 			goto done;
 	}
 	detail = json_pack("{s:i,s:s,s:s,s:s?,s:I,s:i}", "seat", seat, "outcome", outcome, "name", old->name, "email",
@@ -469,6 +505,8 @@ int play_admin_abort(struct store *s, const struct play_admin_actor *a, int64_t 
 	if ((rc = store_game_update(c, game_id, g.move_count, 0, "aborted", NULL, now, err)) < 0)
 		goto done;
 	if ((rc = store_clock_step(c, game_id, 0, now, err)) < 0)
+		goto done;
+	if ((rc = tell_players(c, "abort", game_id, seats, nseats, -1, a->reason, now, err)) < 0)
 		goto done;
 	if ((rc = audit(c, a, "abort", game_id, g.move_count, g.move_count, NULL, now, err)) < 0)
 		goto done;
@@ -565,7 +603,7 @@ int play_admin_import(struct store *s, const struct play_admin_actor *a, const j
 
 	if (out)
 		*out = NULL;
-	if ((rc = check_reason(a->reason, err)) < 0)
+	if ((rc = play_admin_reason_check(a->reason, 1, err)) < 0)
 		return rc;
 	if ((rc = play_import(s, file, a->user_id, &id, err)) < 0)
 		return rc;
@@ -585,6 +623,48 @@ int play_admin_import(struct store *s, const struct play_admin_actor *a, const j
 		*out = json_pack("{s:I,s:s,s:i,s:b}", "id", (json_int_t)id, "action", "import", "move_count", count,
 				 "verified", 1);
 	return 0;
+}
+
+int play_admin_verify(struct store *s, const struct play_admin_actor *a, int64_t game_id, int *first_bad,
+		      json_t **out, struct err *err)
+{
+	struct play_admin_actor act = *a;
+	struct store_conn *c;
+	struct err we = {0};
+	json_t *detail, *res;
+	int64_t now;
+	int count, vrc, rc;
+
+	if (out)
+		*out = NULL;
+	*first_bad = -1;
+	if ((rc = play_admin_reason_check(a->reason, 0, err)) < 0)
+		return rc;
+	if (act.reason && !*act.reason)
+		act.reason = NULL;
+	vrc = play_verify(s, game_id, first_bad, err);
+	if (vrc < 0 && vrc != ERR_CONFLICT)
+		return vrc; /* no such game, or the replay could not run: nothing was verified */
+	detail = vrc == 0 ? json_pack("{s:b}", "ok", 1)
+			  : json_pack("{s:b,s:i,s:s}", "ok", 0, "first_difference", *first_bad, "difference", err->msg);
+	res = json_deep_copy(detail);
+	json_object_set_new(res, "game", json_integer(game_id));
+	if ((rc = store_write_begin(s, &c, &we)) < 0) {
+		json_decref(detail);
+		json_decref(res);
+		*err = we;
+		return rc;
+	}
+	now = clock_now_ms();
+	count = count_of(c, game_id);
+	rc = audit(c, &act, "verify", game_id, count, count, detail, now, &we);
+	if ((rc = finish(c, rc, &we)) < 0) {
+		json_decref(res);
+		*err = we;
+		return rc;
+	}
+	give(out, res, 0);
+	return vrc;
 }
 
 /* ---- reads ---- */
@@ -782,14 +862,82 @@ done:
 	return rc;
 }
 
-static json_t *step_json(const struct store_move *m, const struct store_seat *seats, int nseats)
+/*
+ * Who sat in a seat until a change: from the audit rows of seat replacements
+ * and drops, oldest first. A step made at move count n or earlier by that
+ * seat was that player's.
+ */
+struct seat_era {
+	int seat;
+	int until;        /* the move count when the seat changed hands */
+	char *name;       /* the seat's name before the change */
+};
+
+static void eras_free(struct seat_era *eras, int n)
 {
-	const struct store_seat *st = seat_of(seats, nseats, m->seat);
+	for (int i = 0; eras && i < n; i++)
+		free(eras[i].name);
+	free(eras);
+}
+
+/* The seat changes of a game as eras; *out new (eras_free). */
+static int eras_load(struct store_conn *c, int64_t game_id, struct seat_era **out, int *n, struct err *err)
+{
+	struct store_audit_row *rows = NULL;
+	int nrows = 0, k = 0, rc;
+
+	*out = NULL;
+	*n = 0;
+	if ((rc = store_audit_seat_changes(c, game_id, &rows, &nrows, err)) < 0)
+		return rc;
+	if (nrows && !(*out = calloc((size_t)nrows, sizeof(**out))))
+		abort();
+	for (int i = 0; i < nrows; i++) {
+		json_t *d = rows[i].detail ? json_loads(rows[i].detail, 0, NULL) : NULL;
+		json_t *seat = json_object_get(d, "seat");
+		/* a replacement keeps the old player under "old", a drop at the top */
+		const char *name = json_string_value(json_object_get(json_object_get(d, "old"), "name"));
+
+		if (!name)
+			name = json_string_value(json_object_get(d, "name"));
+		if (json_is_integer(seat) && name && rows[i].before >= 0) {
+			(*out)[k].seat = (int)json_integer_value(seat);
+			(*out)[k].until = rows[i].before;
+			(*out)[k].name = strdup(name);
+			if (!(*out)[k].name)
+				abort();
+			k++;
+		}
+		json_decref(d);
+	}
+	*n = k;
+	store_audit_rows_free(rows, nrows);
+	return 0;
+}
+
+/* The name of whoever played step m: the first later change of its seat says who it was, else the seat's name now. */
+static const char *player_at(const struct store_move *m, const struct store_seat *seats, int nseats,
+			     const struct seat_era *eras, int neras)
+{
+	const struct store_seat *st;
+
+	if (m->seat < 0)
+		return "admin";
+	for (int i = 0; i < neras; i++)
+		if (eras[i].seat == m->seat && m->n <= eras[i].until)
+			return eras[i].name;
+	st = seat_of(seats, nseats, m->seat);
+	return st ? st->name : "?";
+}
+
+static json_t *step_json(const struct store_move *m, const struct store_seat *seats, int nseats,
+			 const struct seat_era *eras, int neras)
+{
 	char when[32];
 
 	clock_format_utc(m->at, when);
 	return json_pack("{s:i,s:i,s:s,s:s,s:s,s:I,s:s,s:s?}", "n", m->n, "seat", m->seat, "player",
-			 m->seat < 0 ? "admin" : st ? st->name : "?", "text", m->text, "via", m->via, "at",
+			 player_at(m, seats, nseats, eras, neras), "text", m->text, "via", m->via, "at",
 			 (json_int_t)m->at, "time", when, "client", m->client);
 }
 
@@ -799,7 +947,8 @@ int play_admin_timeline(struct store *s, int64_t id, json_t **out, struct err *e
 	struct store_game g = {0};
 	struct store_seat *seats = NULL;
 	struct store_move *moves = NULL;
-	int n = 0, nseats = 0, rc;
+	struct seat_era *eras = NULL;
+	int n = 0, nseats = 0, neras = 0, rc;
 	json_t *steps;
 
 	*out = NULL;
@@ -810,14 +959,17 @@ int play_admin_timeline(struct store *s, int64_t id, json_t **out, struct err *e
 		rc = store_seats_get(c, id, &seats, &nseats, err);
 	if (rc == 0)
 		rc = store_moves_list(c, id, 0, &moves, &n, err);
+	if (rc == 0)
+		rc = eras_load(c, id, &eras, &neras, err);
 	store_read_release(c);
 	if (rc == 0) {
 		steps = json_array();
 		for (int i = 0; i < n; i++)
-			json_array_append_new(steps, step_json(&moves[i], seats, nseats));
+			json_array_append_new(steps, step_json(&moves[i], seats, nseats, eras, neras));
 		*out = json_pack("{s:I,s:s,s:i,s:o}", "game", (json_int_t)id, "status", g.status, "move_count",
 				 g.move_count, "steps", steps);
 	}
+	eras_free(eras, neras);
 	store_moves_free(moves, n);
 	store_seats_free(seats, nseats);
 	store_game_release(&g);
@@ -832,9 +984,10 @@ int play_admin_position(struct store *s, int64_t id, int n, json_t **out, struct
 	struct store_move m = {0};
 	struct engine_game eg = {0};
 	struct game_pending p;
+	struct seat_era *eras = NULL;
 	const struct game_ops *ops;
 	json_t *view = NULL, *result, *sa, *o;
-	int nseats = 0, rc;
+	int nseats = 0, neras = 0, rc;
 
 	*out = NULL;
 	if ((rc = store_read_acquire(s, &c, err)) < 0)
@@ -848,6 +1001,8 @@ int play_admin_position(struct store *s, int64_t id, int n, json_t **out, struct
 		else
 			rc = store_move_get(c, id, n, &m, err);
 	}
+	if (rc == 0)
+		rc = eras_load(c, id, &eras, &neras, err);
 	store_read_release(c);
 	if (rc < 0)
 		goto done;
@@ -866,7 +1021,7 @@ int play_admin_position(struct store *s, int64_t id, int n, json_t **out, struct
 		json_array_append_new(sa, json_pack("{s:i,s:s}", "seat", seats[i].seat, "name", seats[i].name));
 	o = json_pack("{s:s,s:I,s:s,s:i,s:i,s:o,s:o,s:{s:o,s:s,s:s},s:o,s:o}", "game", g.game, "id", (json_int_t)id,
 		      "title", ops->title, "n", n, "move_count", g.move_count, "step",
-		      n > 0 ? step_json(&m, seats, nseats) : json_null(), "view", view, "pending", "seats",
+		      n > 0 ? step_json(&m, seats, nseats, eras, neras) : json_null(), "view", view, "pending", "seats",
 		      seats_array(p.seats), "kind", p.kind, "prompt", p.prompt, "result",
 		      result ? result : json_null(), "seats", sa);
 	view = NULL;
@@ -874,6 +1029,7 @@ int play_admin_position(struct store *s, int64_t id, int n, json_t **out, struct
 	rc = 0;
 done:
 	json_decref(view);
+	eras_free(eras, neras);
 	engine_game_release(&eg);
 	store_move_release(&m);
 	store_seats_free(seats, nseats);

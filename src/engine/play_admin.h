@@ -63,7 +63,9 @@ int play_admin_seat_replace(struct store *s, const struct play_admin_actor *a, i
  * now on (the notifier plays it as soon as it is the seat's turn; a game
  * without a time control gets a dormant one for this: a year per turn,
  * "notify" on timeout); the seat leaves its player, and its links stop
- * working. A game without a bot cannot go on and is aborted.
+ * working. A game without a bot cannot go on and is aborted (the other
+ * players get an "abort" notification). The dropped player gets a "dropped"
+ * one ({"action":"bot"|"aborted","name","reason"}).
  * *out has "outcome": "bot" or "aborted".
  */
 int play_admin_drop(struct store *s, const struct play_admin_actor *a, int64_t game_id, int seat, json_t **out,
@@ -71,7 +73,7 @@ int play_admin_drop(struct store *s, const struct play_admin_actor *a, int64_t g
 /* Extend the running deadline of seat by add_ms (1 minute to 366 days); *out has the new "deadline". */
 int play_admin_extend(struct store *s, const struct play_admin_actor *a, int64_t game_id, int seat, int64_t add_ms,
 		      json_t **out, struct err *err);
-/* End an active game without a result (status "aborted"); its clocks stop. */
+/* End an active game without a result (status "aborted"); its clocks stop; every seated player is told ("abort"). */
 int play_admin_abort(struct store *s, const struct play_admin_actor *a, int64_t game_id, json_t **out,
 		     struct err *err);
 /* Queue a dead notification again (same id). */
@@ -83,6 +85,25 @@ int play_admin_revoke(struct store *s, const struct play_admin_actor *a, int64_t
 /* Import a replay file (play_import), verify it and write the audit row; *out has the new "id". */
 int play_admin_import(struct store *s, const struct play_admin_actor *a, const json_t *file, json_t **out,
 		      struct err *err);
+
+/*
+ * Replay a game from its set-up and log (play_verify) and write an audit row
+ * "verify" whose detail holds the result: {"ok":true} or {"ok":false,
+ * "first_difference":N,"difference":"..."}. The reason is optional here
+ * (verify changes nothing). Returns play_verify's answer: 0 when every
+ * snapshot replays; ERR_CONFLICT with *first_bad and err's message when one
+ * does not (both write the row); other errors (no such game) write none.
+ * *out (may be NULL) gets the result as {"game","ok",...}.
+ */
+int play_admin_verify(struct store *s, const struct play_admin_actor *a, int64_t game_id, int *first_bad,
+		      json_t **out, struct err *err);
+
+/*
+ * Check an admin's reason: 1 to PLAY_ADMIN_REASON_MAX characters without
+ * control characters; when !required, none (NULL or blank) is fine too.
+ * 0 or ERR_INPUT with a message.
+ */
+int play_admin_reason_check(const char *reason, int required, struct err *err);
 
 /* ---- reads (all *out new) ---- */
 

@@ -29,16 +29,16 @@ static const struct {
 } done_texts[] = {
 	{ "rollback", "Rolled back. The players were told by email." },
 	{ "seat", "The seat has its new player; the old links no longer work." },
-	{ "drop", "The player was dropped." },
+	{ "drop", "The player was dropped and told by email." },
 	{ "extend", "The deadline was extended." },
-	{ "abort", "The game was aborted." },
+	{ "abort", "The game was aborted. The players were told by email." },
 	{ "import", "The replay file was imported and verified." },
 	{ "resend", "The notification is queued again." },
 	{ "revoke", "The token was revoked." },
 };
 
 static const char *const actions[] = { "rollback", "seat_replace", "drop", "extend_deadline", "abort",
-				       "outbox_resend", "token_revoke", "import", NULL };
+				       "outbox_resend", "token_revoke", "import", "verify", NULL };
 
 static struct play_admin_actor actor(const struct http_request *rq)
 {
@@ -294,9 +294,10 @@ void admin_web_abort(struct http_request *rq, struct http_reply *r)
 
 void admin_web_verify(struct http_request *rq, struct http_reply *r)
 {
+	struct play_admin_actor a = actor(rq);
 	struct err e = {0};
 	char msg[sizeof(e.msg) + 64];
-	int first_bad, rc = play_verify(http_store(rq), rq->ids[0], &first_bad, &e);
+	int first_bad, rc = play_admin_verify(http_store(rq), &a, rq->ids[0], &first_bad, NULL, &e);
 
 	if (rc == 0) {
 		game_page(rq, r, rq->ids[0], 200, NULL,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/play.h"
+#include "engine/play_admin.h"
 #include "engine/registry.h"
 #include "http/metrics.h"
 #include "notify/notify.h"
@@ -157,16 +158,25 @@ void api_token_create(struct http_request *rq, struct http_reply *r)
 	json_decref(body);
 }
 
-static void revoke(struct http_request *rq, struct http_reply *r, int64_t id)
+/* reason (may be NULL): why an admin revokes someone else's token, for the audit row */
+static void revoke(struct http_request *rq, struct http_reply *r, int64_t id, const char *reason)
 {
 	struct store_conn *c;
 	struct err e = {0};
+	char detail[48];
 	int rc;
 
+	if ((rc = play_admin_reason_check(reason, 0, &e)) < 0) {
+		http_reply_problem(r, rc, "bad_reason", e.msg, NULL);
+		return;
+	}
+	if (reason && !*reason)
+		reason = NULL;
+	snprintf(detail, sizeof(detail), "{\"token\":%lld}", (long long)id);
 	if ((rc = store_write_begin(http_store(rq), &c, &e)) == 0) {
 		rc = store_token_revoke(c, id, clock_now_ms(), &e);
 		if (rc == 0 && rq->auth.is_admin && id != rq->auth.token_id)
-			rc = store_audit_add(c, rq->auth.user_id, "api", "token_revoke", 0, NULL, -1, -1, NULL,
+			rc = store_audit_add(c, rq->auth.user_id, "api", "token_revoke", 0, reason, -1, -1, detail,
 					     clock_now_ms(), &e);
 		if (rc == 0)
 			rc = store_write_commit(c, &e);
@@ -181,12 +191,12 @@ static void revoke(struct http_request *rq, struct http_reply *r, int64_t id)
 
 void api_token_revoke_current(struct http_request *rq, struct http_reply *r)
 {
-	revoke(rq, r, rq->auth.token_id);
+	revoke(rq, r, rq->auth.token_id, NULL);
 }
 
 void api_token_revoke(struct http_request *rq, struct http_reply *r)
 {
-	revoke(rq, r, rq->ids[0]);
+	revoke(rq, r, rq->ids[0], http_query(rq, "reason"));
 }
 
 /*
@@ -684,9 +694,22 @@ void api_admin_export(struct http_request *rq, struct http_reply *r)
 void api_admin_verify(struct http_request *rq, struct http_reply *r)
 {
 	struct err e = {0};
+	struct play_admin_actor a = { .user_id = rq->auth.user_id, .channel = "api", .client = rq->client };
+	json_t *body = NULL;
 	int first_bad, rc;
 
-	rc = play_verify(http_store(rq), rq->ids[0], &first_bad, &e);
+	/* an optional {"reason": "..."} for the audit row */
+	if (rq->body.len) {
+		body = json_loadb(rq->body.data, rq->body.len, 0, NULL);
+		if (!json_is_object(body)) {
+			json_decref(body);
+			http_reply_problem(r, ERR_INPUT, "malformed_json", "the body, when any, must be a JSON object", NULL);
+			return;
+		}
+		a.reason = json_string_value(json_object_get(body, "reason"));
+	}
+	rc = play_admin_verify(http_store(rq), &a, rq->ids[0], &first_bad, NULL, &e);
+	json_decref(body);
 	if (rc == 0)
 		http_reply_json(r, 200, json_pack("{s:I,s:b}", "game", (json_int_t)rq->ids[0], "ok", 1));
 	else if (rc == ERR_CONFLICT)

@@ -1,8 +1,10 @@
 /* http/api_notify.c: the JSON API of notifications: preferences, vacations, game clocks, the admin outbox */
 /* SPDX-License-Identifier: MIT */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/play_admin.h"
 #include "http/api.h"
 #include "notify/notify.h"
 #include "store/store.h"
@@ -167,17 +169,40 @@ void api_admin_outbox_resend(struct http_request *rq, struct http_reply *r)
 	struct store_conn *c;
 	struct err e = {0};
 	int64_t now = clock_now_ms();
+	json_t *body = NULL;
+	const char *reason = NULL;
+	char detail[48];
 	int rc;
 
+	/* an optional {"reason": "..."} for the audit row (the console's own re-send requires one) */
+	if (rq->body.len) {
+		body = json_loadb(rq->body.data, rq->body.len, 0, NULL);
+		if (!json_is_object(body)) {
+			json_decref(body);
+			http_reply_problem(r, ERR_INPUT, "malformed_json", "the body, when any, must be a JSON object", NULL);
+			return;
+		}
+		reason = json_string_value(json_object_get(body, "reason"));
+	}
+	if ((rc = play_admin_reason_check(reason, 0, &e)) < 0) {
+		json_decref(body);
+		http_reply_problem(r, rc, "bad_reason", e.msg, NULL);
+		return;
+	}
+	if (reason && !*reason)
+		reason = NULL;
+	snprintf(detail, sizeof(detail), "{\"outbox\":%lld}", (long long)rq->ids[0]);
 	if ((rc = store_write_begin(http_store(rq), &c, &e)) == 0) {
 		rc = store_outbox_resend(c, rq->ids[0], now, &e);
 		if (rc == 0)
-			rc = store_audit_add(c, rq->auth.user_id, "api", "outbox_resend", 0, NULL, -1, -1, NULL, now, &e);
+			rc = store_audit_add(c, rq->auth.user_id, "api", "outbox_resend", 0, reason, -1, -1, detail, now,
+					     &e);
 		if (rc == 0)
 			rc = store_write_commit(c, &e);
 		else
 			store_write_rollback(c);
 	}
+	json_decref(body);
 	if (rc < 0) {
 		http_reply_problem(r, rc, rc == ERR_CONFLICT ? "not_dead" : NULL, e.msg, NULL);
 		return;

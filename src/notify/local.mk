@@ -24,6 +24,9 @@ EMAIL_FILES = \
 	templates/email/timeout.html.mustache \
 	templates/email/rollback.subject.mustache templates/email/rollback.text.mustache \
 	templates/email/rollback.html.mustache \
+	templates/email/abort.subject.mustache templates/email/abort.text.mustache templates/email/abort.html.mustache \
+	templates/email/dropped.subject.mustache templates/email/dropped.text.mustache \
+	templates/email/dropped.html.mustache \
 	templates/email/digest.subject.mustache templates/email/digest.text.mustache \
 	templates/email/digest.html.mustache \
 	templates/email/signin.subject.mustache templates/email/signin.text.mustache templates/email/signin.html.mustache

@@ -346,8 +346,12 @@ int notify_run_once(struct notify *n, int64_t now, struct notify_stats *stats, s
 				continue;
 			}
 			prefs = user_prefs(n, r->user_id);
-			/* a sign-in link and the answer to a player's email are wanted now, whatever the preferences say */
-			mode = strcmp(r->event, "signin") == 0 || strncmp(r->event, "email_", 6) == 0
+			/*
+			 * a sign-in link, the answer to a player's email, and an admin's abort or drop
+			 * (the last word about a seat or a game) are wanted now, whatever the preferences say
+			 */
+			mode = strcmp(r->event, "signin") == 0 || strncmp(r->event, "email_", 6) == 0 ||
+				       strcmp(r->event, "abort") == 0 || strcmp(r->event, "dropped") == 0
 				       ? "now"
 				       : notify_prefs_mode(prefs, r->event);
 			if (strcmp(mode, "off") == 0) {

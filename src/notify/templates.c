@@ -12,7 +12,10 @@ static const char *const required[] = {
 	"email/layout.html", "email/footer.text", "email/digest.subject", "email/digest.text", "email/digest.html",
 	"email/signin.subject", "email/signin.text", "email/signin.html",
 	"email/email_accepted.subject", "email/email_accepted.text", "email/email_accepted.html",
-	"email/email_refused.subject", "email/email_refused.text", "email/email_refused.html", NULL
+	"email/email_refused.subject", "email/email_refused.text", "email/email_refused.html",
+	/* an admin's abort and drop: always sent, so not among the preference events */
+	"email/abort.subject", "email/abort.text", "email/abort.html",
+	"email/dropped.subject", "email/dropped.text", "email/dropped.html", NULL
 };
 
 int notify__templates_load(const char *dir, struct render_set **out, struct err *err)

@@ -85,5 +85,12 @@ struct store_audit_filter {
 /* Audit rows, newest first; *out new (store_audit_rows_free). */
 int store_audit_list(struct store_conn *c, const struct store_audit_filter *f, struct store_audit_row **out,
 		     int *n, struct err *err);
+/*
+ * The game's seat changes (actions "seat_replace" and "drop"), oldest first:
+ * each row's before count and detail tell who sat in the seat until then.
+ * *out new (store_audit_rows_free).
+ */
+int store_audit_seat_changes(struct store_conn *c, int64_t game_id, struct store_audit_row **out, int *n,
+			     struct err *err);
 
 #endif

@@ -33,31 +33,12 @@ static void copy_text(sqlite3_stmt *st, int col, char *dst, size_t size)
 	dst[n] = '\0';
 }
 
-int store_audit_list(struct store_conn *c, const struct store_audit_filter *f, struct store_audit_row **out,
-		     int *n, struct err *err)
+/* Read every row of a prepared statement with the columns of store_audit_list. */
+static int collect(struct store_conn *c, sqlite3_stmt *st, struct store_audit_row **out, int *n, struct err *err)
 {
-	static const char sql[] =
-		"SELECT a.id, a.at, coalesce(a.actor_user_id, 0), u.email, a.actor, a.action, coalesce(a.game_id, 0),"
-		" a.reason, coalesce(a.before_count, -1), coalesce(a.after_count, -1), a.detail"
-		" FROM audit a LEFT JOIN users u ON u.id = a.actor_user_id"
-		" WHERE (?1 = 0 OR a.game_id = ?1) AND (?2 IS NULL OR a.action = ?2)"
-		" AND (?3 IS NULL OR a.actor = ?3 OR u.email = ?3 COLLATE NOCASE) AND (?4 = 0 OR a.id < ?4)"
-		" ORDER BY a.id DESC LIMIT ?5";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
 	struct store_audit_row *rows = NULL;
-	int count = 0, alloc = 0, r, limit = f->limit > 0 ? f->limit : AUDIT_LIMIT;
+	int count = 0, alloc = 0, r;
 
-	*out = NULL;
-	*n = 0;
-	if (!st)
-		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, f->game_id);
-	if (f->action && *f->action)
-		store__bind_text(st, 2, f->action);
-	if (f->actor && *f->actor)
-		store__bind_text(st, 3, f->actor);
-	sqlite3_bind_int64(st, 4, f->before_id);
-	sqlite3_bind_int(st, 5, limit > AUDIT_MAX ? AUDIT_MAX : limit);
 	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
 		struct store_audit_row *x;
 		if (count == alloc) {
@@ -89,4 +70,48 @@ int store_audit_list(struct store_conn *c, const struct store_audit_filter *f, s
 	*out = rows;
 	*n = count;
 	return 0;
+}
+
+#define AUDIT_COLS                                                                                             \
+	"a.id, a.at, coalesce(a.actor_user_id, 0), u.email, a.actor, a.action, coalesce(a.game_id, 0), a.reason," \
+	" coalesce(a.before_count, -1), coalesce(a.after_count, -1), a.detail"
+
+int store_audit_seat_changes(struct store_conn *c, int64_t game_id, struct store_audit_row **out, int *n,
+			     struct err *err)
+{
+	static const char sql[] = "SELECT " AUDIT_COLS " FROM audit a LEFT JOIN users u ON u.id = a.actor_user_id"
+				  " WHERE a.game_id = ? AND a.action IN ('seat_replace', 'drop') ORDER BY a.id";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, game_id);
+	return collect(c, st, out, n, err);
+}
+
+int store_audit_list(struct store_conn *c, const struct store_audit_filter *f, struct store_audit_row **out,
+		     int *n, struct err *err)
+{
+	static const char sql[] =
+		"SELECT " AUDIT_COLS " FROM audit a LEFT JOIN users u ON u.id = a.actor_user_id"
+		" WHERE (?1 = 0 OR a.game_id = ?1) AND (?2 IS NULL OR a.action = ?2)"
+		" AND (?3 IS NULL OR a.actor = ?3 OR u.email = ?3 COLLATE NOCASE) AND (?4 = 0 OR a.id < ?4)"
+		" ORDER BY a.id DESC LIMIT ?5";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+	int limit = f->limit > 0 ? f->limit : AUDIT_LIMIT;
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, f->game_id);
+	if (f->action && *f->action)
+		store__bind_text(st, 2, f->action);
+	if (f->actor && *f->actor)
+		store__bind_text(st, 3, f->actor);
+	sqlite3_bind_int64(st, 4, f->before_id);
+	sqlite3_bind_int(st, 5, limit > AUDIT_MAX ? AUDIT_MAX : limit);
+	return collect(c, st, out, n, err);
 }

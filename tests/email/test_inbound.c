@@ -353,9 +353,13 @@ static void test_inbound__whole_turn(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(msg.data, "Now it is Bob's turn: seat 1: add, roll or end"));
 	CU_ASSERT_EQUAL(reply_token(&msg, next, sizeof(next)), 0);
 	CU_ASSERT_NOT_EQUAL(strcmp(next, ann_token), 0);
-	/* Bob is told it is his turn, with his own reply address */
+	/* Bob is told it is his turn, with his own reply address, and that a reply plays (text and HTML) */
 	CU_ASSERT_EQUAL(wait_mails("bob@example.org", "your_turn", NULL, 1, &msg), 1);
 	CU_ASSERT_EQUAL(reply_token(&msg, next, sizeof(next)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg.data, "\nTo play by email, reply to this email: your steps one per line"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg.data, "<p>To play by email, reply to this email: your steps one per line"));
+	/* so did the invitations */
+	CU_ASSERT_EQUAL(mails("ann@example.org", "invite", "<p>To play by email, reply to this email", NULL), 1);
 	buf_release(&msg);
 }
 

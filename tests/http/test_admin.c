@@ -1,5 +1,6 @@
 /* tests/http/test_admin.c: the admin console over HTTP: route guard, actions and audit rows, rollback, verify, pages */
 /* SPDX-License-Identifier: MIT */
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -368,6 +369,72 @@ static int64_t dead_letter(int64_t game_id)
 	return id;
 }
 
+/* How many mails the daemon wrote (--mail-dir, one .eml each) to address for event containing needle (NULL: any). */
+static int mails(const char *address, const char *event, const char *needle)
+{
+	char dir[128], path[512], want_to[160], want_event[80];
+	struct dirent *de;
+	DIR *dh;
+	int count = 0;
+
+	snprintf(dir, sizeof(dir), "%s/var/mail", d.dir);
+	snprintf(want_to, sizeof(want_to), "<%s>\r\n", address);
+	snprintf(want_event, sizeof(want_event), "X-Turnpost-Event: %s\r\n", event);
+	if (!(dh = opendir(dir)))
+		return 0;
+	while ((de = readdir(dh))) {
+		char chunk[4096];
+		struct buf b = BUF_INIT;
+		size_t n;
+		FILE *f;
+
+		if (de->d_name[0] == '.' || !strstr(de->d_name, ".eml"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (!(f = fopen(path, "rb")))
+			continue;
+		while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+			buf_add(&b, chunk, n);
+		fclose(f);
+		if (strstr(b.data, want_to) && strstr(b.data, want_event) && (!needle || strstr(b.data, needle)))
+			count++;
+		buf_release(&b);
+	}
+	closedir(dh);
+	return count;
+}
+
+/* Wait (up to 15 s) for at least want such mails; their count. */
+static int wait_mails(const char *address, const char *event, const char *needle, int want)
+{
+	int n = 0;
+
+	for (int i = 0; i < 150; i++) {
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
+		if ((n = mails(address, event, needle)) >= want)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	return n;
+}
+
+/* The game's notifications of event (new array of their user ids), via the console's API. */
+static json_t *notified(int64_t id, const char *event)
+{
+	struct ht_resp r;
+	char path[96];
+	json_t *users = json_array(), *x;
+	size_t i;
+
+	snprintf(path, sizeof(path), "/api/v1/admin/games/%lld/notifications", (long long)id);
+	if (api("GET", path, admin_token, NULL, &r) == 0)
+		json_array_foreach(json_object_get(r.json, "notifications"), i, x)
+			if (strcmp(jstr(x, "event"), event) == 0)
+				json_array_append(users, json_object_get(x, "user"));
+	ht_resp_release(&r);
+	return users;
+}
+
 static void test_admin__every_action_leaves_its_audit_row(void)
 {
 	struct ht_resp r;
@@ -476,6 +543,18 @@ static void test_admin__every_action_leaves_its_audit_row(void)
 	CU_ASSERT_EQUAL(act(id, "abort", "{\"reason\":\"cheating\"}", &r), 200);
 	ht_resp_release(&r);
 	check_audit(id, "abort", "cheating", 5, 5);
+	/* both players are told in the same transaction, and the mails go out whatever the preferences say */
+	{
+		json_t *told = notified(id, "abort");
+		char subject[128];
+		CU_ASSERT_EQUAL(json_array_size(told), 2);
+		json_decref(told);
+		snprintf(subject, sizeof(subject), "Subject: Counting Race (test game) (game %lld) was ended by an admin\r\n",
+			 (long long)id);
+		CU_ASSERT_EQUAL(wait_mails("carl@example.org", "abort", subject, 1), 1);
+		CU_ASSERT_EQUAL(wait_mails("ann@example.org", "abort", subject, 1), 1);
+		CU_ASSERT_EQUAL(mails("carl@example.org", "abort", "Reason: cheating"), 1);
+	}
 	/* an aborted game takes no more steps and cannot be rolled back */
 	CU_ASSERT_EQUAL(act(id, "rollback", "{\"to\":1,\"reason\":\"undo the abort\"}", &r), 409);
 	ht_resp_release(&r);
@@ -553,7 +632,27 @@ static void test_admin__drop_lets_the_bot_play(void)
 	snprintf(path, sizeof(path), "/api/v1/games/%lld", (long long)id);
 	CU_ASSERT_EQUAL_FATAL(api("GET", path, admin_token, NULL, &r), 0);
 	CU_ASSERT(strstr(jstr(json_array_get(json_object_get(r.json, "seats"), 1), "name"), "(bot)") != NULL);
+	/* nobody is offered the seat: it is not open, the bot plays it */
+	CU_ASSERT(json_is_false(json_object_get(json_array_get(json_object_get(r.json, "seats"), 1), "open")));
+	CU_ASSERT(json_is_true(json_object_get(json_array_get(json_object_get(r.json, "seats"), 1), "bot")));
+	CU_ASSERT_PTR_NULL(json_object_get(json_array_get(json_object_get(r.json, "seats"), 0), "bot"));
 	ht_resp_release(&r);
+	/* the game page of someone signed in who does not play here: no Join button, and says who plays the seat */
+	snprintf(path, sizeof(path), "/games/%lld", (long long)id);
+	CU_ASSERT_EQUAL_FATAL(page("GET", path, admin_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT(strstr(r.body.data, "Join this game") == NULL);
+	CU_ASSERT(strstr(r.body.data, "the bot plays this seat") != NULL);
+	ht_resp_release(&r);
+	/* Bob is told, by email, with the reason, whatever his preferences say */
+	CU_ASSERT_EQUAL(wait_mails("bob@example.org", "dropped", "Reason: gone for good", 1), 1);
+	{
+		char subject[128];
+		snprintf(subject, sizeof(subject), "Subject: You no longer play in Counting Race (test game) (game %lld)\r\n",
+			 (long long)id);
+		CU_ASSERT_EQUAL(mails("bob@example.org", "dropped", subject), 1);
+		CU_ASSERT_EQUAL(mails("ann@example.org", "dropped", subject), 0);
+	}
 	/* and Ann plays on against the bot, which answers */
 	CU_ASSERT_EQUAL_FATAL(wait_turn(id, 0), 0);
 	count = move_count(id);
@@ -637,10 +736,21 @@ static void test_admin__rollback_then_play_on(void)
 
 	/* verify passes, from the API and the command line */
 	snprintf(path, sizeof(path), "/api/v1/admin/games/%lld/verify", (long long)id);
-	CU_ASSERT_EQUAL_FATAL(api("POST", path, admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(api("POST", path, admin_token, "{\"reason\":\"after the rollback\"}", &r), 0);
 	if (!json_is_true(json_object_get(r.json, "ok")))
 		fprintf(stderr, "\n  verify: %.*s\n", (int)r.body.len, r.body.data);
 	CU_ASSERT(json_is_true(json_object_get(r.json, "ok")));
+	ht_resp_release(&r);
+	{
+		json_t *row = audit_row(id, "verify");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(row);
+		ASSERT_STR_EQ(jstr(row, "reason"), "after the rollback");
+		CU_ASSERT(json_is_true(json_object_get(json_object_get(row, "detail"), "ok")));
+		json_decref(row);
+	}
+	/* a body that is no JSON object is refused, and writes nothing */
+	CU_ASSERT_EQUAL_FATAL(api("POST", path, admin_token, "[1]", &r), 0);
+	CU_ASSERT_EQUAL(r.status, 400);
 	ht_resp_release(&r);
 	snprintf(args, sizeof(args), "verify %lld", (long long)id);
 	CU_ASSERT_EQUAL(ht_cli(&d, args, &out), 0);
@@ -719,6 +829,17 @@ static void test_admin__verify_finds_a_tampered_snapshot(void)
 	CU_ASSERT(json_is_false(json_object_get(r.json, "ok")));
 	CU_ASSERT_EQUAL(jint(r.json, "first_difference"), 5);
 	ht_resp_release(&r);
+	/* the audit log has it, with the result */
+	{
+		json_t *row = audit_row(id, "verify"), *detail = json_object_get(row, "detail");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(row);
+		ASSERT_STR_EQ(jstr(row, "actor"), "api");
+		CU_ASSERT(json_is_false(json_object_get(detail, "ok")));
+		CU_ASSERT_EQUAL(jint(detail, "first_difference"), 5);
+		CU_ASSERT(jstr(detail, "difference") != NULL);
+		CU_ASSERT_EQUAL(jint(row, "before"), 5);
+		json_decref(row);
+	}
 	snprintf(args, sizeof(args), "verify %lld", (long long)id);
 	CU_ASSERT_EQUAL(ht_cli(&d, args, &out), 1);
 	CU_ASSERT(strstr(out.data, "step 5") != NULL);
@@ -730,6 +851,13 @@ static void test_admin__verify_finds_a_tampered_snapshot(void)
 	CU_ASSERT_EQUAL(r.status, 200);
 	CU_ASSERT(strstr(r.body.data, "found a difference at step 5") != NULL);
 	ht_resp_release(&r);
+	{
+		json_t *row = audit_row(id, "verify");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(row);
+		ASSERT_STR_EQ(jstr(row, "actor"), "web");
+		CU_ASSERT(json_is_false(json_object_get(json_object_get(row, "detail"), "ok")));
+		json_decref(row);
+	}
 }
 
 /* Percent-encode s for a form body. */
@@ -947,6 +1075,127 @@ static void test_admin__game_filters(void)
 	ht_resp_release(&r);
 }
 
+/* The player of a step is whoever sat in the seat then, not the seat's player now. */
+static void test_admin__timeline_names_who_played_each_step(void)
+{
+	struct ht_resp r;
+	char seats[2][64], path[128], carl[64];
+	int64_t id = new_game(NULL, seats);
+	json_t *steps;
+
+	CU_ASSERT_FATAL(id > 0);
+	CU_ASSERT_EQUAL(play(id, seats[0], "[\"add 1\",\"end\"]"), 200);
+	CU_ASSERT_EQUAL(play(id, seats[1], "[\"add 2\",\"end\"]"), 200);
+	/* Bob hands his seat to Dora after step 4 */
+	CU_ASSERT_EQUAL(act(id, "seat", "{\"seat\":1,\"email\":\"dora@example.org\",\"name\":\"Dora\",\"reason\":\"swap\"}",
+			    &r), 200);
+	snprintf(carl, sizeof(carl), "%s", jstr(r.json, "token"));
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(play(id, seats[0], "[\"add 1\",\"end\"]"), 200);
+	CU_ASSERT_EQUAL(play(id, carl, "[\"add 3\",\"end\"]"), 200);
+	/* then Ann is dropped: the bot plays seat 0 as "Ann (bot)" */
+	CU_ASSERT_EQUAL(act(id, "drop", "{\"seat\":0,\"reason\":\"gone\"}", &r), 200);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL_FATAL(wait_count(id, 9), 0);
+
+	snprintf(path, sizeof(path), "/api/v1/admin/games/%lld/timeline", (long long)id);
+	CU_ASSERT_EQUAL_FATAL(api("GET", path, admin_token, NULL, &r), 0);
+	steps = json_object_get(r.json, "steps");
+	CU_ASSERT_FATAL(json_array_size(steps) >= 9);
+	ASSERT_STR_EQ(jstr(json_array_get(steps, 0), "player"), "Ann");
+	ASSERT_STR_EQ(jstr(json_array_get(steps, 2), "player"), "Bob");
+	ASSERT_STR_EQ(jstr(json_array_get(steps, 3), "player"), "Bob");
+	ASSERT_STR_EQ(jstr(json_array_get(steps, 4), "player"), "Ann");
+	ASSERT_STR_EQ(jstr(json_array_get(steps, 6), "player"), "Dora");
+	ASSERT_STR_EQ(jstr(json_array_get(steps, 8), "player"), "Ann (bot)");
+	ASSERT_STR_EQ(jstr(json_array_get(steps, 8), "via"), "timeout");
+	ht_resp_release(&r);
+	/* the position of a step says the same */
+	snprintf(path, sizeof(path), "/api/v1/admin/games/%lld/position?n=3", (long long)id);
+	CU_ASSERT_EQUAL_FATAL(api("GET", path, admin_token, NULL, &r), 0);
+	ASSERT_STR_EQ(jstr(json_object_get(r.json, "step"), "player"), "Bob");
+	ht_resp_release(&r);
+	/* and the game page's timeline */
+	snprintf(path, sizeof(path), "/admin/games/%lld", (long long)id);
+	CU_ASSERT_EQUAL_FATAL(page("GET", path, admin_cookie, NULL, &r), 0);
+	CU_ASSERT(strstr(r.body.data, "<strong>Bob</strong> <code>add 2</code>") != NULL);
+	ht_resp_release(&r);
+}
+
+/* The newest audit row of an action, any game (new), or NULL. */
+static json_t *newest_audit(const char *action)
+{
+	struct ht_resp r;
+	char path[128];
+	json_t *row = NULL;
+
+	snprintf(path, sizeof(path), "/api/v1/admin/audit?action=%s&limit=1", action);
+	if (api("GET", path, admin_token, NULL, &r) == 0 && r.status == 200)
+		row = json_incref(json_array_get(json_object_get(r.json, "audit"), 0));
+	ht_resp_release(&r);
+	return row;
+}
+
+/* DELETE /api/v1/tokens/{id}?reason= and POST /api/v1/admin/outbox/{id}/resend {"reason"} record their reason. */
+static void test_admin__older_endpoints_record_a_reason(void)
+{
+	struct ht_resp r;
+	char path[160];
+	int64_t id = new_game(NULL, NULL), outbox;
+	long long tid;
+	json_t *row;
+	int before;
+
+	CU_ASSERT_FATAL(id > 0);
+	/* a token to revoke: a new API token of the admin */
+	CU_ASSERT_EQUAL_FATAL(api("POST", "/api/v1/tokens", admin_token, "{\"label\":\"spare\"}", &r), 0);
+	CU_ASSERT_EQUAL(r.status, 201);
+	tid = jint(r.json, "id");
+	ht_resp_release(&r);
+	/* a reason with a control character is refused and nothing is revoked or written */
+	before = audit_total();
+	snprintf(path, sizeof(path), "/api/v1/tokens/%lld?reason=a%%01b", tid);
+	CU_ASSERT_EQUAL_FATAL(api("DELETE", path, admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 400);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(audit_total(), before);
+	snprintf(path, sizeof(path), "/api/v1/tokens/%lld?reason=left%%20the%%20club", tid);
+	CU_ASSERT_EQUAL_FATAL(api("DELETE", path, admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	ht_resp_release(&r);
+	row = newest_audit("token_revoke");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(row);
+	ASSERT_STR_EQ(jstr(row, "reason"), "left the club");
+	CU_ASSERT_EQUAL(jint(json_object_get(row, "detail"), "token"), tid);
+	json_decref(row);
+
+	/* the outbox re-send: a reason in the body */
+	outbox = dead_letter(id);
+	CU_ASSERT_FATAL(outbox > 0);
+	snprintf(path, sizeof(path), "/api/v1/admin/outbox/%lld/resend", (long long)outbox);
+	CU_ASSERT_EQUAL_FATAL(api("POST", path, admin_token, "\"no object\"", &r), 0);
+	CU_ASSERT_EQUAL(r.status, 400);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL_FATAL(api("POST", path, admin_token, "{\"reason\":\"relay fixed\"}", &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	ht_resp_release(&r);
+	row = newest_audit("outbox_resend");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(row);
+	ASSERT_STR_EQ(jstr(row, "reason"), "relay fixed");
+	CU_ASSERT_EQUAL(jint(json_object_get(row, "detail"), "outbox"), outbox);
+	json_decref(row);
+	/* still optional there: without a body the row has no reason */
+	outbox = dead_letter(id);
+	snprintf(path, sizeof(path), "/api/v1/admin/outbox/%lld/resend", (long long)outbox);
+	CU_ASSERT_EQUAL_FATAL(api("POST", path, admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	ht_resp_release(&r);
+	row = newest_audit("outbox_resend");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(row);
+	CU_ASSERT(json_is_null(json_object_get(row, "reason")) || !json_object_get(row, "reason"));
+	json_decref(row);
+}
+
 /* Last: the daemon stops on SIGTERM with status 0 (under the sanitizers: no leaks, no errors). */
 static void test_admin__daemon_stops_cleanly(void)
 {
@@ -961,6 +1210,8 @@ static CU_TestInfo admin_cases[] = {
 	{ "test_admin__verify_finds_a_tampered_snapshot", test_admin__verify_finds_a_tampered_snapshot },
 	{ "test_admin__pages", test_admin__pages },
 	{ "test_admin__game_filters", test_admin__game_filters },
+	{ "test_admin__timeline_names_who_played_each_step", test_admin__timeline_names_who_played_each_step },
+	{ "test_admin__older_endpoints_record_a_reason", test_admin__older_endpoints_record_a_reason },
 	{ "test_admin__daemon_stops_cleanly", test_admin__daemon_stops_cleanly },
 	CU_TEST_INFO_NULL
 };

@@ -304,6 +304,8 @@ static void test_notify__file_invite_and_turn(void)
 	}
 	CU_ASSERT_PTR_NOT_NULL(strstr(mail, "Ann to play first"));
 	CU_ASSERT_EQUAL(check_seat_link(&E, mail, id, 1), 0);
+	/* without a reply domain nobody is told to answer by email */
+	CU_ASSERT_PTR_NULL(strstr(mail, "To play by email"));
 	free(mail);
 
 	/* Ann plays a turn: Bob's your_turn tells him what she did, with a fresh seat link */
@@ -324,6 +326,46 @@ static void test_notify__file_invite_and_turn(void)
 	/* nothing more to do */
 	CU_ASSERT_EQUAL(notify_run_once(E.n, T0 + 2 * HOUR, &s, &e), 0);
 	CU_ASSERT_EQUAL(s.sent, 0);
+	env_close(&E);
+}
+
+/* With a reply domain, the invitation, "your turn" and the reminder say that a reply plays, in both parts. */
+static void test_notify__reply_hint_with_a_reply_address(void)
+{
+	static const char hint_text[] = "\nTo play by email, reply to this email: your steps one per line";
+	static const char hint_html[] = "<p>To play by email, reply to this email: your steps one per line";
+	static const char *const events[] = { "invite", "your_turn", "reminder" };
+	struct env E;
+	struct notify_stats s;
+	struct store_outbox_row r;
+	struct err e = {0};
+	char *mail;
+	int64_t id;
+
+	CU_ASSERT_EQUAL_FATAL(env_open(&E, NOTIFY_FILE, NULL), 0);
+	notify_free(E.n);
+	E.cfg.reply_domain = "reply.example.org";
+	CU_ASSERT_EQUAL_FATAL(notify_new(&E.cfg, E.st, &E.n, &e), 0);
+	id = new_game(&E, "{\"mode\":\"per_turn\",\"turn_hours\":24,\"reminder_hours\":6,\"timeout\":\"notify\"}", T0);
+	CU_ASSERT_EQUAL(notify_run_once(E.n, T0, &s, &e), 0);
+	/* Ann plays; Bob's turn; 18 hours later Bob is reminded */
+	clock_set_fake_ms(T0 + HOUR);
+	CU_ASSERT_EQUAL(submit(&E, id, 0, T0 + HOUR, "add 2", "end"), 0);
+	CU_ASSERT_EQUAL(notify_run_once(E.n, T0 + HOUR, &s, &e), 0);
+	clock_set_fake_ms(T0 + 19 * HOUR);
+	CU_ASSERT_EQUAL(notify_run_once(E.n, T0 + 19 * HOUR, &s, &e), 0);
+	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+		CU_ASSERT_EQUAL_FATAL(find_row(&E, events[i], 1, &r), 0);
+		ASSERT_STR_EQ(r.state, "sent");
+		mail = mail_for(&E, r.uid);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(mail);
+		CU_ASSERT_PTR_NOT_NULL(strstr(mail, "Reply-To: play+"));
+		if (!strstr(mail, hint_text) || !strstr(mail, hint_html))
+			fprintf(stderr, "\n  %s has no reply hint\n", events[i]);
+		CU_ASSERT_PTR_NOT_NULL(strstr(mail, hint_text));
+		CU_ASSERT_PTR_NOT_NULL(strstr(mail, hint_html));
+		free(mail);
+	}
 	env_close(&E);
 }
 
@@ -1099,6 +1141,7 @@ static CU_TestInfo cases[] = {
 	{ "test_notify__signin_link", test_notify__signin_link },
 	{ "test_notify__file_invite_and_turn", test_notify__file_invite_and_turn },
 	{ "test_notify__templates_override", test_notify__templates_override },
+	{ "test_notify__reply_hint_with_a_reply_address", test_notify__reply_hint_with_a_reply_address },
 	{ "test_notify__webhook_signed_payload", test_notify__webhook_signed_payload },
 	{ "test_notify__webhook_retries_exactly_once", test_notify__webhook_retries_exactly_once },
 	{ "test_notify__dead_letter_and_resend", test_notify__dead_letter_and_resend },
