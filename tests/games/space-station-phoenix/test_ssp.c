@@ -814,6 +814,35 @@ static void test_ssp__game_end_aliens(void)
 	free(st);
 }
 
+/* Farm and Ice Collector ships: their food or water at once; nine Sectors built end the game. */
+static void test_ssp__farm_ice_and_nine_sectors(void)
+{
+	int hubs[2] = { HUB("B-12"), HUB("B-12") }; /* no income step of its own */
+	struct ssp_state *st = t_blank(2, hubs);
+	static const int nine[9] = { 102, 201, 305, 111, 213, 316, 121, 221, 328 };
+
+	give_ship(st, 0, "farm-2a");
+	give_ship(st, 1, "ice-3a");
+	set_res(st, 0, 10, 0, 0, 0);
+	set_res(st, 1, 10, 0, 0, 0);
+	DO(st, 0, "use farm-2a");
+	CU_ASSERT_EQUAL(st->pl[0].res[SSP_FOOD], 4);
+	CU_ASSERT_EQUAL(st->pl[0].res[SSP_GEM], 10 - ssp_ships[SHIP("farm-2a")].cost);
+	CU_ASSERT_EQUAL(t_pending_seat(st), 1);
+	DO(st, 1, "use ice-3a");
+	CU_ASSERT_EQUAL(st->pl[1].res[SSP_WATER], 5);
+	CU_ASSERT_EQUAL(t_pending_seat(st), 0);
+	CU_ASSERT_EQUAL(st->end_by, -1);
+	/* all nine Sectors of seat 0's station: the end is triggered at the end of its turn */
+	for (int i = 0; i < 9; i++)
+		t_build(st, 0, nine[i], NULL);
+	set_res(st, 0, 5, 0, 0, 0);
+	DO(st, 0, "income");
+	CU_ASSERT_EQUAL(st->end_by, 0);
+	CU_ASSERT(!ssp_rules_over(st));
+	free(st);
+}
+
 /* Sector and hub abilities spot checks: 212/304 metal, 227 Alien, B-1, A-9 order, A-2 discount, 208 extra turn. */
 static void test_ssp__abilities(void)
 {
@@ -857,6 +886,98 @@ static void test_ssp__abilities(void)
 	CU_ASSERT_EQUAL(c->pl[0].res[SSP_GEM], 10 - 3 - 2 - 3);
 	free(c);
 	free(st);
+}
+
+/*
+ * Ship-triggered abilities, one row each: the same action is played twice from
+ * the same position and the same dice, once without and once with the Sector
+ * (or hub), and the difference must be exactly the Reference Guide's gain.
+ * The wing below the Sector is built with income-only Sectors.
+ */
+struct ability_row {
+	int sector;              /* 0: the hub alone */
+	const char *hub;         /* hub of seat 0 (B-12 has no ability these rows use) */
+	const char *residents;   /* enough to reach the ability quarter */
+	int below[2];            /* income-only Sectors of the same wing below it */
+	const char *steps[3];
+	const char *more[2];     /* steps only the position with the ability asks for */
+	int gems, food, water, metal, points; /* the gain */
+	int dice, capacity;      /* Expedition: extra dice rolled, extra capacity */
+};
+
+static const struct ability_row ability_rows[] = {
+	{ 104, "B-12", "ttt", { 0, 0 }, { "use p1-dismantle", "dismantle p1-transport", NULL }, { NULL, NULL }, 3, 0, 0, 0, 0, 0, 0 },
+	{ 105, "B-12", "ttt", { 0, 0 }, { "use p1-expedition", "keep nothing", NULL }, { NULL, NULL }, 2, 0, 0, 0, 0, 0, 0 },
+	{ 107, "B-12", "ttt", { 0, 0 }, { "use p1-transport", "buy metal", "done" }, { NULL, NULL }, 2, 0, 0, 0, 0, 0, 0 },
+	{ 116, "B-12", "bbb", { 0, 0 }, { "use p1-transport", "buy metal", "done" }, { NULL, NULL }, 0, 0, 0, 0, 1, 0, 0 },
+	{ 122, "B-12", "ppp", { 0, 0 }, { "use p1-construct", "build 103", NULL }, { NULL, NULL }, 0, 0, 0, 0, 2, 0, 0 },
+	{ 124, "B-12", "ppp", { 0, 0 }, { "use p1-expedition", "keep nothing", NULL }, { NULL, NULL }, 0, 0, 0, 0, 0, 1, 0 },
+	{ 204, "B-12", "tttt", { 102, 0 }, { "use p1-expedition", "keep nothing", NULL }, { NULL, NULL }, 0, 0, 0, 0, 0, 0, 1 },
+	{ 212, "B-12", "bbbb", { 111, 0 }, { "use p1-dismantle", "dismantle p1-transport", NULL }, { NULL, NULL }, 0, 0, 0, 2, 0, 0, 0 },
+	{ 304, "B-12", "ttttt", { 102, 201 }, { "use p1-dismantle", "dismantle p1-transport", NULL }, { NULL, NULL }, 0, 0, 0, 3, 0, 0, 0 },
+	{ 312, "B-12", "bbbbb", { 111, 213 }, { "use p1-dismantle", "dismantle p1-transport", NULL }, { NULL, NULL }, 0, 1, 1, 0, 0, 0, 0 },
+	{ 314, "B-12", "bbbbb", { 111, 213 }, { "use p1-expedition", "keep nothing", NULL }, { NULL, NULL }, 0, 0, 0, 0, 0, 0, 1 },
+	{ 321, "B-12", "ppppp", { 121, 221 }, { "use p1-expedition", "keep nothing", NULL }, { NULL, NULL }, 0, 1, 1, 0, 0, 0, 0 },
+	{ 324, "B-12", "ppppp", { 121, 221 }, { "use p1-transport", "buy metal", "done" }, { NULL, NULL }, 0, 1, 1, 0, 0, 0, 0 },
+	{ 327, "B-12", "ppppp", { 121, 221 }, { "use p1-expedition", "keep nothing", NULL }, { NULL, NULL }, 0, 0, 0, 0, 0, 2, 0 },
+	{ 0, "B-2", NULL, { 0, 0 }, { "use p1-dismantle", "dismantle p1-transport", NULL }, { NULL, NULL }, 0, 1, 1, 1, 0, 0, 0 },
+	{ 0, "A-10", NULL, { 0, 0 }, { "use p1-expedition", "keep nothing", NULL }, { NULL, NULL }, 1, 0, 0, 0, 0, 1, 1 },
+	/* income abilities (seat 0 has 5 GEMs, so income is allowed); a Sector's difference includes its quarters' income */
+	{ 0, "A-2", NULL, { 0, 0 }, { "income", NULL, NULL }, { NULL, NULL }, 3, 0, 0, 0, 0, 0, 0 },
+	{ 0, "A-4", NULL, { 0, 0 }, { "income", NULL, NULL }, { NULL, NULL }, 5, 0, 0, 0, 0, 0, 0 },
+	{ 0, "A-1", NULL, { 0, 0 }, { "income", NULL, NULL }, { NULL, NULL }, 5, 0, 0, 0, 0, 0, 0 },
+	{ 0, "B-6", NULL, { 0, 0 }, { "income", NULL, NULL }, { NULL, NULL }, 0, 0, 0, 0, 1, 0, 0 },
+	{ 101, "B-12", "ttt", { 0, 0 }, { "income", NULL, NULL }, { "take food", NULL }, 0, 1, 1, 0, 0, 0, 0 },
+	{ 102, "B-12", "ttt", { 0, 0 }, { "income", NULL, NULL }, { NULL, NULL }, 1, 0, 0, 1, 0, 0, 0 },
+};
+
+/* Play a row's steps with or without its ability; the dice and capacity after the first step in *dice, *cap. */
+static struct ssp_state *ability_run(const struct ability_row *row, int with, int *dice, int *cap)
+{
+	int hubs[2] = { HUB(with ? row->hub : "B-12"), HUB("B-12") };
+	struct ssp_state *st = t_blank(2, hubs);
+
+	rng_seed(&rng, 4242);
+	for (int i = 0; i < 2; i++)
+		if (row->below[i])
+			t_build(st, 0, row->below[i], NULL);
+	if (with && row->sector)
+		t_build(st, 0, row->sector, row->residents);
+	st->sec_loc[SEC(103)] = SEC_DISPLAY;
+	set_res(st, 0, strcmp(row->steps[0], "income") ? 10 : 5, 0, 0, 10);
+	for (int i = 0; i < 3 && row->steps[i]; i++) {
+		DO(st, 0, row->steps[i]);
+		if (i == 0) {
+			*dice = st->dice[0] + st->dice[1] + st->dice[2] + st->dice[3];
+			*cap = st->task[0].kind == TK_DICE ? st->task[0].a : 0;
+		}
+	}
+	for (int i = 0; with && i < 2 && row->more[i]; i++)
+		DO(st, 0, row->more[i]);
+	CU_ASSERT_EQUAL(t_pending_seat(st), 1); /* the turn is over in both */
+	return st;
+}
+
+static void test_ssp__ship_abilities_table(void)
+{
+	for (size_t i = 0; i < sizeof(ability_rows) / sizeof(ability_rows[0]); i++) {
+		const struct ability_row *row = &ability_rows[i];
+		int d0 = 0, c0 = 0, d1 = 0, c1 = 0;
+		struct ssp_state *a = ability_run(row, 0, &d0, &c0), *b = ability_run(row, 1, &d1, &c1);
+		int got[5] = { b->pl[0].res[SSP_GEM] - a->pl[0].res[SSP_GEM], b->pl[0].res[SSP_FOOD] - a->pl[0].res[SSP_FOOD],
+			       b->pl[0].res[SSP_WATER] - a->pl[0].res[SSP_WATER],
+			       b->pl[0].res[SSP_METAL] - a->pl[0].res[SSP_METAL], b->pl[0].points - a->pl[0].points };
+		int want[5] = { row->gems, row->food, row->water, row->metal, row->points };
+
+		/* A-10 makes the Expedition ship 1 GEM cheaper: that is its GEM difference */
+		if (memcmp(got, want, sizeof(got)) || d1 - d0 != row->dice || c1 - c0 != row->capacity) {
+			fprintf(stderr, "\n  ability %d/%s: gained %d GEMs %d food %d water %d metal %d points, %d dice, %d capacity\n",
+				row->sector, row->hub, got[0], got[1], got[2], got[3], got[4], d1 - d0, c1 - c0);
+			CU_FAIL("ability gain differs from the Reference Guide");
+		}
+		free(a);
+		free(b);
+	}
 }
 
 /* ------------------------------------------------------------------ notation */
@@ -1004,6 +1125,8 @@ static CU_TestInfo ssp_cases[] = {
 	{ "test_ssp__game_end", test_ssp__game_end },
 	{ "test_ssp__game_end_aliens", test_ssp__game_end_aliens },
 	{ "test_ssp__abilities", test_ssp__abilities },
+	{ "test_ssp__farm_ice_and_nine_sectors", test_ssp__farm_ice_and_nine_sectors },
+	{ "test_ssp__ship_abilities_table", test_ssp__ship_abilities_table },
 	{ "test_ssp__notation_round_trip", test_ssp__notation_round_trip },
 	{ "test_ssp__notation_errors", test_ssp__notation_errors },
 	{ "test_ssp__view_and_snapshot", test_ssp__view_and_snapshot },
