@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/cache.h"
 #include "engine/play_admin.h"
 #include "engine/registry.h"
 #include "util/clock.h"
@@ -399,7 +400,8 @@ static int submit_in_tx(struct store_conn *c, const struct play_submit *rq, json
 		goto done;
 	if (g.move_count == 0)
 		head.back = 0;
-	if ((rc = engine_game_decode(ops, head.snapshot, &eg, err)) < 0)
+	/* the position the last read decoded from this same snapshot, when nobody else reads it now */
+	if ((rc = cache_pos_take(ops, g.id, head.snapshot, &eg, err)) < 0)
 		goto done;
 	engine_game_pending(&eg, &before);
 	b.base = g.move_count;
@@ -528,9 +530,13 @@ int play_game_info(struct store *s, int64_t id, struct store_game *g, struct sto
 	return rc;
 }
 
-/* Load the game row, its seats and the decoded latest position from one read connection. */
+/*
+ * Load the game row, its seats (unless seats is NULL) and the latest position
+ * from one read connection. *pos is a shared, read-only position decoded from
+ * the stored snapshot (engine/cache.h): cache_pos_release it.
+ */
 static int load_current(struct store *s, int64_t id, struct store_game *g, struct store_seat **seats,
-			int *nseats, struct engine_game *eg, int *undo_seat, struct err *err)
+			int *nseats, struct cache_pos **pos, int *undo_seat, struct err *err)
 {
 	struct store_conn *c;
 	struct store_move head = {0};
@@ -538,14 +544,17 @@ static int load_current(struct store *s, int64_t id, struct store_game *g, struc
 	int rc;
 
 	memset(g, 0, sizeof(*g));
-	*seats = NULL;
-	*nseats = 0;
+	*pos = NULL;
+	if (seats) {
+		*seats = NULL;
+		*nseats = 0;
+	}
 	if ((rc = store_read_acquire(s, &c, err)) < 0)
 		return rc;
 	/* one read transaction, so the row, the seats and the snapshot agree */
 	if ((rc = store_game_get(c, id, g, err)) < 0)
 		goto done;
-	if ((rc = store_seats_get(c, id, seats, nseats, err)) < 0)
+	if (seats && (rc = store_seats_get(c, id, seats, nseats, err)) < 0)
 		goto done;
 	if ((rc = store_move_get(c, id, g->move_count, &head, err)) < 0)
 		goto done;
@@ -555,7 +564,7 @@ static int load_current(struct store *s, int64_t id, struct store_game *g, struc
 	}
 	if (undo_seat)
 		*undo_seat = g->move_count ? head.undo_seat : -1;
-	rc = engine_game_decode(ops, head.snapshot, eg, err);
+	rc = cache_pos_load(ops, id, head.snapshot, pos, err);
 done:
 	store_read_release(c);
 	store_move_release(&head);
@@ -586,24 +595,26 @@ int play_game_json(struct store *s, int64_t id, int viewer_seat, int with_emails
 {
 	struct store_game g;
 	struct store_seat *seats = NULL;
-	struct engine_game eg = {0};
+	struct cache_pos *pos = NULL;
+	const struct engine_game *eg;
 	struct game_pending p;
 	json_t *o = NULL, *sa, *view = NULL;
 	int nseats = 0, undo_seat = -1, rc;
 	unsigned dropped = 0;
 
 	*out = NULL;
-	if ((rc = load_current(s, id, &g, &seats, &nseats, &eg, &undo_seat, err)) < 0)
+	if ((rc = load_current(s, id, &g, &seats, &nseats, &pos, &undo_seat, err)) < 0)
 		goto done;
-	if ((rc = eg.ops->view(eg.state, viewer_seat, &view, err)) < 0)
+	eg = cache_pos_game(pos);
+	if ((rc = eg->ops->view(eg->state, viewer_seat, &view, err)) < 0)
 		goto done;
-	engine_game_pending(&eg, &p);
+	engine_game_pending(eg, &p);
 	if ((rc = dropped_seats(s, id, &dropped, err)) < 0)
 		goto done;
 	o = json_object();
 	json_object_set_new(o, "id", json_integer(g.id));
 	json_object_set_new(o, "game", json_string(g.game));
-	json_object_set_new(o, "title", json_string(eg.ops->title));
+	json_object_set_new(o, "title", json_string(eg->ops->title));
 	json_object_set_new(o, "status", json_string(g.status));
 	json_object_set_new(o, "move_count", json_integer(g.move_count));
 	json_object_set_new(o, "active_seats", seats_array(strcmp(g.status, "active") ? 0 : p.seats));
@@ -633,7 +644,7 @@ int play_game_json(struct store *s, int64_t id, int viewer_seat, int with_emails
 	*out = o;
 done:
 	json_decref(view);
-	engine_game_release(&eg);
+	cache_pos_release(pos);
 	store_seats_free(seats, nseats);
 	store_game_release(&g);
 	return rc;
@@ -642,17 +653,18 @@ done:
 int play_legal_json(struct store *s, int64_t id, int seat, json_t **out, struct err *err)
 {
 	struct store_game g;
-	struct store_seat *seats = NULL;
-	struct engine_game eg = {0};
+	struct cache_pos *pos = NULL;
+	const struct engine_game *eg;
 	json_t *moves = NULL;
-	int nseats = 0, rc;
+	int rc;
 
 	*out = NULL;
-	if ((rc = load_current(s, id, &g, &seats, &nseats, &eg, NULL, err)) < 0)
+	if ((rc = load_current(s, id, &g, NULL, NULL, &pos, NULL, err)) < 0)
 		goto done;
+	eg = cache_pos_game(pos);
 	if (strcmp(g.status, "active") != 0) {
 		moves = json_array();
-	} else if ((rc = eg.ops->legal(eg.state, seat, &moves, err)) < 0) {
+	} else if ((rc = eg->ops->legal(eg->state, seat, &moves, err)) < 0) {
 		goto done;
 	}
 	*out = json_object();
@@ -660,8 +672,7 @@ int play_legal_json(struct store *s, int64_t id, int seat, json_t **out, struct 
 	json_object_set_new(*out, "seat", json_integer(seat));
 	json_object_set_new(*out, "moves", moves);
 done:
-	engine_game_release(&eg);
-	store_seats_free(seats, nseats);
+	cache_pos_release(pos);
 	store_game_release(&g);
 	return rc;
 }
