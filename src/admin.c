@@ -26,7 +26,7 @@ static const char usage[] =
 	"  user list                                 list users\n"
 	"  user link EMAIL [--base-url URL]          print a one-time web sign-in link (valid one hour)\n"
 	"  token add EMAIL [--label TEXT]            a new API token for a user\n"
-	"  token revoke ID                           revoke a token\n"
+	"  token revoke ID [--reason TEXT]           revoke a token (the reason goes to the audit log)\n"
 	"Games:\n"
 	"  game create GAME --player 'NAME <EMAIL>'... [--option KEY=JSON]... [--seed N]\n"
 	"                                            create a game; prints its id and seat tokens\n"
@@ -34,7 +34,8 @@ static const char usage[] =
 	"  game show ID                              a game as JSON (status, seats, position)\n"
 	"  export ID [--output FILE]                 write the game's replay file (JSON)\n"
 	"  import FILE                               create a game from a replay file, replaying it\n"
-	"  verify [ID]                               replay games and compare every snapshot\n"
+	"  verify [ID [--reason TEXT]]               replay games and compare every snapshot\n"
+	"                                            (one game: written to the audit log)\n"
 	"  game find [--game G] [--status S] [--email E] [--waiting-days N] [--dead]\n"
 	"                                            games matching filters, as JSON\n"
 	"Admin actions (each needs --reason TEXT and is written to the audit log):\n"
@@ -50,7 +51,7 @@ static const char usage[] =
 	"  outbox list [--dead | --state S] [--limit N]\n"
 	"                                            notifications, newest first (S: pending,\n"
 	"                                            sent, dead, skipped)\n"
-	"  outbox resend ID                          deliver a dead notification again (same id)\n"
+	"  outbox resend ID [--reason TEXT]          deliver a dead notification again (same id)\n"
 	"Database:\n"
 	"  backup FILE                               online backup into FILE\n"
 	"\n"
@@ -259,7 +260,8 @@ static int cmd_token_revoke(struct cli *c)
 	if ((rc = store_write_begin(c->store, &conn, &e)) == 0) {
 		rc = store_token_revoke(conn, id, clock_now_ms(), &e);
 		if (rc == 0)
-			rc = store_audit_add(conn, 0, "cli", "token_revoke", 0, NULL, -1, -1, NULL, clock_now_ms(), &e);
+			rc = store_audit_add(conn, 0, "cli", "token_revoke", 0, flag_value(c, 3, "--reason"), -1, -1, NULL,
+					     clock_now_ms(), &e);
 		if (rc == 0)
 			rc = store_write_commit(conn, &e);
 		else
@@ -494,7 +496,13 @@ static int cmd_verify(struct cli *c)
 	for (int i = 0; i < n; i++) {
 		int first;
 		err_clear(&e);
-		rc = play_verify(c->store, ids[i], &first, &e);
+		if (n == 1) {
+			/* one game on purpose: an admin's check, written to the audit log like the page's */
+			struct play_admin_actor who = { .channel = "cli", .reason = flag_value(c, 2, "--reason") };
+			rc = play_admin_verify(c->store, &who, ids[i], &first, NULL, &e);
+		} else {
+			rc = play_verify(c->store, ids[i], &first, &e);
+		}
 		if (rc < 0) {
 			printf("game %lld: FAILED: %s\n", (long long)ids[i], e.msg);
 			bad++;
@@ -571,7 +579,8 @@ static int cmd_outbox_resend(struct cli *c)
 	if ((rc = store_write_begin(c->store, &conn, &e)) < 0)
 		return fail("%s", e.msg);
 	if ((rc = store_outbox_resend(conn, id, clock_now_ms(), &e)) == 0)
-		rc = store_audit_add(conn, 0, "cli", "outbox_resend", 0, NULL, -1, -1, NULL, clock_now_ms(), &e);
+		rc = store_audit_add(conn, 0, "cli", "outbox_resend", 0, flag_value(c, 3, "--reason"), -1, -1, NULL,
+				     clock_now_ms(), &e);
 	if (rc < 0) {
 		store_write_rollback(conn);
 		return fail("%s", e.msg);

@@ -435,6 +435,15 @@ static void test_api__export_import_verify(void)
 	buf_reset(&out);
 	CU_ASSERT_EQUAL(ht_cli(&d, "verify", &out), 0);
 	CU_ASSERT(strstr(out.data, "0 failed") != NULL);
+	/* one game verified on purpose is written to the audit log, with its reason */
+	buf_reset(&out);
+	snprintf(args, sizeof(args), "verify %lld --reason 'asked on Tuesday'", (long long)game_id);
+	CU_ASSERT_EQUAL(ht_cli(&d, args, &out), 0);
+	buf_reset(&out);
+	snprintf(args, sizeof(args), "audit --game %lld", (long long)game_id);
+	CU_ASSERT_EQUAL(ht_cli(&d, args, &out), 0);
+	CU_ASSERT(strstr(out.data, "verify") != NULL);
+	CU_ASSERT(strstr(out.data, "asked on Tuesday") != NULL);
 	buf_release(&out);
 	buf_release(&out2);
 }
