@@ -7,7 +7,7 @@
 # ./bench-build), runs every benchmark on this machine and prints the figures
 # (docs/performance.md explains them). Nothing here asserts a duration.
 # Knobs (environment): BENCH_SECONDS (10), BENCH_CLIENTS (64), BENCH_GAMES (256),
-# BENCH_THREADS (server threads, 64), BENCH_STORAGE_GAMES (10000),
+# BENCH_THREADS (server threads, 16: turnpostd's default), BENCH_STORAGE_GAMES (10000),
 # BENCH_STARTUP_MOVES (1000000), BENCH_PEER (1: run boardgame.io when npm works).
 set -eu
 
@@ -16,7 +16,7 @@ BUILD=${2:-$PWD/bench-build}
 SECONDS_EACH=${BENCH_SECONDS:-10}
 CLIENTS=${BENCH_CLIENTS:-64}
 GAMES=${BENCH_GAMES:-256}
-THREADS=${BENCH_THREADS:-64}
+THREADS=${BENCH_THREADS:-16}
 STORAGE_GAMES=${BENCH_STORAGE_GAMES:-10000}
 STARTUP_MOVES=${BENCH_STARTUP_MOVES:-1000000}
 PEER=${BENCH_PEER:-1}
@@ -119,11 +119,11 @@ rm -f "$RUN/storage.db" "$RUN/storage.db-wal" "$RUN/storage.db-shm"
 if [ "$PEER" = 1 ] && [ ! -f "$SRC/bench/peer/server.js" ]; then
 	say "peer: not run (bench/peer/server.js, the boardgame.io adapter, is not written yet)"
 elif [ "$PEER" = 1 ] && command -v node >/dev/null && command -v npm >/dev/null; then
-	say "peer: boardgame.io (npm) with FlatFile storage, same load: $CLIENTS clients, $GAMES games"
+	say "peer: boardgame.io 0.50 (npm), its game master and FlatFile storage, one node process; same load: $CLIENTS clients, $GAMES games"
 	mkdir -p "$RUN/peer"
 	cp "$SRC/bench/peer/package.json" "$SRC/bench/peer/package-lock.json" "$SRC/bench/peer/server.js" "$RUN/peer/"
 	if (cd "$RUN/peer" && npm ci --no-audit --no-fund --loglevel=error >/dev/null 2>&1); then
-		(cd "$RUN/peer" && PEER_DIR="$RUN/peer/data" node server.js 0 >"$RUN/peer.port" 2>"$RUN/peer.log") &
+		(cd "$RUN/peer" && PEER_DIR="$RUN/peer/data" exec node server.js 0 >"$RUN/peer.port" 2>"$RUN/peer.log") &
 		PPID_=$!
 		PIDS="$PIDS $PPID_"
 		wait_port "$RUN/peer.port"

@@ -215,6 +215,16 @@ static int resolve_seat(struct http_request *rq, struct http_reply *r, int64_t i
 
 	*seat = -1;
 	*with_emails = 0;
+	/*
+	 * A seat token of this very game needs no lookup here (it is on every
+	 * move's path twice): each caller reads the game next, and answers 404
+	 * from there when it is gone.
+	 */
+	if (rq->auth.kind == TOKEN_SEAT && rq->auth.game_id == id) {
+		*seat = rq->auth.seat;
+		*with_emails = 1;
+		return 0;
+	}
 	if ((rc = play_game_info(http_store(rq), id, &g, &seats, &nseats, &e)) < 0) {
 		reply_err(r, rc, &e);
 		goto done;

@@ -352,7 +352,7 @@ int http_server_start(const struct http_config *cfg, struct store *store, struct
 	if (!srv->cfg.max_connections)
 		srv->cfg.max_connections = 256;
 	if (!srv->cfg.threads)
-		srv->cfg.threads = 4;
+		srv->cfg.threads = 16;
 	if (!srv->cfg.inbound_body_limit)
 		srv->cfg.inbound_body_limit = 1024 * 1024;
 	srv->store = store;
