@@ -18,7 +18,7 @@ struct http_config {
 	size_t body_limit;         /* bytes; 0 means 64 KiB */
 	unsigned conn_timeout_s;   /* idle connection timeout; 0 means 30 */
 	unsigned max_connections;  /* 0 means 256 */
-	unsigned threads;          /* thread pool size; 0 means 4 */
+	unsigned threads;          /* thread pool size; 0 means 16 */
 	int log_requests;          /* one line per request on stderr */
 	/* inbound email (http/inbound.c, docs/email.md) */
 	const char *inbound_secret; /* shared secret of POST /api/v1/inbound/email; NULL or "": the endpoint is off */
