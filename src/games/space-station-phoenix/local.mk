@@ -14,6 +14,7 @@ check_PROGRAMS += tests/games/space-station-phoenix/test_ssp
 tests_games_space_station_phoenix_test_ssp_SOURCES = \
 	tests/games/space-station-phoenix/test_ssp.c \
 	tests/games/space-station-phoenix/test_ssp_play.c \
+	tests/games/space-station-phoenix/test_ssp_abilities.c \
 	tests/games/space-station-phoenix/ssp_testlib.c \
 	tests/games/space-station-phoenix/ssp_testlib.h \
 	tests/cunit_main.c tests/testutil.h

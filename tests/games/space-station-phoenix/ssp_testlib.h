@@ -27,5 +27,7 @@ int t_play(struct ssp_state *st, const int *levels, struct rng *game_rng, struct
 
 /* The property suite (test_ssp_play.c). */
 int ssp_play_register(void);
+/* The ability suite (test_ssp_abilities.c). */
+int ssp_abilities_register(void);
 
 #endif

@@ -1137,5 +1137,7 @@ int tests_register(void)
 {
 	rng_seed(&rng, 12345);
 	TESTS_SUITE("space_station_phoenix", NULL, NULL, ssp_cases);
+	if (ssp_abilities_register() < 0)
+		return -1;
 	return ssp_play_register();
 }
