@@ -530,13 +530,29 @@ int play_game_info(struct store *s, int64_t id, struct store_game *g, struct sto
 	return rc;
 }
 
+/* The seats whose player was dropped (the bot plays them), as a mask. */
+static int dropped_seats(struct store_conn *c, int64_t id, unsigned *mask, struct err *err)
+{
+	struct store_seat_clock *clocks = NULL;
+	int n = 0, rc;
+
+	*mask = 0;
+	rc = store_clock_seats(c, id, &clocks, &n, err);
+	for (int i = 0; rc == 0 && i < n; i++)
+		if (clocks[i].dropped && clocks[i].seat >= 0 && clocks[i].seat < GAME_MAX_SEATS)
+			*mask |= 1u << clocks[i].seat;
+	free(clocks);
+	return rc;
+}
+
 /*
- * Load the game row, its seats (unless seats is NULL) and the latest position
- * from one read connection. *pos is a shared, read-only position decoded from
- * the stored snapshot (engine/cache.h): cache_pos_release it.
+ * Load the game row, its seats and dropped seats (unless seats is NULL) and
+ * the latest position in one read transaction, so they agree with each other.
+ * *pos is a shared, read-only position decoded from the stored snapshot
+ * (engine/cache.h): cache_pos_release it.
  */
 static int load_current(struct store *s, int64_t id, struct store_game *g, struct store_seat **seats,
-			int *nseats, struct cache_pos **pos, int *undo_seat, struct err *err)
+			int *nseats, unsigned *dropped, struct cache_pos **pos, int *undo_seat, struct err *err)
 {
 	struct store_conn *c;
 	struct store_move head = {0};
@@ -548,13 +564,14 @@ static int load_current(struct store *s, int64_t id, struct store_game *g, struc
 	if (seats) {
 		*seats = NULL;
 		*nseats = 0;
+		*dropped = 0;
 	}
-	if ((rc = store_read_acquire(s, &c, err)) < 0)
+	if ((rc = store_read_begin(s, &c, err)) < 0)
 		return rc;
-	/* one read transaction, so the row, the seats and the snapshot agree */
 	if ((rc = store_game_get(c, id, g, err)) < 0)
 		goto done;
-	if (seats && (rc = store_seats_get(c, id, seats, nseats, err)) < 0)
+	if (seats && ((rc = store_seats_get(c, id, seats, nseats, err)) < 0 ||
+		      (rc = dropped_seats(c, id, dropped, err)) < 0))
 		goto done;
 	if ((rc = store_move_get(c, id, g->move_count, &head, err)) < 0)
 		goto done;
@@ -571,25 +588,6 @@ done:
 	return rc;
 }
 
-/* The seats whose player was dropped (the bot plays them), as a mask. */
-static int dropped_seats(struct store *s, int64_t id, unsigned *mask, struct err *err)
-{
-	struct store_conn *c;
-	struct store_seat_clock *clocks = NULL;
-	int n = 0, rc;
-
-	*mask = 0;
-	if ((rc = store_read_acquire(s, &c, err)) < 0)
-		return rc;
-	rc = store_clock_seats(c, id, &clocks, &n, err);
-	store_read_release(c);
-	for (int i = 0; rc == 0 && i < n; i++)
-		if (clocks[i].dropped && clocks[i].seat >= 0 && clocks[i].seat < GAME_MAX_SEATS)
-			*mask |= 1u << clocks[i].seat;
-	free(clocks);
-	return rc;
-}
-
 int play_game_json(struct store *s, int64_t id, int viewer_seat, int with_emails, json_t **out,
 		   struct err *err)
 {
@@ -603,14 +601,12 @@ int play_game_json(struct store *s, int64_t id, int viewer_seat, int with_emails
 	unsigned dropped = 0;
 
 	*out = NULL;
-	if ((rc = load_current(s, id, &g, &seats, &nseats, &pos, &undo_seat, err)) < 0)
+	if ((rc = load_current(s, id, &g, &seats, &nseats, &dropped, &pos, &undo_seat, err)) < 0)
 		goto done;
 	eg = cache_pos_game(pos);
 	if ((rc = eg->ops->view(eg->state, viewer_seat, &view, err)) < 0)
 		goto done;
 	engine_game_pending(eg, &p);
-	if ((rc = dropped_seats(s, id, &dropped, err)) < 0)
-		goto done;
 	o = json_object();
 	json_object_set_new(o, "id", json_integer(g.id));
 	json_object_set_new(o, "game", json_string(g.game));
@@ -659,7 +655,7 @@ int play_legal_json(struct store *s, int64_t id, int seat, json_t **out, struct 
 	int rc;
 
 	*out = NULL;
-	if ((rc = load_current(s, id, &g, NULL, NULL, &pos, NULL, err)) < 0)
+	if ((rc = load_current(s, id, &g, NULL, NULL, NULL, &pos, NULL, err)) < 0)
 		goto done;
 	eg = cache_pos_game(pos);
 	if (strcmp(g.status, "active") != 0) {

@@ -280,13 +280,40 @@ int store_read_acquire(struct store *s, struct store_conn **out, struct err *err
 	(void)err;
 }
 
+int store_read_begin(struct store *s, struct store_conn **out, struct err *err)
+{
+	static const char sql[] = "BEGIN";
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = store_read_acquire(s, out, err)) < 0)
+		return rc;
+	if (!(st = store__stmt(*out, sql, err)) || sqlite3_step(st) != SQLITE_DONE) {
+		rc = st ? store__fail(*out, "begin read", err) : ERR_STORE;
+		store_read_release(*out);
+		*out = NULL;
+		return rc;
+	}
+	sqlite3_reset(st);
+	return 0;
+}
+
 void store_read_release(struct store_conn *c)
 {
+	static const char sql[] = "COMMIT";
 	struct store *s;
+	sqlite3_stmt *st;
 
 	if (!c)
 		return;
 	s = c->store;
+	/* a read transaction of store_read_begin: end it (a read-only COMMIT cannot fail for lack of space) */
+	if (!sqlite3_get_autocommit(c->db)) {
+		if ((st = store__stmt(c, sql, NULL)) && sqlite3_step(st) == SQLITE_DONE)
+			sqlite3_reset(st);
+		else
+			sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+	}
 	pthread_mutex_lock(&s->read_lock);
 	c->busy = 0;
 	pthread_cond_signal(&s->read_free);

@@ -32,6 +32,14 @@ int store_schema_version(struct store *s);
 
 /* Borrow a read connection; always give it back with store_read_release. */
 int store_read_acquire(struct store *s, struct store_conn **out, struct err *err);
+/*
+ * Borrow a read connection inside one read transaction: every statement run
+ * on it until store_read_release sees the same committed state (the snapshot
+ * the first statement takes), and the statements share one WAL read lock and
+ * the connection's page cache instead of each taking its own.
+ */
+int store_read_begin(struct store *s, struct store_conn **out, struct err *err);
+/* Give a read connection back (ending the transaction of store_read_begin). */
 void store_read_release(struct store_conn *c);
 
 /*

@@ -1,4 +1,4 @@
-/* tests/unit/test_cache.c: CUnit suite for the position cache (engine/cache.c) and the reply writer (http/jsonw.c) */
+/* tests/unit/test_cache.c: CUnit suite for the position cache (engine/cache.c), the reply writer (http/jsonw.c) and read transactions */
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <stdlib.h>
@@ -467,6 +467,60 @@ static void test_cache__jsonw_writes_what_jansson_writes(void)
 	}
 }
 
+/*
+ * A read transaction (store_read_begin, what the game and legal reads use)
+ * sees one snapshot until it is given back; a write committed meanwhile shows
+ * from the next borrowing of the same connection on, plain or not.
+ */
+static void test_store__read_begin_keeps_one_snapshot(void)
+{
+	struct store_options opt = { .read_connections = 1 };
+	struct store *s = NULL;
+	struct store_conn *r, *w;
+	struct store_game g;
+	struct err e = {0};
+	char path[160];
+	int64_t id;
+
+	snprintf(path, sizeof(path), "%s/snapshot.db", dir);
+	CU_ASSERT_EQUAL_FATAL(store_open(path, &opt, &s, &e), 0);
+	id = new_game(s, "alien-frontiers", 2, 7);
+	CU_ASSERT_EQUAL_FATAL(store_read_begin(s, &r, &e), 0);
+	CU_ASSERT_EQUAL(store_game_get(r, id, &g, &e), 0);
+	CU_ASSERT_EQUAL(g.move_count, 0);
+	store_game_release(&g);
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(s, &w, &e), 0);
+	CU_ASSERT_EQUAL(store_game_update(w, id, 5, 2u, "active", NULL, 900, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(store_write_commit(w, &e), 0);
+	/* still the state the transaction started from */
+	CU_ASSERT_EQUAL(store_game_get(r, id, &g, &e), 0);
+	CU_ASSERT_EQUAL(g.move_count, 0);
+	CU_ASSERT_EQUAL(g.active_seats, 1u);
+	store_game_release(&g);
+	store_read_release(r);
+	/* the one connection again, without a transaction: every statement sees the latest commit */
+	CU_ASSERT_EQUAL_FATAL(store_read_acquire(s, &r, &e), 0);
+	CU_ASSERT_EQUAL(store_game_get(r, id, &g, &e), 0);
+	CU_ASSERT_EQUAL(g.move_count, 5);
+	store_game_release(&g);
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(s, &w, &e), 0);
+	CU_ASSERT_EQUAL(store_game_update(w, id, 6, 1u, "active", NULL, 901, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(store_write_commit(w, &e), 0);
+	CU_ASSERT_EQUAL(store_game_get(r, id, &g, &e), 0);
+	CU_ASSERT_EQUAL(g.move_count, 6);
+	store_game_release(&g);
+	store_read_release(r);
+	/* and a new read transaction starts from the latest commit */
+	CU_ASSERT_EQUAL_FATAL(store_read_begin(s, &r, &e), 0);
+	CU_ASSERT_EQUAL(store_game_get(r, id, &g, &e), 0);
+	CU_ASSERT_EQUAL(g.move_count, 6);
+	store_game_release(&g);
+	CU_ASSERT_EQUAL(store_game_get(r, id + 1000, &g, &e), ERR_NOTFOUND);
+	store_game_release(&g);
+	store_read_release(r);
+	store_close(s);
+}
+
 static CU_TestInfo cases[] = {
 	{ "test_cache__cached_and_uncached_answer_alike", test_cache__cached_and_uncached_answer_alike },
 	{ "test_cache__follows_the_stored_snapshot", test_cache__follows_the_stored_snapshot },
@@ -474,6 +528,7 @@ static CU_TestInfo cases[] = {
 	{ "test_cache__take_is_private", test_cache__take_is_private },
 	{ "test_cache__bounded", test_cache__bounded },
 	{ "test_cache__jsonw_writes_what_jansson_writes", test_cache__jsonw_writes_what_jansson_writes },
+	{ "test_store__read_begin_keeps_one_snapshot", test_store__read_begin_keeps_one_snapshot },
 	CU_TEST_INFO_NULL,
 };
 
