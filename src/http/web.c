@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "engine/play.h"
+#include "engine/play_admin.h"
 #include "engine/registry.h"
 #include "http/api.h"
 #include "http/board.h"
@@ -1103,15 +1104,14 @@ void web_history(struct http_request *rq, struct http_reply *r)
 		web_error_page(rq, r, 403, "Only the players of a game can read its history.");
 		return;
 	}
-	play_moves_json(http_store(rq), id, &moves, &e);
-	json_array_foreach(json_object_get(moves, "moves"), i, m) {
-		int seat = (int)json_integer_value(json_object_get(m, "seat"));
+	/* the timeline names who sat in the seat at each step, across seat replacements and drops */
+	play_admin_timeline(http_store(rq), id, &moves, &e);
+	json_array_foreach(json_object_get(moves, "steps"), i, m) {
 		char when[32];
 		clock_format_human(json_integer_value(json_object_get(m, "at")), when);
-		json_array_append_new(list, json_pack("{s:O,s:s,s:O,s:s,s:O}", "n", json_object_get(m, "n"), "player",
-						      seat >= 0 && seat < nseats ? seats[seat].name : "?", "text",
-						      json_object_get(m, "text"), "time", when, "via",
-						      json_object_get(m, "via")));
+		json_array_append_new(list, json_pack("{s:O,s:O,s:O,s:s,s:O}", "n", json_object_get(m, "n"), "player",
+						      json_object_get(m, "player"), "text", json_object_get(m, "text"),
+						      "time", when, "via", json_object_get(m, "via")));
 	}
 	json_decref(moves);
 	web_render(rq, r, 200, "history", "History",

@@ -546,6 +546,38 @@ static void test_web__new_game_options_and_clock(void)
 	ht_resp_release(&r);
 }
 
+static void test_web__history_names_the_player_of_each_step(void)
+{
+	struct ht_resp r;
+	const char *body = "{\"game\":\"counting-race\",\"players\":[{\"name\":\"Ann\",\"email\":\"ann@example.org\"},"
+			   "{\"name\":\"Bob\",\"email\":\"bob@example.org\"}]}";
+	char path[96], seat0[64], moves[96];
+	int64_t id;
+
+	CU_ASSERT_EQUAL_FATAL(ht_request(&d, "POST", "/api/v1/games", admin_token, NULL, body, strlen(body), &r), 0);
+	id = json_integer_value(json_object_get(r.json, "id"));
+	snprintf(seat0, sizeof(seat0), "%s",
+		 json_string_value(json_object_get(json_array_get(json_object_get(r.json, "seats"), 0), "token")));
+	ht_resp_release(&r);
+	snprintf(moves, sizeof(moves), "/api/v1/games/%lld/moves", (long long)id);
+	body = "{\"moves\":[\"add 1\",\"end\"]}";
+	CU_ASSERT_EQUAL_FATAL(ht_request(&d, "POST", moves, seat0, NULL, body, strlen(body), &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	ht_resp_release(&r);
+	/* Ann hands her seat to Carol */
+	snprintf(path, sizeof(path), "/api/v1/admin/games/%lld/seat", (long long)id);
+	body = "{\"seat\":0,\"name\":\"Carol\",\"email\":\"carol@example.org\",\"reason\":\"Ann moved away\"}";
+	CU_ASSERT_EQUAL_FATAL(ht_request(&d, "POST", path, admin_token, NULL, body, strlen(body), &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	ht_resp_release(&r);
+	snprintf(path, sizeof(path), "/games/%lld/history", (long long)id);
+	CU_ASSERT_EQUAL_FATAL(req("GET", path, bob_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT(strstr(r.body.data, "<strong>Ann</strong> <code>add 1</code>") != NULL);
+	CU_ASSERT(strstr(r.body.data, "<strong>Carol</strong> <code>add 1</code>") == NULL);
+	ht_resp_release(&r);
+}
+
 static void test_web__signout(void)
 {
 	struct ht_resp r;
@@ -573,6 +605,7 @@ static CU_TestInfo web_cases[] = {
 	{ "test_web__history_and_chat_escape", test_web__history_and_chat_escape },
 	{ "test_web__account_new_game_join", test_web__account_new_game_join },
 	{ "test_web__new_game_options_and_clock", test_web__new_game_options_and_clock },
+	{ "test_web__history_names_the_player_of_each_step", test_web__history_names_the_player_of_each_step },
 	{ "test_web__signout", test_web__signout },
 	CU_TEST_INFO_NULL
 };
