@@ -325,7 +325,11 @@ out:
 	json_decref(body);
 }
 
-void admin_api_abort(struct http_request *rq, struct http_reply *r)
+/* An action on the path's id that needs nothing but the body's reason. */
+typedef int (*id_action)(struct store *s, const struct play_admin_actor *a, int64_t id, json_t **out,
+			 struct err *err);
+
+static void id_action_reply(struct http_request *rq, struct http_reply *r, id_action fn)
 {
 	struct err e = {0};
 	struct play_admin_actor a;
@@ -335,9 +339,14 @@ void admin_api_abort(struct http_request *rq, struct http_reply *r)
 	if (!body)
 		return;
 	a = actor(rq, body);
-	rc = play_admin_abort(http_store(rq), &a, rq->ids[0], &res, &e);
+	rc = fn(http_store(rq), &a, rq->ids[0], &res, &e);
 	done(r, rc, &e, res);
 	json_decref(body);
+}
+
+void admin_api_abort(struct http_request *rq, struct http_reply *r)
+{
+	id_action_reply(rq, r, play_admin_abort);
 }
 
 void admin_api_import(struct http_request *rq, struct http_reply *r)
@@ -370,32 +379,12 @@ void admin_api_import(struct http_request *rq, struct http_reply *r)
 
 void admin_api_resend(struct http_request *rq, struct http_reply *r)
 {
-	struct err e = {0};
-	struct play_admin_actor a;
-	json_t *body = body_object(rq, r), *res = NULL;
-	int rc;
-
-	if (!body)
-		return;
-	a = actor(rq, body);
-	rc = play_admin_resend(http_store(rq), &a, rq->ids[0], &res, &e);
-	done(r, rc, &e, res);
-	json_decref(body);
+	id_action_reply(rq, r, play_admin_resend);
 }
 
 void admin_api_revoke(struct http_request *rq, struct http_reply *r)
 {
-	struct err e = {0};
-	struct play_admin_actor a;
-	json_t *body = body_object(rq, r), *res = NULL;
-	int rc;
-
-	if (!body)
-		return;
-	a = actor(rq, body);
-	rc = play_admin_revoke(http_store(rq), &a, rq->ids[0], &res, &e);
-	done(r, rc, &e, res);
-	json_decref(body);
+	id_action_reply(rq, r, play_admin_revoke);
 }
 
 void admin_api_audit(struct http_request *rq, struct http_reply *r)
