@@ -37,6 +37,11 @@ static void write_port_file(const char *path, int port)
 		log_warn("cannot write port file %s: %s", path, strerror(errno));
 }
 
+static void wake_notifier(void *notifier)
+{
+	notify_wake(notifier);
+}
+
 int daemon_main(int argc, char **argv)
 {
 	struct settings cfg;
@@ -129,6 +134,8 @@ int daemon_main(int argc, char **argv)
 	}
 	log_info("notifications go out by %s%s%s", cfg.mail_transport,
 		 nc.transport == NOTIFY_FILE ? " into " : "", nc.transport == NOTIFY_FILE ? cfg.mail_dir : "");
+	/* a write may have queued notifications: deliver now rather than at the next poll */
+	http_server_on_write(srv, wake_notifier, notifier);
 	if (cfg.port_file[0])
 		write_port_file(cfg.port_file, http_server_port(srv));
 	{
@@ -148,9 +155,10 @@ int daemon_main(int argc, char **argv)
 	log_info("%s received: finishing requests in flight", sig == SIGINT ? "SIGINT" : "SIGTERM");
 	rc = 0;
 done:
-	/* the notifier first: a delivery in flight is abandoned and its row retried at the next start */
-	notify_free(notifier);
+	/* requests in flight finish first (they may wake the notifier); then a delivery in flight is
+	 * abandoned and its row retried at the next start */
 	http_server_stop(srv, 10000);
+	notify_free(notifier);
 	store_close(store);
 	if (rc == 0)
 		log_info("stopped cleanly");

@@ -31,6 +31,12 @@ struct http_server;
 /* Start serving on a thread pool. */
 int http_server_start(const struct http_config *cfg, struct store *store, struct http_server **out,
 		      struct err *err);
+/*
+ * Call fn(ctx) after every successful write request (POST, PUT, DELETE: it
+ * may have queued notifications), from the handler's thread. fn must be
+ * quick and thread-safe; ctx must outlive the server (stop it first).
+ */
+void http_server_on_write(struct http_server *srv, void (*fn)(void *ctx), void *ctx);
 /* The port actually bound (useful with port 0). */
 int http_server_port(const struct http_server *srv);
 /* The public base URL: the configured one, else http://ADDR:PORT with the bound port. Borrowed. */

@@ -33,6 +33,8 @@ struct http_server {
 	char base_url[256];
 	int secure_cookies;
 	struct render_set *pages;
+	void (*_Atomic on_write)(void *ctx); /* called after a successful write request */
+	_Atomic(void *) on_write_ctx;
 };
 
 const char *http_header(const struct http_request *rq, const char *name)
@@ -299,6 +301,11 @@ respond:
 	session_finish_reply(rq, &reply);
 	metrics_count_request(reply.status);
 	rq->status = reply.status;
+	if (reply.status >= 200 && reply.status < 400 && strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
+		void (*fn)(void *) = atomic_load(&srv->on_write);
+		if (fn)
+			fn(atomic_load(&srv->on_write_ctx));
+	}
 	ret = send_reply(conn, &reply);
 	buf_release(&reply.body);
 	return ret;
@@ -415,6 +422,12 @@ int http_server_start(const struct http_config *cfg, struct store *store, struct
 	srv->secure_cookies = strncmp(srv->base_url, "https://", 8) == 0;
 	*out = srv;
 	return 0;
+}
+
+void http_server_on_write(struct http_server *srv, void (*fn)(void *ctx), void *ctx)
+{
+	atomic_store(&srv->on_write_ctx, ctx);
+	atomic_store(&srv->on_write, fn);
 }
 
 int http_server_port(const struct http_server *srv)

@@ -470,7 +470,8 @@ static void test_admin__every_action_leaves_its_audit_row(void)
 	CU_ASSERT_EQUAL(act(id, "seat", "{\"seat\":1,\"email\":\"carl@example.org\",\"name\":\"Carl\",\"reason\":\"Bob left\"}",
 			    &r), 200);
 	ASSERT_STR_EQ(jstr(r.json, "name"), "Carl");
-	CU_ASSERT_EQUAL(jint(r.json, "tokens_revoked"), 1);
+	/* the seat token from creation, and any seat links the notifier minted for Bob's emails meanwhile */
+	CU_ASSERT(jint(r.json, "tokens_revoked") >= 1);
 	CU_ASSERT_EQUAL(play(id, seats[1], "[\"add 1\"]"), 401);
 	CU_ASSERT_EQUAL(play(id, jstr(r.json, "token"), "[\"add 1\",\"end\"]"), 200);
 	ht_resp_release(&r);
