@@ -133,6 +133,25 @@ static int want(struct err *err, const char *what)
 	return err_set(err, ERR_INPUT, "expected %s", what);
 }
 
+/*
+ * One or two choices read by p (tok2 may be NULL) into m->a and m->b (-1 when
+ * only one), the two in ascending order so every spelling has one canonical
+ * form. -1 when a word is not a choice.
+ */
+static int one_or_two(struct ssp_move *m, const char *tok1, const char *tok2, int (*p)(const char *))
+{
+	m->a = p(tok1);
+	m->b = tok2 ? p(tok2) : -1;
+	if (m->a < 0 || (tok2 && m->b < 0))
+		return -1;
+	if (m->b >= 0 && m->b < m->a) {
+		int x = m->a;
+		m->a = m->b;
+		m->b = x;
+	}
+	return 0;
+}
+
 int ssp_text_parse(const struct ssp_state *st, const char *text, struct ssp_move *m, struct err *err)
 {
 	char buf[256], *tok[MAXTOK];
@@ -315,15 +334,8 @@ int ssp_text_parse(const struct ssp_state *st, const char *text, struct ssp_move
 		if (nt != 2 && nt != 3)
 			return want(err, "take <resource> (or take <resource> <resource> for Sector 228)");
 		m->kind = MV_TAKE;
-		m->a = p_res(tok[1]);
-		m->b = nt == 3 ? p_res(tok[2]) : -1;
-		if (m->a < 0 || (nt == 3 && m->b < 0))
+		if (one_or_two(m, tok[1], nt == 3 ? tok[2] : NULL, p_res) < 0)
 			return want(err, "resources food, water or metal");
-		if (m->b >= 0 && m->b < m->a) {
-			int x = m->a;
-			m->a = m->b;
-			m->b = x;
-		}
 		return 0;
 	}
 	if (!strcmp(v, "exchange")) {
@@ -342,15 +354,8 @@ int ssp_text_parse(const struct ssp_state *st, const char *text, struct ssp_move
 			return 0;
 		if (nt != 2 && nt != 3)
 			return want(err, "pay <resource> <resource> (Sector 307), or pay nothing");
-		m->a = p_res(tok[1]);
-		m->b = nt == 3 ? p_res(tok[2]) : -1;
-		if (m->a < 0 || (nt == 3 && m->b < 0))
+		if (one_or_two(m, tok[1], nt == 3 ? tok[2] : NULL, p_res) < 0)
 			return want(err, "resources food, water or metal");
-		if (m->b >= 0 && m->b < m->a) {
-			int x = m->a;
-			m->a = m->b;
-			m->b = x;
-		}
 		return 0;
 	}
 	if (!strcmp(v, "move")) {
@@ -382,15 +387,8 @@ int ssp_text_parse(const struct ssp_state *st, const char *text, struct ssp_move
 		if (nt != 2 && nt != 3)
 			return want(err, "bonus <choice>[,<choice>]: gem, 2gems, point, food, water, metal");
 		m->kind = MV_BONUS;
-		m->a = p_bonus(tok[1]);
-		m->b = nt == 3 ? p_bonus(tok[2]) : -1;
-		if (m->a < 0 || (nt == 3 && m->b < 0))
+		if (one_or_two(m, tok[1], nt == 3 ? tok[2] : NULL, p_bonus) < 0)
 			return want(err, "Diplomacy bonuses: gem, 2gems, point, food, water or metal");
-		if (m->b >= 0 && m->b < m->a) {
-			int x = m->a;
-			m->a = m->b;
-			m->b = x;
-		}
 		return 0;
 	}
 	if (!strcmp(v, "standing")) {
