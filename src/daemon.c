@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,9 +38,14 @@ static void write_port_file(const char *path, int port)
 		log_warn("cannot write port file %s: %s", path, strerror(errno));
 }
 
+/* After a write request: wake the notifier when notifications were queued (or made due) since the last wake. */
 static void wake_notifier(void *notifier)
 {
-	notify_wake(notifier);
+	static atomic_ulong seen;
+	uint64_t now = store_outbox_generation();
+
+	if (atomic_exchange(&seen, now) != now)
+		notify_wake(notifier);
 }
 
 int daemon_main(int argc, char **argv)

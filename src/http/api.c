@@ -66,10 +66,9 @@ void api_healthz(struct http_request *rq, struct http_reply *r)
 
 void api_metrics(struct http_request *rq, struct http_reply *r)
 {
-	(void)rq;
 	r->status = 200;
 	r->content_type = "text/plain; version=0.0.4";
-	metrics_render(&r->body);
+	metrics_render(&r->body, http_store(rq));
 }
 
 void api_catalog(struct http_request *rq, struct http_reply *r)

@@ -4,6 +4,8 @@
 
 #include <stdatomic.h>
 
+#include "store/store.h"
+
 #include "util/banned.h"
 
 static atomic_ullong requests[6]; /* by status class 1xx..5xx; [0] other */
@@ -21,8 +23,10 @@ void metrics_count_moves(int applied)
 	atomic_fetch_add(&moves, (unsigned long long)applied);
 }
 
-void metrics_render(struct buf *out)
+void metrics_render(struct buf *out, struct store *store)
 {
+	uint64_t commits = 0, writes = 0;
+
 	buf_adds(out, "# HELP turnpost_http_requests_total HTTP requests answered, by status class.\n"
 		      "# TYPE turnpost_http_requests_total counter\n");
 	for (int c = 1; c <= 5; c++)
@@ -30,4 +34,18 @@ void metrics_render(struct buf *out)
 			 (unsigned long long)atomic_load(&requests[c]));
 	buf_adds(out, "# HELP turnpost_moves_total Game steps stored.\n# TYPE turnpost_moves_total counter\n");
 	buf_addf(out, "turnpost_moves_total %llu\n", (unsigned long long)atomic_load(&moves));
+	if (!store)
+		return;
+	store_write_group_stats(store, &commits, &writes);
+	buf_addf(out,
+		 "# HELP turnpost_store_group_commits_total Commits of transactions shared by concurrent moves.\n"
+		 "# TYPE turnpost_store_group_commits_total counter\n"
+		 "turnpost_store_group_commits_total %llu\n"
+		 "# HELP turnpost_store_grouped_writes_total Moves committed in shared transactions.\n"
+		 "# TYPE turnpost_store_grouped_writes_total counter\n"
+		 "turnpost_store_grouped_writes_total %llu\n"
+		 "# HELP turnpost_store_syncs_total Syncs of the database's log to disk.\n"
+		 "# TYPE turnpost_store_syncs_total counter\n"
+		 "turnpost_store_syncs_total %llu\n",
+		 (unsigned long long)commits, (unsigned long long)writes, (unsigned long long)store_sync_count(store));
 }

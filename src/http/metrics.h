@@ -5,9 +5,11 @@
 
 #include "util/buf.h"
 
+struct store;
+
 void metrics_count_request(int status);
 void metrics_count_moves(int applied);
-/* Append the exposition text. */
-void metrics_render(struct buf *out);
+/* Append the exposition text; with the store's commit and sync counters unless store is NULL. */
+void metrics_render(struct buf *out, struct store *store);
 
 #endif

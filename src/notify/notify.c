@@ -299,8 +299,19 @@ int notify_run_once(struct notify *n, int64_t now, struct notify_stats *stats, s
 	if ((rc = notify__timers(n, now, st, err)) < 0)
 		return rc;
 	for (;;) {
+		int due = 0;
+
 		if (atomic_load(&n->stopping))
 			return 0;
+		/* a read first: the writer (shared with the moves) is taken only when something is due */
+		if ((rc = store_read_acquire(n->store, &c, err)) < 0)
+			return rc;
+		rc = store_outbox_due(c, now, &due, err);
+		store_read_release(c);
+		if (rc < 0)
+			return rc;
+		if (!due)
+			break;
 		if ((rc = store_write_begin(n->store, &c, err)) < 0)
 			return rc;
 		if ((rc = store_outbox_claim(c, now, now + n->cfg.lease_ms, CLAIM_BATCH, &rows, &nrows, err)) < 0) {

@@ -434,6 +434,7 @@ int store_outbox_add(struct store_conn *c, const char *event, int64_t game_id, i
 	sqlite3_bind_int64(st, 7, now);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		return store__fail(c, "queue notification", err);
+	store__outbox_changed(c);
 	return 0;
 }
 

@@ -79,6 +79,24 @@ static int collect(struct store_conn *c, sqlite3_stmt *st, const char *what, str
 	return 0;
 }
 
+int store_outbox_due(struct store_conn *c, int64_t now, int *due, struct err *err)
+{
+	static const char sql[] = "SELECT 1 FROM outbox WHERE state = 'pending' AND next_at <= ? LIMIT 1";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+	int r;
+
+	*due = 0;
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, now);
+	r = sqlite3_step(st);
+	if (r != SQLITE_ROW && r != SQLITE_DONE)
+		return store__fail(c, "look for due notifications", err);
+	*due = r == SQLITE_ROW;
+	sqlite3_reset(st);
+	return 0;
+}
+
 int store_outbox_claim(struct store_conn *c, int64_t now, int64_t lease_until, int max,
 		       struct store_outbox_row **out, int *n, struct err *err)
 {
@@ -221,6 +239,7 @@ int store_outbox_resend(struct store_conn *c, int64_t id, int64_t now, struct er
 	sqlite3_bind_int64(st, 2, now);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		return store__fail(c, "resend notification", err);
+	store__outbox_changed(c);
 	return 0;
 }
 
@@ -242,6 +261,7 @@ int store_outbox_insert(struct store_conn *c, const char *event, int64_t game_id
 	sqlite3_bind_int64(st, 6, now);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		return store__fail(c, "queue notification", err);
+	store__outbox_changed(c);
 	if (id)
 		*id = sqlite3_last_insert_rowid(c->db);
 	return 0;

@@ -3,11 +3,13 @@
 #include "store/store_int.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/embed.h"
 #include "util/banned.h"
@@ -18,6 +20,29 @@
  * (store_change_generation).
  */
 static atomic_ulong change_generation = 1;
+
+static int sync_upto(struct store *s, uint64_t seq, struct err *err);
+
+/* Bumped by every commit that queued a notification or made one due (store_outbox_generation). */
+static atomic_ulong outbox_generation = 1;
+
+uint64_t store_outbox_generation(void)
+{
+	return atomic_load(&outbox_generation);
+}
+
+void store__outbox_changed(struct store_conn *c)
+{
+	c->store->outbox_dirty = 1;
+}
+
+/* After a commit (writer mutex held): tell the notifier's wake-up, when the outbox changed. */
+static void outbox_committed(struct store *s)
+{
+	if (s->outbox_dirty)
+		atomic_fetch_add(&outbox_generation, 1);
+	s->outbox_dirty = 0;
+}
 
 uint64_t store_change_generation(void)
 {
@@ -87,6 +112,18 @@ int store__bind_text(sqlite3_stmt *st, int idx, const char *s)
 	return sqlite3_bind_text(st, idx, s, -1, SQLITE_STATIC);
 }
 
+/* Whether the connection's database is in WAL mode (an in-memory or read-only one may not be). */
+static int wal_mode(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int wal = 0;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		wal = sqlite3_column_text(st, 0) && strcmp((const char *)sqlite3_column_text(st, 0), "wal") == 0;
+	sqlite3_finalize(st);
+	return wal;
+}
+
 static int conn_open(struct store *s, struct store_conn *c, int writer, int busy_ms, struct err *err)
 {
 	int flags = writer ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
@@ -111,6 +148,15 @@ static int conn_open(struct store *s, struct store_conn *c, int writer, int busy
 		err_set(err, ERR_STORE, "cannot set up database %s: %s", s->path, msg ? msg : "?");
 		sqlite3_free(msg);
 		return ERR_STORE;
+	}
+	if (writer && wal_mode(c->db)) {
+		/* COMMIT writes the WAL; sync_upto makes it durable outside the writer mutex */
+		if (sqlite3_exec(c->db, "PRAGMA synchronous=NORMAL", NULL, NULL, &msg) != SQLITE_OK) {
+			err_set(err, ERR_STORE, "cannot set up database %s: %s", s->path, msg ? msg : "?");
+			sqlite3_free(msg);
+			return ERR_STORE;
+		}
+		s->own_sync = 1;
 	}
 	return 0;
 }
@@ -214,6 +260,18 @@ int store_open(const char *path, const struct store_options *opt, struct store *
 	if (!s)
 		return err_set(err, ERR_NOMEM, "out of memory");
 	s->path = strdup(path);
+	s->wal_fd = -1;
+	s->wal_path = malloc(strlen(path) + sizeof("-wal"));
+	if (!s->path || !s->wal_path) {
+		free(s->wal_path);
+		rc = err_set(err, ERR_NOMEM, "out of memory");
+		free(s->path);
+		free(s);
+		return rc;
+	}
+	snprintf(s->wal_path, strlen(path) + sizeof("-wal"), "%s-wal", path);
+	pthread_mutex_init(&s->sync_lock, NULL);
+	pthread_cond_init(&s->synced, NULL);
 	pthread_mutex_init(&s->write_lock, NULL);
 	pthread_mutex_init(&s->read_lock, NULL);
 	pthread_cond_init(&s->read_free, NULL);
@@ -221,6 +279,9 @@ int store_open(const char *path, const struct store_options *opt, struct store *
 	if ((rc = conn_open(s, &s->writer, 1, busy, err)) < 0)
 		goto done;
 	if ((rc = migrate(s, err)) < 0)
+		goto done;
+	/* the migrations' commits (and whatever an earlier process left unsynced) are on disk before anything else */
+	if ((rc = sync_upto(s, atomic_fetch_add(&s->commit_seq, 1) + 1, err)) < 0)
 		goto done;
 	s->readers = calloc((size_t)nread, sizeof(*s->readers));
 	if (!s->readers) {
@@ -254,6 +315,11 @@ void store_close(struct store *s)
 	pthread_mutex_destroy(&s->read_lock);
 	pthread_cond_destroy(&s->read_free);
 	pthread_cond_destroy(&s->group_done);
+	pthread_mutex_destroy(&s->sync_lock);
+	pthread_cond_destroy(&s->synced);
+	if (s->wal_fd >= 0)
+		close(s->wal_fd);
+	free(s->wal_path);
 	free(s->path);
 	free(s);
 }
@@ -350,6 +416,7 @@ static int writer_exec(struct store *s, const char *sql, const char *what, struc
 static int group_end(struct store *s, int rc_in, const struct err *why)
 {
 	struct err e = {0};
+	uint64_t seq = 0;
 	int rc = rc_in;
 
 	if (!s->group_open)
@@ -372,10 +439,13 @@ static int group_end(struct store *s, int rc_in, const struct err *why)
 	} else {
 		s->group_commits++;
 		s->group_writes += (uint64_t)s->group_members;
+		seq = atomic_fetch_add(&s->commit_seq, 1) + 1;
 	}
+	outbox_committed(s);
 	for (struct store__ticket *t = s->group, *next; t; t = next) {
 		next = t->next;
 		t->rc = rc;
+		t->seq = seq;
 		if (rc < 0 && t->err)
 			*t->err = e;
 		t->done = 1;
@@ -387,10 +457,151 @@ static int group_end(struct store *s, int rc_in, const struct err *why)
 	return rc;
 }
 
+/* ---- durability: the WAL is synced outside the writer mutex ---- */
+
+/* fsync the directory holding path, so a file created in it stays there after a crash. */
+static int sync_dir_of(const char *path, struct err *err)
+{
+	char *copy = strdup(path);
+	int fd, rc = 0;
+
+	if (!copy)
+		return err_set(err, ERR_NOMEM, "out of memory");
+	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || fsync(fd) < 0)
+		rc = err_set(err, ERR_STORE, "cannot sync the database's directory: %s", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	free(copy);
+	return rc;
+}
+
+/*
+ * fdatasync the WAL through a descriptor of our own: the page cache is the
+ * file's, so this writes what any connection wrote to it. Run by one thread
+ * at a time (the one that set s->syncing). The descriptor is checked against
+ * the path each time and reopened if the file was replaced.
+ */
+static int wal_sync(struct store *s, struct err *err)
+{
+	struct stat a, b;
+
+	if (atomic_load(&s->fail_syncs) > 0) {
+		atomic_fetch_sub(&s->fail_syncs, 1);
+		return err_set(err, ERR_STORE, "cannot sync %s: %s", s->wal_path, strerror(EIO));
+	}
+	if (s->wal_fd >= 0 && (fstat(s->wal_fd, &a) < 0 || stat(s->wal_path, &b) < 0 || a.st_ino != b.st_ino ||
+			       a.st_dev != b.st_dev)) {
+		close(s->wal_fd);
+		s->wal_fd = -1;
+	}
+	if (s->wal_fd < 0) {
+		s->wal_fd = open(s->wal_path, O_RDONLY | O_CLOEXEC);
+		if (s->wal_fd < 0)
+			return err_set(err, ERR_STORE, "cannot open %s to sync it: %s", s->wal_path, strerror(errno));
+		if (sync_dir_of(s->wal_path, err) < 0)
+			return ERR_STORE;
+	}
+	if (fdatasync(s->wal_fd) < 0)
+		return err_set(err, ERR_STORE, "cannot sync %s: %s", s->wal_path, strerror(errno));
+	return 0;
+}
+
+static int sync_failed(struct store *s, struct err *err)
+{
+	return err_set(err, ERR_STORE,
+		       "the disk failed to confirm a write (%s); what was written since is not known to be kept:"
+		       " check the disk, then restart turnpost",
+		       s->sync_err.msg);
+}
+
+/*
+ * Return once every commit up to number seq is on disk. One waiting thread
+ * runs the sync for all commits made by then; the others wait for it or
+ * run the next. While the disk is busy the writer is free, so the next group
+ * gathers and commits meanwhile: the thread that ran a sync then commits
+ * that group, whose members wait for it (store_write_grouped leaves a group
+ * open while a sync runs).
+ */
+static int sync_upto(struct store *s, uint64_t seq, struct err *err)
+{
+	int rc = 0;
+
+	if (!s->own_sync)
+		return 0;
+	pthread_mutex_lock(&s->sync_lock);
+	while (s->synced_seq < seq && !s->sync_failed) {
+		struct err e = {0};
+		uint64_t target;
+		int ok;
+
+		if (atomic_load(&s->syncing)) {
+			pthread_cond_wait(&s->synced, &s->sync_lock);
+			continue;
+		}
+		atomic_store(&s->syncing, 1);
+		/* every commit numbered up to target has written its frames: this sync covers them */
+		target = atomic_load(&s->commit_seq);
+		pthread_mutex_unlock(&s->sync_lock);
+		ok = wal_sync(s, &e) == 0;
+		pthread_mutex_lock(&s->sync_lock);
+		s->syncs++;
+		if (ok) {
+			s->synced_seq = target;
+		} else {
+			s->sync_failed = 1;
+			s->sync_err = e;
+		}
+		atomic_store(&s->syncing, 0);
+		pthread_cond_broadcast(&s->synced);
+		pthread_mutex_unlock(&s->sync_lock);
+		pthread_mutex_lock(&s->write_lock);
+		if (s->group_open)
+			group_end(s, 0, NULL);
+		pthread_mutex_unlock(&s->write_lock);
+		pthread_mutex_lock(&s->sync_lock);
+	}
+	if (s->synced_seq < seq)
+		rc = sync_failed(s, err);
+	pthread_mutex_unlock(&s->sync_lock);
+	return rc;
+}
+
+/* ERR_STORE once a sync has failed: nothing more is written until a restart. */
+static int check_sync_failed(struct store *s, struct err *err)
+{
+	int rc = 0;
+
+	if (!s->own_sync)
+		return 0;
+	pthread_mutex_lock(&s->sync_lock);
+	if (s->sync_failed)
+		rc = sync_failed(s, err);
+	pthread_mutex_unlock(&s->sync_lock);
+	return rc;
+}
+
+uint64_t store_sync_count(struct store *s)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&s->sync_lock);
+	n = s->syncs;
+	pthread_mutex_unlock(&s->sync_lock);
+	return n;
+}
+
+void store_fail_syncs_for_tests(struct store *s, int n)
+{
+	atomic_store(&s->fail_syncs, n);
+}
+
 int store_write_begin(struct store *s, struct store_conn **out, struct err *err)
 {
 	sqlite3_stmt *st;
 
+	if (check_sync_failed(s, err) < 0)
+		return ERR_STORE;
 	writer_lock(s);
 	/* a group waiting for more members is committed first: its members are acknowledged by it */
 	group_end(s, 0, NULL);
@@ -407,17 +618,24 @@ int store_write_begin(struct store *s, struct store_conn **out, struct err *err)
 
 int store_write_commit(struct store_conn *c, struct err *err)
 {
+	struct store *s = c->store;
 	sqlite3_stmt *st = store__stmt(c, "COMMIT", err);
+	uint64_t seq = 0;
 	int rc = 0;
 
 	if (!st || sqlite3_step(st) != SQLITE_DONE) {
 		rc = st ? store__fail(c, "commit", err) : ERR_STORE;
 		if (!sqlite3_get_autocommit(c->db))
 			sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+	} else {
+		seq = atomic_fetch_add(&s->commit_seq, 1) + 1;
 	}
+	outbox_committed(s);
 	/* also after a failed commit: what changed is not known for sure */
 	atomic_fetch_add(&change_generation, 1);
-	pthread_mutex_unlock(&c->store->write_lock);
+	pthread_mutex_unlock(&s->write_lock);
+	if (rc == 0)
+		rc = sync_upto(s, seq, err);
 	return rc;
 }
 
@@ -427,6 +645,7 @@ void store_write_rollback(struct store_conn *c)
 		return;
 	if (!sqlite3_get_autocommit(c->db))
 		sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+	c->store->outbox_dirty = 0;
 	pthread_mutex_unlock(&c->store->write_lock);
 }
 
@@ -444,6 +663,8 @@ int store_write_grouped(struct store *s, store_write_fn fn, void *ctx, struct er
 	struct store__ticket t = { .err = err };
 	int rc;
 
+	if (check_sync_failed(s, err) < 0)
+		return ERR_STORE;
 	writer_lock(s);
 	if (!s->group_open) {
 		if ((rc = writer_exec(s, "BEGIN IMMEDIATE", "begin", err)) < 0) {
@@ -483,8 +704,13 @@ failed:
 		s->group = &t;
 		s->group_members++;
 	}
-	if (s->group_open &&
-	    (atomic_load(&s->write_waiters) == 0 || s->group_members >= STORE__GROUP_MAX))
+	/*
+	 * Commit now unless more writes are on their way: one waiting for the
+	 * mutex (it commits or leaves it to the next), or a sync running (its
+	 * thread commits the group when the disk is done).
+	 */
+	if (s->group_open && ((atomic_load(&s->write_waiters) == 0 && !atomic_load(&s->syncing)) ||
+			      s->group_members >= STORE__GROUP_MAX))
 		group_end(s, 0, NULL);
 	if (rc == 0) {
 		while (!t.done)
@@ -492,6 +718,8 @@ failed:
 		rc = t.rc;
 	}
 	pthread_mutex_unlock(&s->write_lock);
+	if (rc == 0)
+		rc = sync_upto(s, t.seq, err);
 	return rc;
 }
 

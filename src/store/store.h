@@ -54,7 +54,8 @@ void store_write_rollback(struct store_conn *c);
 /*
  * Group commit. Run fn(c, ctx, err) on the writer inside a savepoint of the
  * one transaction shared by the writes submitted at the same time, and
- * return once that transaction is durable (synchronous=FULL): 0 when fn
+ * return once that transaction is durable (its WAL frames synced to disk;
+ * store.c says how): 0 when fn
  * succeeded and its writes are committed. When fn fails, its savepoint is
  * rolled back (nothing of it is kept, the other writes of the group are not
  * affected) and its code is returned at once. When the shared commit fails,
@@ -67,6 +68,15 @@ typedef int (*store_write_fn)(struct store_conn *c, void *ctx, struct err *err);
 int store_write_grouped(struct store *s, store_write_fn fn, void *ctx, struct err *err);
 /* Since store_open: commits of grouped transactions and the successful writes they held. */
 void store_write_group_stats(struct store *s, uint64_t *commits, uint64_t *writes);
+/* Since store_open: syncs of the WAL file (each one makes every commit before it durable). */
+uint64_t store_sync_count(struct store *s);
+/*
+ * Tests: the next n syncs of the WAL fail as a failing disk's would. The
+ * first failure fails the waiting writes and every later write of this store
+ * (a restart is what recovers: after a failed sync the disk's state is
+ * unknown).
+ */
+void store_fail_syncs_for_tests(struct store *s, int n);
 /*
  * A number that changes whenever this process opens a store or commits a
  * write through store_write_begin/store_write_commit (every write but the
@@ -265,6 +275,14 @@ int store_outbox_insert(struct store_conn *c, const char *event, int64_t game_id
  * first, leased until lease_until (their next_at moves there, so a notifier
  * that dies while delivering leaves them due again then). *out new.
  */
+/* *due = 1 when some pending notification is due at now (a read: no lease is taken). */
+int store_outbox_due(struct store_conn *c, int64_t now, int *due, struct err *err);
+/*
+ * A number that changes whenever this process commits a transaction that
+ * queued a notification or made one due again: the daemon wakes the notifier
+ * after a write request only when it changed.
+ */
+uint64_t store_outbox_generation(void);
 int store_outbox_claim(struct store_conn *c, int64_t now, int64_t lease_until, int max,
 		       struct store_outbox_row **out, int *n, struct err *err);
 /* At start-up: rows leased by a notifier that is gone become due at now. *count: how many (may be NULL). */

@@ -19,7 +19,8 @@ struct store__ticket {
 	struct store__ticket *next;
 	struct err *err; /* the caller's: set when the commit fails */
 	int done;        /* the transaction ended */
-	int rc;          /* 0: durable */
+	int rc;          /* 0: committed (durable once the WAL is synced up to seq) */
+	uint64_t seq;    /* the number of the commit that ended it */
 };
 
 struct store_conn {
@@ -44,6 +45,27 @@ struct store {
 	struct store__ticket *group;
 	pthread_cond_t group_done;
 	uint64_t group_commits, group_writes;
+	/*
+	 * Durability (store.c). In WAL mode the writer commits with
+	 * synchronous=NORMAL (COMMIT writes the WAL without waiting for the disk)
+	 * and the store itself syncs the WAL after releasing the writer, so one
+	 * transaction is written while the previous one is being synced. Every
+	 * commit gets a number; a write is acknowledged once synced_seq reaches
+	 * its number. Without WAL (own_sync 0) the writer keeps synchronous=FULL.
+	 */
+	int outbox_dirty;             /* the open transaction touched the outbox (writer mutex) */
+	int own_sync;
+	atomic_ullong commit_seq;     /* the last commit whose WAL frames are written */
+	pthread_mutex_t sync_lock;
+	pthread_cond_t synced;
+	uint64_t synced_seq;          /* every commit up to this one is on disk */
+	atomic_int syncing;           /* one thread is running the sync */
+	int sync_failed;              /* sticky: the disk refused a sync */
+	struct err sync_err;
+	int wal_fd;                   /* our own descriptor of the WAL file, opened at the first sync */
+	char *wal_path;
+	atomic_int fail_syncs;        /* tests: this many syncs fail as a failing disk's would */
+	uint64_t syncs;
 	struct store_conn *readers;
 	int nreaders;
 	pthread_mutex_t read_lock;
@@ -62,5 +84,7 @@ int store__fail(struct store_conn *c, const char *what, struct err *err);
 char *store__text(sqlite3_stmt *st, int col);
 /* Bind text or NULL. */
 int store__bind_text(sqlite3_stmt *st, int idx, const char *s);
+/* The writer's transaction queued a notification or made one due again: its commit bumps store_outbox_generation. */
+void store__outbox_changed(struct store_conn *c);
 
 #endif

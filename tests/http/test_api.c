@@ -92,6 +92,14 @@ static void test_api__health_catalog_metrics(void)
 	REQ("GET", "/metrics", NULL, NULL, NULL, &r);
 	CU_ASSERT_EQUAL(r.status, 200);
 	CU_ASSERT(strstr(r.body.data, "turnpost_http_requests_total{class=\"2xx\"}") != NULL);
+	CU_ASSERT(strstr(r.body.data, "\nturnpost_store_group_commits_total ") != NULL);
+	CU_ASSERT(strstr(r.body.data, "\nturnpost_store_grouped_writes_total ") != NULL);
+	{
+		/* the daemon synced the log at least once (when it opened the database) */
+		const char *p = strstr(r.body.data, "\nturnpost_store_syncs_total ");
+		CU_ASSERT_FATAL(p != NULL);
+		CU_ASSERT(strtol(p + strlen("\nturnpost_store_syncs_total "), NULL, 10) >= 1);
+	}
 	ht_resp_release(&r);
 	REQ("GET", "/api/v1/nowhere", NULL, NULL, NULL, &r);
 	CU_ASSERT_EQUAL(r.status, 404);

@@ -300,11 +300,18 @@ static void test_group__submit_many_games_one_failing(void)
 		jobs[i].nlines = 1;
 		jobs[i].rounds = 20;
 	}
+	uint64_t s0, s1;
+
 	/* one thread in the middle sends an illegal step on its second line */
 	jobs[6].lines[1] = "add 9";
 	jobs[6].nlines = 2;
 	jobs[6].rounds = 1;
+	s0 = store_sync_count(st);
 	run_jobs(jobs, NTHREADS);
+	s1 = store_sync_count(st);
+	/* every acknowledgement waited for a sync of the log; concurrent moves shared them */
+	CU_ASSERT(s1 > s0);
+	CU_ASSERT(s1 - s0 <= (uint64_t)(NTHREADS - 1) * 20);
 	for (int i = 0; i < NTHREADS; i++) {
 		if (i == 6) {
 			CU_ASSERT_EQUAL(jobs[i].rc, ERR_ILLEGAL);
@@ -403,11 +410,51 @@ static void test_group__acknowledged_moves_survive_reopen(void)
 	CU_ASSERT_EQUAL(store_open(path, NULL, &other, &e), 0);
 }
 
+/* A sync the disk refuses fails the writes waiting for it and every later one, until the store is reopened. */
+static void test_group__failed_sync_fails_writes(void)
+{
+	char p2[160];
+	struct store *s2 = NULL;
+	struct store_conn *c;
+	struct err e = {0};
+	int64_t id;
+	uint64_t s0;
+
+	snprintf(p2, sizeof(p2), "%s/sync.db", dir);
+	CU_ASSERT_EQUAL_FATAL(store_open(p2, NULL, &s2, &e), 0);
+	s0 = store_sync_count(s2);
+	CU_ASSERT_EQUAL(store_write_grouped(s2, ok_fn, "kept@example.org", &e), 0);
+	CU_ASSERT(store_sync_count(s2) > s0);
+	store_fail_syncs_for_tests(s2, 1);
+	CU_ASSERT_EQUAL(store_write_grouped(s2, ok_fn, "unsure@example.org", &e), ERR_STORE);
+	CU_ASSERT(strstr(e.msg, "the disk failed to confirm a write") != NULL);
+	CU_ASSERT(strstr(e.msg, "restart") != NULL);
+	/* sticky: neither kind of write is taken any more, and nothing of them is written */
+	err_clear(&e);
+	CU_ASSERT_EQUAL(store_write_grouped(s2, ok_fn, "later@example.org", &e), ERR_STORE);
+	CU_ASSERT(strstr(e.msg, "the disk failed to confirm a write") != NULL);
+	err_clear(&e);
+	CU_ASSERT_EQUAL(store_write_begin(s2, &c, &e), ERR_STORE);
+	CU_ASSERT_EQUAL(user_exists(s2, "later@example.org"), 0);
+	CU_ASSERT_EQUAL(user_exists(s2, "kept@example.org"), 1);
+	store_close(s2);
+	s2 = NULL;
+	/* a new start syncs first and writes again */
+	CU_ASSERT_EQUAL_FATAL(store_open(p2, NULL, &s2, &e), 0);
+	CU_ASSERT_EQUAL(store_write_begin(s2, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_user_add(c, "again@example.org", "A", 0, &id, &e), 0);
+	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
+	CU_ASSERT_EQUAL(user_exists(s2, "again@example.org"), 1);
+	CU_ASSERT_EQUAL(user_exists(s2, "kept@example.org"), 1);
+	store_close(s2);
+}
+
 static CU_TestInfo group_cases[] = {
 	{ "test_group__store_writes_share_commits", test_group__store_writes_share_commits },
 	{ "test_group__alone_and_mixed_with_exclusive_writes", test_group__alone_and_mixed_with_exclusive_writes },
 	{ "test_group__submit_many_games_one_failing", test_group__submit_many_games_one_failing },
 	{ "test_group__submit_same_game_if_match", test_group__submit_same_game_if_match },
+	{ "test_group__failed_sync_fails_writes", test_group__failed_sync_fails_writes },
 	{ "test_group__acknowledged_moves_survive_reopen", test_group__acknowledged_moves_survive_reopen },
 	CU_TEST_INFO_NULL
 };
