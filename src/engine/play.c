@@ -327,21 +327,158 @@ static int queue_notifications(struct store_conn *c, const struct store_game *g,
 	return 0;
 }
 
+/* The answer to a stored submission: what was applied and where the game is now, with the seat's view. */
+static int submit_answer(int64_t game_id, int base, const struct batch *b, const struct game_pending *after,
+			 const json_t *final, const struct engine_game *eg, int seat, int with_view, json_t **out,
+			 struct err *err)
+{
+	json_t *res = json_object(), *applied = json_array(), *view = NULL;
+
+	*out = NULL;
+	json_object_set_new(res, "game", json_integer(game_id));
+	json_object_set_new(res, "move_count", json_integer(base + b->n));
+	for (int i = 0; i < b->n; i++) {
+		json_t *a = json_object();
+		json_object_set_new(a, "n", json_integer(b->rows[i].m.n));
+		json_object_set_new(a, "text", json_string(b->rows[i].m.text));
+		json_array_append_new(applied, a);
+	}
+	json_object_set_new(res, "applied", applied);
+	json_object_set_new(res, "status", json_string(final ? "finished" : "active"));
+	json_object_set_new(res, "active_seats", seats_array(after->seats));
+	json_object_set_new(res, "pending", pending_json(after));
+	if (with_view) {
+		if (eg->ops->view(eg->state, seat, &view, err) < 0) {
+			json_decref(res);
+			return err->code;
+		}
+		json_object_set_new(res, "view", view);
+	}
+	if (final)
+		json_object_set(res, "result", (json_t *)final);
+	*out = res;
+	return 0;
+}
+
+/*
+ * A submission worked out on one state of the game: the rows to store and
+ * the answer. submit_prepare fills it from a read transaction, outside the
+ * writer; submit_in_tx from the writer's own transaction.
+ */
+struct prepared {
+	struct store_game g;       /* the game row it was worked out on */
+	struct batch b;
+	struct game_pending before, after;
+	json_t *final;
+	char *final_text;
+	json_t *res;
+	int64_t now;
+};
+
+static void prepared_release(struct prepared *p)
+{
+	json_decref(p->final);
+	json_decref(p->res);
+	free(p->final_text);
+	batch_release(&p->b);
+	store_game_release(&p->g);
+	memset(p, 0, sizeof(*p));
+}
+
+/*
+ * Check the request against the game read on connection c (the writer's
+ * transaction or a read transaction) and apply its steps to a private copy
+ * of the position: nothing is written.
+ */
+static int submit_work(struct store_conn *c, const struct play_submit *rq, struct prepared *p,
+		       struct play_outcome *out, struct err *err)
+{
+	struct store_seat *seats = NULL;
+	struct store_move head = {0};
+	struct engine_game eg = {0};
+	const struct game_ops *ops;
+	int nseats = 0, rc;
+
+	p->now = rq->at ? rq->at : clock_now_ms();
+	if ((rc = store_game_get(c, rq->game_id, &p->g, err)) < 0)
+		goto done;
+	if (!(ops = find_ops(p->g.game, err))) {
+		rc = ERR_NOTFOUND;
+		goto done;
+	}
+	if (strcmp(p->g.status, "active") != 0) {
+		rc = err_set(err, ERR_FORBIDDEN, "game %lld is %s: no more steps can be made",
+			     (long long)p->g.id, p->g.status);
+		goto done;
+	}
+	if (rq->if_match >= 0 && rq->if_match != p->g.move_count) {
+		rc = err_set(err, ERR_STALE,
+			     "the game has moved on: you sent move count %d but it is now %d; reload and try again",
+			     rq->if_match, p->g.move_count);
+		goto done;
+	}
+	if ((rc = store_seats_get(c, p->g.id, &seats, &nseats, err)) < 0)
+		goto done;
+	if (rq->seat < 0 || rq->seat >= nseats) {
+		rc = err_set(err, ERR_FORBIDDEN, "seat %d does not exist in game %lld", rq->seat, (long long)p->g.id);
+		goto done;
+	}
+	if ((rc = store_move_get(c, p->g.id, p->g.move_count, &head, err)) < 0)
+		goto done;
+	if (p->g.move_count == 0)
+		head.back = 0;
+	/* the position the last read decoded from this same snapshot, when nobody else reads it now */
+	if ((rc = cache_pos_take(ops, p->g.id, head.snapshot, &eg, err)) < 0)
+		goto done;
+	engine_game_pending(&eg, &p->before);
+	p->b.base = p->g.move_count;
+	if ((rc = apply_lines(c, &p->g, seats, nseats, &eg, &head, &p->b, rq, p->now, &out->failed_line, err)) < 0)
+		goto done;
+	engine_game_pending(&eg, &p->after);
+	p->final = ops->result(eg.state);
+	p->final_text = p->final ? json_dumps(p->final, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+	/* an answer kept for an Idempotency-Key is whole: a replay may be asked for without the preference */
+	rc = submit_answer(p->g.id, p->g.move_count, &p->b, &p->after, p->final, &eg, rq->seat,
+			   !rq->no_view || rq->idem_key, &p->res, err);
+done:
+	engine_game_release(&eg);
+	store_move_release(&head);
+	store_seats_free(seats, nseats);
+	return rc;
+}
+
+/* Store what submit_work prepared, in the writer's transaction, on the game row it was prepared from. */
+static int submit_store(struct store_conn *c, const struct prepared *p, struct err *err)
+{
+	struct store_seat *seats = NULL;
+	int nseats = 0, rc;
+
+	for (int i = 0; i < p->b.n; i++)
+		if ((rc = store_move_append(c, p->g.id, &p->b.rows[i].m, err)) < 0)
+			return rc;
+	if ((rc = store_game_update(c, p->g.id, p->g.move_count + p->b.n, p->after.seats,
+				    p->final ? "finished" : "active", p->final_text, p->now, err)) < 0)
+		return rc;
+	/* who is told: the seats as they are now (a player may have joined since a prepared read) */
+	if ((rc = store_seats_get(c, p->g.id, &seats, &nseats, err)) < 0)
+		return rc;
+	rc = queue_notifications(c, &p->g, seats, nseats, p->before.seats, p->after.seats, p->final != NULL, p->now,
+				 err);
+	store_seats_free(seats, nseats);
+	if (rc < 0)
+		return rc;
+	/* the clocks of the seats that stopped or started acting, in the same transaction */
+	return store_clock_step(c, p->g.id, p->final ? 0 : p->after.seats, p->now, err);
+}
+
 /* The whole of play_submit inside the caller's write transaction (which it neither commits nor rolls back). */
 static int submit_in_tx(struct store_conn *c, const struct play_submit *rq, json_t **result,
 			struct play_outcome *out, struct err *err)
 {
-	struct store_game g = {0};
-	struct store_seat *seats = NULL;
-	struct store_move head = {0};
-	struct engine_game eg = {0};
-	struct batch b = {0};
-	struct game_pending before, after;
-	const struct game_ops *ops;
-	json_t *res = NULL, *applied, *view = NULL, *final = NULL;
-	char *final_text = NULL, *body = NULL;
-	int64_t now = rq->at ? rq->at : clock_now_ms();
-	int nseats = 0, rc;
+	struct prepared p = {0};
+	json_t *res = NULL;
+	char *body = NULL;
+	int rc;
 
 	*result = NULL;
 	memset(out, 0, sizeof(*out));
@@ -373,83 +510,17 @@ static int submit_in_tx(struct store_conn *c, const struct play_submit *rq, json
 			goto done;
 		err_clear(err);
 	}
-	if ((rc = store_game_get(c, rq->game_id, &g, err)) < 0)
+	if ((rc = submit_work(c, rq, &p, out, err)) < 0 || (rc = submit_store(c, &p, err)) < 0)
 		goto done;
-	if (!(ops = find_ops(g.game, err))) {
-		rc = ERR_NOTFOUND;
-		goto done;
-	}
-	if (strcmp(g.status, "active") != 0) {
-		rc = err_set(err, ERR_FORBIDDEN, "game %lld is %s: no more steps can be made",
-			     (long long)g.id, g.status);
-		goto done;
-	}
-	if (rq->if_match >= 0 && rq->if_match != g.move_count) {
-		rc = err_set(err, ERR_STALE,
-			     "the game has moved on: you sent move count %d but it is now %d; reload and try again",
-			     rq->if_match, g.move_count);
-		goto done;
-	}
-	if ((rc = store_seats_get(c, g.id, &seats, &nseats, err)) < 0)
-		goto done;
-	if (rq->seat < 0 || rq->seat >= nseats) {
-		rc = err_set(err, ERR_FORBIDDEN, "seat %d does not exist in game %lld", rq->seat, (long long)g.id);
-		goto done;
-	}
-	if ((rc = store_move_get(c, g.id, g.move_count, &head, err)) < 0)
-		goto done;
-	if (g.move_count == 0)
-		head.back = 0;
-	/* the position the last read decoded from this same snapshot, when nobody else reads it now */
-	if ((rc = cache_pos_take(ops, g.id, head.snapshot, &eg, err)) < 0)
-		goto done;
-	engine_game_pending(&eg, &before);
-	b.base = g.move_count;
-	if ((rc = apply_lines(c, &g, seats, nseats, &eg, &head, &b, rq, now, &out->failed_line, err)) < 0)
-		goto done;
-	for (int i = 0; i < b.n; i++)
-		if ((rc = store_move_append(c, g.id, &b.rows[i].m, err)) < 0)
-			goto done;
-	engine_game_pending(&eg, &after);
-	final = ops->result(eg.state);
-	final_text = final ? json_dumps(final, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-	if ((rc = store_game_update(c, g.id, g.move_count + b.n, after.seats, final ? "finished" : "active",
-				    final_text, now, err)) < 0)
-		goto done;
-	if ((rc = queue_notifications(c, &g, seats, nseats, before.seats, after.seats, final != NULL, now, err)) < 0)
-		goto done;
-	/* the clocks of the seats that stopped or started acting, in the same transaction */
-	if ((rc = store_clock_step(c, g.id, final ? 0 : after.seats, now, err)) < 0)
-		goto done;
-
-	res = json_object();
-	json_object_set_new(res, "game", json_integer(g.id));
-	json_object_set_new(res, "move_count", json_integer(g.move_count + b.n));
-	applied = json_array();
-	for (int i = 0; i < b.n; i++) {
-		json_t *a = json_object();
-		json_object_set_new(a, "n", json_integer(b.rows[i].m.n));
-		json_object_set_new(a, "text", json_string(b.rows[i].m.text));
-		json_array_append_new(applied, a);
-	}
-	json_object_set_new(res, "applied", applied);
-	json_object_set_new(res, "status", json_string(final ? "finished" : "active"));
-	json_object_set_new(res, "active_seats", seats_array(after.seats));
-	json_object_set_new(res, "pending", pending_json(&after));
-	if (ops->view(eg.state, rq->seat, &view, err) < 0) {
-		rc = err->code;
-		goto done;
-	}
-	json_object_set_new(res, "view", view);
-	if (final)
-		json_object_set(res, "result", final);
 	if (rq->idem_key) {
-		char *text = json_dumps(res, JSON_COMPACT);
-		rc = store_idem_put(c, rq->idem_token, rq->idem_key, rq->request_hash, g.id, 200, text, now, err);
+		char *text = json_dumps(p.res, JSON_COMPACT);
+		rc = store_idem_put(c, rq->idem_token, rq->idem_key, rq->request_hash, p.g.id, 200, text, p.now, err);
 		free(text);
 		if (rc < 0)
 			goto done;
 	}
+	res = p.res;
+	p.res = NULL;
 	rc = 0;
 done:
 	if (rc < 0) {
@@ -457,14 +528,8 @@ done:
 		res = NULL;
 	}
 	*result = res;
-	json_decref(final);
-	free(final_text);
 	free(body);
-	batch_release(&b);
-	engine_game_release(&eg);
-	store_move_release(&head);
-	store_seats_free(seats, nseats);
-	store_game_release(&g);
+	prepared_release(&p);
 	return rc;
 }
 
@@ -472,6 +537,8 @@ struct submit_job {
 	const struct play_submit *rq;
 	json_t *result;
 	struct play_outcome *out;
+	const struct prepared *p; /* store_prepared: what submit_prepare worked out */
+	int moved_on;             /* store_prepared: the game is no longer where it was read */
 };
 
 static int submit_grouped(struct store_conn *c, void *ctx, struct err *err)
@@ -481,14 +548,77 @@ static int submit_grouped(struct store_conn *c, void *ctx, struct err *err)
 	return submit_in_tx(c, j->rq, &j->result, j->out, err);
 }
 
+/* Under the writer: store the prepared steps if the game row is still the one they were worked out on. */
+static int store_prepared(struct store_conn *c, void *ctx, struct err *err)
+{
+	struct submit_job *j = ctx;
+	struct store_game now = {0};
+	int rc;
+
+	if ((rc = store_game_get(c, j->p->g.id, &now, err)) < 0)
+		return rc;
+	/* steps are only ever appended: the same count on an active game is the same position */
+	if (now.move_count != j->p->g.move_count || strcmp(now.status, "active") != 0) {
+		store_game_release(&now);
+		j->moved_on = 1;
+		return err_set(err, ERR_STALE, "the game moved on while the steps were checked");
+	}
+	store_game_release(&now);
+	return submit_store(c, j->p, err);
+}
+
+/*
+ * Work the steps out on a read transaction, outside the writer, so that
+ * concurrent submissions check rules, encode positions and build answers in
+ * parallel; the writer then only verifies the game row and stores the rows.
+ */
+static int submit_prepare(struct store *s, const struct play_submit *rq, struct prepared *p,
+			  struct play_outcome *out, struct err *err)
+{
+	struct store_conn *c;
+	int rc;
+
+	if ((rc = store_read_begin(s, &c, err)) < 0)
+		return rc;
+	rc = submit_work(c, rq, p, out, err);
+	store_read_release(c);
+	return rc;
+}
+
 int play_submit(struct store *s, const struct play_submit *rq, json_t **result, struct play_outcome *out,
 		struct err *err)
 {
 	struct submit_job j = { .rq = rq, .out = out };
+	struct prepared p = {0};
 	int rc;
 
 	*result = NULL;
 	memset(out, 0, sizeof(*out));
+	if (!rq->idem_key && rq->nlines >= 1 && rq->nlines <= PLAY_MAX_LINES) {
+		/*
+		 * An answer from the read is final when it is an error (the state it
+		 * was read from was committed, and games only move forward) and when
+		 * the writer finds the game row unchanged; else it is worked out
+		 * again under the writer.
+		 */
+		if ((rc = submit_prepare(s, rq, &p, out, err)) < 0) {
+			prepared_release(&p);
+			return rc;
+		}
+		j.p = &p;
+		rc = store_write_grouped(s, store_prepared, &j, err);
+		if (rc == 0) {
+			*result = p.res;
+			p.res = NULL;
+			prepared_release(&p);
+			return 0;
+		}
+		prepared_release(&p);
+		if (!j.moved_on)
+			return rc;
+		err_clear(err);
+		memset(out, 0, sizeof(*out));
+	}
 	/* concurrent submissions share one durable commit; each is all or nothing in its own savepoint */
 	if ((rc = store_write_grouped(s, submit_grouped, &j, err)) < 0) {
 		json_decref(j.result);

@@ -51,6 +51,7 @@ struct play_submit {
 	const char *idem_key;   /* NULL for none */
 	const unsigned char *request_hash; /* 32 bytes when idem_key is set */
 	int64_t at;             /* 0: now */
+	int no_view;            /* the answer leaves out "view" (Prefer: return=minimal) */
 };
 
 struct play_outcome {
@@ -63,7 +64,8 @@ struct play_outcome {
  * Apply lines for seat, all or nothing, in one transaction with the new
  * snapshots and the notifications they cause. "undo" is a line too.
  * *result is a new JSON object {"game","move_count","applied":[{"n","text"}],"status",
- * "active_seats","pending","view"}; for an idempotent replay it is the first answer.
+ * "active_seats","pending","view"} ("view" left out when rq->no_view and no idempotency key is
+ * given); for an idempotent replay it is the first answer.
  * Errors: ERR_NOTFOUND, ERR_STALE (If-Match), ERR_FORBIDDEN (not this seat's turn),
  * ERR_ILLEGAL (with out->failed_line), ERR_INPUT (key reused with another request).
  */
