@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "engine/play.h"
 #include "engine/play_admin.h"
@@ -395,6 +396,41 @@ static int text_lines(char *text, const char **lines, int max)
 	return n;
 }
 
+/* Whether a Prefer header (RFC 7240) asks for return=minimal: "return=minimal", also among others or quoted. */
+int api_prefers_minimal(const char *v)
+{
+	while (v && *v) {
+		const char *p = v;
+
+		while (*p == ' ' || *p == '\t' || *p == ',')
+			p++;
+		if (strncasecmp(p, "return", 6) == 0) {
+			p += 6;
+			while (*p == ' ' || *p == '\t')
+				p++;
+			if (*p++ == '=') {
+				while (*p == ' ' || *p == '\t')
+					p++;
+				if (*p == '"')
+					p++;
+				if (strncasecmp(p, "minimal", 7) == 0) {
+					p += 7;
+					if (*p == '"')
+						p++;
+					while (*p == ' ' || *p == '\t')
+						p++;
+					if (!*p || *p == ',' || *p == ';')
+						return 1;
+				}
+			}
+		}
+		v = strchr(v, ',');
+		if (v)
+			v++;
+	}
+	return 0;
+}
+
 void api_game_move(struct http_request *rq, struct http_reply *r)
 {
 	int64_t id = rq->ids[0];
@@ -402,7 +438,8 @@ void api_game_move(struct http_request *rq, struct http_reply *r)
 	const char *if_match = http_header(rq, "If-Match");
 	const char *idem = http_header(rq, "Idempotency-Key");
 	const char *lines[PLAY_MAX_LINES];
-	struct play_submit sub = { .game_id = id, .via = "api", .client = rq->client, .if_match = -1 };
+	struct play_submit sub = { .game_id = id, .via = "api", .client = rq->client, .if_match = -1,
+				   .no_view = api_prefers_minimal(http_header(rq, "Prefer")) };
 	struct play_outcome out;
 	struct err e = {0};
 	struct buf hashed = BUF_INIT;
@@ -494,6 +531,10 @@ void api_game_move(struct http_request *rq, struct http_reply *r)
 	if (!out.replayed)
 		metrics_count_moves((int)json_array_size(json_object_get(res, "applied")));
 	snprintf(r->etag, sizeof(r->etag), "%lld", (long long)json_integer_value(json_object_get(res, "move_count")));
+	if (sub.no_view) {
+		json_object_del(res, "view");
+		r->preference_applied = "return=minimal";
+	}
 	http_reply_json(r, out.replayed ? out.status : 200, res);
 	res = NULL;
 done:

@@ -9,6 +9,8 @@
 int api_valid_name(const char *s);
 /* An email address we accept: one @, no spaces or quoting, at most 254 characters. */
 int api_valid_email(const char *s);
+/* Whether a Prefer header value (RFC 7240) asks for return=minimal. */
+int api_prefers_minimal(const char *v);
 
 void api_healthz(struct http_request *rq, struct http_reply *r);
 void api_metrics(struct http_request *rq, struct http_reply *r);

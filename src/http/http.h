@@ -98,6 +98,7 @@ struct http_reply {
 	char etag[32];            /* without quotes; empty: none */
 	char location[256];
 	char retry_after[16];
+	const char *preference_applied; /* static string for Preference-Applied, or NULL */
 	char cookies[3][320];     /* Set-Cookie values */
 	int ncookies;
 	int cache;                /* static files: cacheable */

@@ -130,6 +130,8 @@ static enum MHD_Result send_reply(struct MHD_Connection *conn, struct http_reply
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_LOCATION, r->location);
 	if (r->retry_after[0])
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, r->retry_after);
+	if (r->preference_applied)
+		MHD_add_response_header(resp, "Preference-Applied", r->preference_applied);
 	for (int i = 0; i < r->ncookies; i++)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_SET_COOKIE, r->cookies[i]);
 	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");

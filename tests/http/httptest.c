@@ -143,6 +143,7 @@ static size_t on_header(char *data, size_t size, size_t n, void *ctx)
 	header_value(data, len, "Location", r->location, sizeof(r->location));
 	header_value(data, len, "Content-Security-Policy", r->csp, sizeof(r->csp));
 	header_value(data, len, "X-Frame-Options", r->frame_options, sizeof(r->frame_options));
+	header_value(data, len, "Preference-Applied", r->preference_applied, sizeof(r->preference_applied));
 	{
 		char cookie[400] = "";
 		header_value(data, len, "Set-Cookie", cookie, sizeof(cookie));

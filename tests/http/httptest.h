@@ -26,6 +26,7 @@ struct ht_resp {
 	char set_cookie[1024]; /* every Set-Cookie value, "; "-joined name=value pairs only */
 	char csp[512];
 	char frame_options[32];
+	char preference_applied[64];
 	json_t *json; /* parsed body when it is JSON, else NULL */
 };
 

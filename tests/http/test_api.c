@@ -324,9 +324,40 @@ static void test_api__moves(void)
 		REQ("POST", path, seat_tokens[1], plain, "# my turn\nundo\nadd 1\nend\n", &r);
 		CU_ASSERT_EQUAL(r.status, 200);
 		CU_ASSERT_EQUAL(jint(r.json, "move_count"), 6);
+		CU_ASSERT(json_object_get(r.json, "view") != NULL);
+		ASSERT_STR_EQ(r.preference_applied, "");
 		ht_resp_release(&r);
 	}
 	CU_ASSERT_EQUAL(stored_moves(), 6);
+	/* Prefer: return=minimal: the same answer without the view, and it says so */
+	{
+		const char *minimal[] = { "Prefer: respond-async, return=minimal", "If-Match: \"6\"", NULL };
+		REQ("POST", path, seat_tokens[0], minimal, "{\"moves\":[\"add 1\",\"end\"]}", &r);
+		CU_ASSERT_EQUAL(r.status, 200);
+		ASSERT_STR_EQ(r.etag, "\"8\"");
+		CU_ASSERT_EQUAL(jint(r.json, "move_count"), 8);
+		CU_ASSERT_EQUAL(json_array_size(json_object_get(r.json, "applied")), 2);
+		CU_ASSERT_EQUAL(json_integer_value(json_array_get(json_object_get(r.json, "active_seats"), 0)), 1);
+		CU_ASSERT(json_object_get(r.json, "pending") != NULL);
+		CU_ASSERT(json_object_get(r.json, "view") == NULL);
+		ASSERT_STR_EQ(r.preference_applied, "return=minimal");
+		ht_resp_release(&r);
+	}
+	/* with an Idempotency-Key the whole answer is kept; each reply follows its own Prefer */
+	{
+		const char *min_idem[] = { "Prefer: return=minimal", "Idempotency-Key: phone-43", NULL };
+		const char *idem2[] = { "Idempotency-Key: phone-43", NULL };
+		REQ("POST", path, seat_tokens[1], min_idem, "{\"moves\":[\"add 2\"]}", &r);
+		CU_ASSERT_EQUAL(r.status, 200);
+		CU_ASSERT(json_object_get(r.json, "view") == NULL);
+		ht_resp_release(&r);
+		REQ("POST", path, seat_tokens[1], idem2, "{\"moves\":[\"add 2\"]}", &r);
+		CU_ASSERT_EQUAL(r.status, 200);
+		CU_ASSERT_EQUAL(jint(r.json, "move_count"), 9);
+		CU_ASSERT(json_object_get(r.json, "view") != NULL);
+		ht_resp_release(&r);
+	}
+	CU_ASSERT_EQUAL(stored_moves(), 9);
 }
 
 static void test_api__oversize_body(void)
@@ -345,7 +376,7 @@ static void test_api__oversize_body(void)
 	ASSERT_STR_EQ(jstr(r.json, "code"), "body_too_large");
 	ht_resp_release(&r);
 	free(big);
-	CU_ASSERT_EQUAL(stored_moves(), 6);
+	CU_ASSERT_EQUAL(stored_moves(), 9);
 }
 
 static void test_api__games_list_and_tokens(void)
@@ -392,7 +423,7 @@ static void test_api__restart_keeps_moves(void)
 
 	CU_ASSERT_EQUAL(ht_stop(&d, SIGTERM), 0);
 	CU_ASSERT_EQUAL_FATAL(ht_restart(&d), 0);
-	CU_ASSERT_EQUAL(stored_moves(), 6);
+	CU_ASSERT_EQUAL(stored_moves(), 9);
 	REQ("GET", "/healthz", NULL, NULL, NULL, &r);
 	CU_ASSERT_EQUAL(r.status, 200);
 	ht_resp_release(&r);
@@ -438,7 +469,7 @@ static void test_api__export_import_verify(void)
 	snprintf(path, sizeof(path), "/api/v1/admin/games/%lld/export", (long long)game_id);
 	REQ("GET", path, admin_token, NULL, NULL, &r);
 	CU_ASSERT_EQUAL(r.status, 200);
-	CU_ASSERT_EQUAL(json_array_size(json_object_get(r.json, "moves")), 6);
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(r.json, "moves")), 9);
 	ht_resp_release(&r);
 	buf_reset(&out);
 	CU_ASSERT_EQUAL(ht_cli(&d, "verify", &out), 0);
