@@ -361,7 +361,7 @@ int http_server_start(const struct http_config *cfg, struct store *store, struct
 	if (!srv->cfg.max_connections)
 		srv->cfg.max_connections = 256;
 	if (!srv->cfg.threads)
-		srv->cfg.threads = 16;
+		srv->cfg.threads = 64;
 	if (!srv->cfg.inbound_body_limit)
 		srv->cfg.inbound_body_limit = 1024 * 1024;
 	srv->store = store;

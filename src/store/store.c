@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/embed.h"
+#include "util/log.h"
 #include "util/banned.h"
 
 /*
@@ -244,6 +246,124 @@ fail:
 	return ERR_STORE;
 }
 
+/* ---- the background checkpointer ---- */
+
+/*
+ * The WAL holds this many pages after a commit: time to copy them into the
+ * database. Pages written again and again (the games' rows, the ends of the
+ * moves' b-tree) are copied once per checkpoint, so a longer WAL copies less
+ * per move; 8000 pages of 4 KB is 32 MB of WAL.
+ */
+#define CKPT_PAGES_DEFAULT 8000
+
+/* After every commit on the writer (its thread, writer mutex held): wake the checkpointer when the WAL is long. */
+static int wal_hook(void *arg, sqlite3 *db, const char *name, int pages)
+{
+	struct store *s = arg;
+
+	(void)db;
+	(void)name;
+	atomic_store(&s->wal_pages, pages);
+	if (pages >= s->ckpt_pages) {
+		pthread_mutex_lock(&s->ckpt_lock);
+		pthread_cond_signal(&s->ckpt_wake);
+		pthread_mutex_unlock(&s->ckpt_lock);
+	}
+	return SQLITE_OK;
+}
+
+static void *ckpt_thread(void *arg)
+{
+	struct store *s = arg;
+
+	pthread_mutex_lock(&s->ckpt_lock);
+	while (!s->ckpt_stop) {
+		struct timespec ts;
+
+		if (atomic_load(&s->wal_pages) < s->ckpt_pages) {
+			/* also once a second, so a quiet server's WAL is copied back soon */
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_sec += 1;
+			pthread_cond_timedwait(&s->ckpt_wake, &s->ckpt_lock, &ts);
+			if (s->ckpt_stop)
+				break;
+		}
+		pthread_mutex_unlock(&s->ckpt_lock);
+		{
+			int log = 0, done = 0;
+			/* PASSIVE: copies what no reader still needs, without waiting for or blocking anyone */
+			if (sqlite3_wal_checkpoint_v2(s->ckpt.db, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done) != SQLITE_OK &&
+			    sqlite3_errcode(s->ckpt.db) != SQLITE_BUSY)
+				log_error("checkpoint: %s", sqlite3_errmsg(s->ckpt.db));
+			atomic_store(&s->wal_pages, 0);
+		}
+		pthread_mutex_lock(&s->ckpt_lock);
+		s->checkpoints++;
+	}
+	pthread_mutex_unlock(&s->ckpt_lock);
+	return NULL;
+}
+
+static int ckpt_start(struct store *s, int busy, struct err *err)
+{
+	int rc;
+
+	/* set up as the writer is (synchronous=NORMAL: a checkpoint syncs the WAL, then the database); it only checkpoints */
+	if ((rc = conn_open(s, &s->ckpt, 1, busy, err)) < 0)
+		return rc;
+	/* replaces SQLite's own checkpoint-on-commit */
+	sqlite3_wal_hook(s->writer.db, wal_hook, s);
+	if (pthread_create(&s->ckpt_thread, NULL, ckpt_thread, s) != 0) {
+		sqlite3_wal_autocheckpoint(s->writer.db, 1000);
+		return err_set(err, ERR_INTERNAL, "cannot start the checkpointer thread");
+	}
+	s->ckpt_started = 1;
+	return 0;
+}
+
+static void ckpt_stop(struct store *s)
+{
+	if (s->ckpt_started) {
+		pthread_mutex_lock(&s->ckpt_lock);
+		s->ckpt_stop = 1;
+		pthread_cond_signal(&s->ckpt_wake);
+		pthread_mutex_unlock(&s->ckpt_lock);
+		pthread_join(s->ckpt_thread, NULL);
+		s->ckpt_started = 0;
+	}
+	conn_close(&s->ckpt);
+}
+
+int store_data_version(struct store *s, uint64_t *version, struct err *err)
+{
+	static const char sql[] = "PRAGMA data_version";
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	*version = 0;
+	pthread_mutex_lock(&s->watch_lock);
+	if (!(st = store__stmt(&s->watch, sql, err)))
+		rc = ERR_STORE;
+	else if (sqlite3_step(st) != SQLITE_ROW)
+		rc = store__fail(&s->watch, "data version", err);
+	else
+		*version = (uint64_t)sqlite3_column_int64(st, 0);
+	if (st)
+		sqlite3_reset(st);
+	pthread_mutex_unlock(&s->watch_lock);
+	return rc;
+}
+
+uint64_t store_checkpoint_count(struct store *s)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&s->ckpt_lock);
+	n = s->checkpoints;
+	pthread_mutex_unlock(&s->ckpt_lock);
+	return n;
+}
+
 int store_open(const char *path, const struct store_options *opt, struct store **out, struct err *err)
 {
 	struct store *s = NULL;
@@ -272,6 +392,9 @@ int store_open(const char *path, const struct store_options *opt, struct store *
 	snprintf(s->wal_path, strlen(path) + sizeof("-wal"), "%s-wal", path);
 	pthread_mutex_init(&s->sync_lock, NULL);
 	pthread_cond_init(&s->synced, NULL);
+	pthread_mutex_init(&s->ckpt_lock, NULL);
+	pthread_mutex_init(&s->watch_lock, NULL);
+	pthread_cond_init(&s->ckpt_wake, NULL);
 	pthread_mutex_init(&s->write_lock, NULL);
 	pthread_mutex_init(&s->read_lock, NULL);
 	pthread_cond_init(&s->read_free, NULL);
@@ -292,6 +415,11 @@ int store_open(const char *path, const struct store_options *opt, struct store *
 	for (int i = 0; i < nread; i++)
 		if ((rc = conn_open(s, &s->readers[i], 0, busy, err)) < 0)
 			goto done;
+	if ((rc = conn_open(s, &s->watch, 0, busy, err)) < 0)
+		goto done;
+	s->ckpt_pages = opt && opt->checkpoint_pages > 0 ? opt->checkpoint_pages : CKPT_PAGES_DEFAULT;
+	if (opt && opt->background_checkpoints && s->own_sync && (rc = ckpt_start(s, busy, err)) < 0)
+		goto done;
 	atomic_fetch_add(&change_generation, 1);
 	*out = s;
 	s = NULL;
@@ -305,6 +433,8 @@ void store_close(struct store *s)
 {
 	if (!s)
 		return;
+	ckpt_stop(s);
+	conn_close(&s->watch);
 	for (int i = 0; i < s->nreaders; i++)
 		conn_close(&s->readers[i]);
 	free(s->readers);
@@ -317,6 +447,9 @@ void store_close(struct store *s)
 	pthread_cond_destroy(&s->group_done);
 	pthread_mutex_destroy(&s->sync_lock);
 	pthread_cond_destroy(&s->synced);
+	pthread_mutex_destroy(&s->ckpt_lock);
+	pthread_mutex_destroy(&s->watch_lock);
+	pthread_cond_destroy(&s->ckpt_wake);
 	if (s->wal_fd >= 0)
 		close(s->wal_fd);
 	free(s->wal_path);

@@ -21,6 +21,15 @@ struct store_conn;
 struct store_options {
 	int read_connections; /* pool size; 0 means 8 */
 	int busy_timeout_ms;  /* 0 means 5000 */
+	/*
+	 * 1: checkpoint the WAL into the database from a thread of the store
+	 * (its own connection, PASSIVE: writers and readers go on meanwhile),
+	 * when it is long and once a second, instead of inside the commit that
+	 * crosses 1,000 WAL pages, which holds the writer through two syncs and
+	 * copies hot pages more often. For a long-running process (turnpostd).
+	 */
+	int background_checkpoints;
+	int checkpoint_pages; /* the checkpointer starts when the WAL holds this many pages; 0 means 8000 (32 MB) */
 };
 
 /* Open (creating the file and its directory's database if needed) and apply migrations. */
@@ -70,6 +79,16 @@ int store_write_grouped(struct store *s, store_write_fn fn, void *ctx, struct er
 void store_write_group_stats(struct store *s, uint64_t *commits, uint64_t *writes);
 /* Since store_open: syncs of the WAL file (each one makes every commit before it durable). */
 uint64_t store_sync_count(struct store *s);
+/*
+ * A number that changes whenever a transaction that changed the database is
+ * committed, by this store's writer or any other connection or process
+ * (PRAGMA data_version on a connection of its own). Something computed from
+ * the database between two calls that gave the same number was computed
+ * from the state that number stands for.
+ */
+int store_data_version(struct store *s, uint64_t *version, struct err *err);
+/* Since store_open: checkpoints run by the background checkpointer (0 without one). */
+uint64_t store_checkpoint_count(struct store *s);
 /*
  * Tests: the next n syncs of the WAL fail as a failing disk's would. The
  * first failure fails the waiting writes and every later write of this store

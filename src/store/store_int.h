@@ -66,6 +66,19 @@ struct store {
 	char *wal_path;
 	atomic_int fail_syncs;        /* tests: this many syncs fail as a failing disk's would */
 	uint64_t syncs;
+	/* store_data_version: a read-only connection that only asks PRAGMA data_version */
+	struct store_conn watch;
+	pthread_mutex_t watch_lock;
+	/* the checkpointer (store_options.background_checkpoints) */
+	struct store_conn ckpt;
+	pthread_t ckpt_thread;
+	int ckpt_started;
+	pthread_mutex_t ckpt_lock;
+	pthread_cond_t ckpt_wake;
+	int ckpt_stop;
+	atomic_int wal_pages;         /* the WAL's size in pages after the last commit */
+	int ckpt_pages;               /* ... when the checkpointer starts at once */
+	uint64_t checkpoints;
 	struct store_conn *readers;
 	int nreaders;
 	pthread_mutex_t read_lock;

@@ -449,12 +449,45 @@ static void test_group__failed_sync_fails_writes(void)
 	store_close(s2);
 }
 
+/* With background checkpoints the WAL is copied into the database by the store's own thread. */
+static void test_group__background_checkpoints(void)
+{
+	char p3[160], email[64];
+	struct store_options opt = { .background_checkpoints = 1, .checkpoint_pages = 20 };
+	struct store *s3 = NULL, *again = NULL;
+	struct err e = {0};
+	int found = 0;
+
+	snprintf(p3, sizeof(p3), "%s/ckpt.db", dir);
+	CU_ASSERT_EQUAL_FATAL(store_open(p3, &opt, &s3, &e), 0);
+	CU_ASSERT_EQUAL(store_checkpoint_count(s3), 0);
+	for (int i = 0; i < 60; i++) {
+		snprintf(email, sizeof(email), "c%d@example.org", i);
+		CU_ASSERT_EQUAL(store_write_grouped(s3, ok_fn, email, &e), 0);
+	}
+	/* 60 commits wrote well over 20 pages: the checkpointer ran (it also runs once a second) */
+	for (int t = 0; t < 300 && store_checkpoint_count(s3) == 0; t++)
+		sleep_ms(10);
+	CU_ASSERT(store_checkpoint_count(s3) >= 1);
+	/* a store without the option has no checkpointer */
+	CU_ASSERT_EQUAL_FATAL(store_open(p3, NULL, &again, &e), 0);
+	CU_ASSERT_EQUAL(store_checkpoint_count(again), 0);
+	for (int i = 0; i < 60; i++) {
+		snprintf(email, sizeof(email), "c%d@example.org", i);
+		found += user_exists(again, email) == 1;
+	}
+	CU_ASSERT_EQUAL(found, 60);
+	store_close(again);
+	store_close(s3);
+}
+
 static CU_TestInfo group_cases[] = {
 	{ "test_group__store_writes_share_commits", test_group__store_writes_share_commits },
 	{ "test_group__alone_and_mixed_with_exclusive_writes", test_group__alone_and_mixed_with_exclusive_writes },
 	{ "test_group__submit_many_games_one_failing", test_group__submit_many_games_one_failing },
 	{ "test_group__submit_same_game_if_match", test_group__submit_same_game_if_match },
 	{ "test_group__failed_sync_fails_writes", test_group__failed_sync_fails_writes },
+	{ "test_group__background_checkpoints", test_group__background_checkpoints },
 	{ "test_group__acknowledged_moves_survive_reopen", test_group__acknowledged_moves_survive_reopen },
 	CU_TEST_INFO_NULL
 };
