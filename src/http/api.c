@@ -11,6 +11,7 @@
 #include "engine/play.h"
 #include "engine/play_admin.h"
 #include "engine/registry.h"
+#include "http/answers.h"
 #include "http/metrics.h"
 #include "notify/notify.h"
 #include "util/clock.h"
@@ -311,12 +312,29 @@ void api_game_get(struct http_request *rq, struct http_reply *r)
 {
 	int64_t id = rq->ids[0];
 	const char *inm = http_header(rq, "If-None-Match");
+	struct store *store = http_store(rq);
 	struct err e = {0};
 	json_t *o;
-	int seat, with_emails, wanted, rc, count;
+	uint64_t v0 = 0, v1 = 0;
+	int seat, with_emails, wanted, rc, count, versioned;
+	char etag[32];
 
 	if (query_seat(rq, r, &wanted) < 0 || resolve_seat(rq, r, id, wanted, &seat, &with_emails) < 0)
 		return;
+	/* the same answer as last time while nothing at all was committed since (http/answers.h) */
+	versioned = store_data_version(store, &v0, &e) == 0;
+	if (versioned && answers_get(store, id, seat, with_emails, v0, &r->body, etag)) {
+		snprintf(r->etag, sizeof(r->etag), "%s", etag);
+		if (inm && (strcmp(inm, "*") == 0 || parse_etag(inm) == (int)strtol(etag, NULL, 10))) {
+			buf_reset(&r->body);
+			r->status = 304;
+			return;
+		}
+		r->status = 200;
+		r->content_type = "application/json";
+		return;
+	}
+	err_clear(&e);
 	if (inm && play_move_count(http_store(rq), id, &count, &e) == 0 &&
 	    (strcmp(inm, "*") == 0 || parse_etag(inm) == count)) {
 		r->status = 304;
@@ -334,6 +352,9 @@ void api_game_get(struct http_request *rq, struct http_reply *r)
 	}
 	snprintf(r->etag, sizeof(r->etag), "%lld", (long long)json_integer_value(json_object_get(o, "move_count")));
 	http_reply_json(r, 200, o);
+	/* kept only when no commit came between the two versions: then it is the answer at v0 */
+	if (versioned && r->status == 200 && store_data_version(store, &v1, &e) == 0 && v1 == v0)
+		answers_put(store, id, seat, with_emails, v0, r->body.data, r->body.len, r->etag);
 }
 
 void api_game_legal(struct http_request *rq, struct http_reply *r)

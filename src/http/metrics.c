@@ -4,6 +4,7 @@
 
 #include <stdatomic.h>
 
+#include "http/answers.h"
 #include "store/store.h"
 
 #include "util/banned.h"
@@ -25,7 +26,7 @@ void metrics_count_moves(int applied)
 
 void metrics_render(struct buf *out, struct store *store)
 {
-	uint64_t commits = 0, writes = 0;
+	uint64_t commits = 0, writes = 0, hits = 0, misses = 0;
 
 	buf_adds(out, "# HELP turnpost_http_requests_total HTTP requests answered, by status class.\n"
 		      "# TYPE turnpost_http_requests_total counter\n");
@@ -34,6 +35,13 @@ void metrics_render(struct buf *out, struct store *store)
 			 (unsigned long long)atomic_load(&requests[c]));
 	buf_adds(out, "# HELP turnpost_moves_total Game steps stored.\n# TYPE turnpost_moves_total counter\n");
 	buf_addf(out, "turnpost_moves_total %llu\n", (unsigned long long)atomic_load(&moves));
+	answers_stats(&hits, &misses);
+	buf_addf(out,
+		 "# HELP turnpost_game_answers_total Game reads, by whether the kept answer was still current.\n"
+		 "# TYPE turnpost_game_answers_total counter\n"
+		 "turnpost_game_answers_total{kept=\"yes\"} %llu\n"
+		 "turnpost_game_answers_total{kept=\"no\"} %llu\n",
+		 (unsigned long long)hits, (unsigned long long)misses);
 	if (!store)
 		return;
 	store_write_group_stats(store, &commits, &writes);
@@ -46,6 +54,10 @@ void metrics_render(struct buf *out, struct store *store)
 		 "turnpost_store_grouped_writes_total %llu\n"
 		 "# HELP turnpost_store_syncs_total Syncs of the database's log to disk.\n"
 		 "# TYPE turnpost_store_syncs_total counter\n"
-		 "turnpost_store_syncs_total %llu\n",
-		 (unsigned long long)commits, (unsigned long long)writes, (unsigned long long)store_sync_count(store));
+		 "turnpost_store_syncs_total %llu\n"
+		 "# HELP turnpost_store_checkpoints_total Checkpoints of the log into the database, in the background.\n"
+		 "# TYPE turnpost_store_checkpoints_total counter\n"
+		 "turnpost_store_checkpoints_total %llu\n",
+		 (unsigned long long)commits, (unsigned long long)writes, (unsigned long long)store_sync_count(store),
+		 (unsigned long long)store_checkpoint_count(store));
 }

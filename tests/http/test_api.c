@@ -440,6 +440,83 @@ static void test_api__restart_keeps_moves(void)
 	buf_release(&log);
 }
 
+/* kept="yes" from /metrics: game reads answered with a kept answer */
+static long kept_answers(void)
+{
+	struct ht_resp r;
+	const char *p;
+	long n = -1;
+
+	if (ht_request(&d, "GET", "/metrics", NULL, NULL, NULL, 0, &r) == 0 &&
+	    (p = strstr(r.body.data, "turnpost_game_answers_total{kept=\"yes\"} ")))
+		n = strtol(p + strlen("turnpost_game_answers_total{kept=\"yes\"} "), NULL, 10);
+	ht_resp_release(&r);
+	return n;
+}
+
+/* A game read again while nothing changed is the kept answer; any commit, here or by another process, renews it. */
+static void test_api__kept_answers(void)
+{
+	struct ht_resp r, r2;
+	char tok[2][64], path[96], moves[96], args[160];
+	struct buf out = BUF_INIT;
+	const char *body = "{\"game\":\"counting-race\",\"players\":[{\"name\":\"Kim\"},{\"name\":\"Lee\"}],"
+			   "\"options\":{\"target\":6}}";
+	const char *inm[] = { "If-None-Match: \"1\"", NULL };
+	int64_t id;
+	long k0;
+
+	REQ("POST", "/api/v1/games", admin_token, NULL, body, &r);
+	CU_ASSERT_EQUAL_FATAL(r.status, 201);
+	id = jint(r.json, "id");
+	for (int i = 0; i < 2; i++)
+		snprintf(tok[i], sizeof(tok[i]), "%s", jstr(json_array_get(json_object_get(r.json, "seats"), (size_t)i), "token"));
+	ht_resp_release(&r);
+	snprintf(path, sizeof(path), "/api/v1/games/%lld", (long long)id);
+	snprintf(moves, sizeof(moves), "/api/v1/games/%lld/moves", (long long)id);
+	REQ("GET", path, tok[0], NULL, NULL, &r);
+	CU_ASSERT_EQUAL(r.status, 200);
+	k0 = kept_answers();
+	REQ("GET", path, tok[0], NULL, NULL, &r2);
+	CU_ASSERT_EQUAL(r2.status, 200);
+	/* the second read was the kept answer, the same bytes and ETag */
+	CU_ASSERT_EQUAL(kept_answers(), k0 + 1);
+	CU_ASSERT_EQUAL(r.body.len, r2.body.len);
+	CU_ASSERT(r.body.len == r2.body.len && memcmp(r.body.data, r2.body.data, r.body.len) == 0);
+	ASSERT_STR_EQ(r2.etag, "\"0\"");
+	ASSERT_STR_EQ(r2.content_type, "application/json");
+	ht_resp_release(&r);
+	ht_resp_release(&r2);
+	/* the other seat sees its own answer, not seat 0's */
+	REQ("GET", path, tok[1], NULL, NULL, &r);
+	CU_ASSERT_EQUAL(jint(r.json, "you"), 1);
+	ht_resp_release(&r);
+	/* a move through this server: the next read has it */
+	REQ("POST", moves, tok[0], NULL, "{\"moves\":[\"add 1\"]}", &r);
+	CU_ASSERT_EQUAL(r.status, 200);
+	ht_resp_release(&r);
+	REQ("GET", path, tok[0], NULL, NULL, &r);
+	CU_ASSERT_EQUAL(jint(r.json, "move_count"), 1);
+	ASSERT_STR_EQ(jstr(r.json, "status"), "active");
+	ht_resp_release(&r);
+	/* If-None-Match against the kept answer */
+	k0 = kept_answers();
+	REQ("GET", path, tok[0], inm, NULL, &r);
+	CU_ASSERT_EQUAL(r.status, 304);
+	CU_ASSERT_EQUAL(r.body.len, 0);
+	ASSERT_STR_EQ(r.etag, "\"1\"");
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(kept_answers(), k0 + 1);
+	/* another process (the command line, on the same database) ends the game: the next read says so */
+	snprintf(args, sizeof(args), "abort %lld --reason 'kept answers test'", (long long)id);
+	CU_ASSERT_EQUAL(ht_cli(&d, args, &out), 0);
+	REQ("GET", path, tok[0], NULL, NULL, &r);
+	CU_ASSERT_EQUAL(r.status, 200);
+	ASSERT_STR_EQ(jstr(r.json, "status"), "aborted");
+	ht_resp_release(&r);
+	buf_release(&out);
+}
+
 static void test_api__export_import_verify(void)
 {
 	struct buf out = BUF_INIT, out2 = BUF_INIT;
@@ -776,6 +853,7 @@ static CU_TestInfo api_cases[] = {
 	{ "test_api__oversize_body", test_api__oversize_body },
 	{ "test_api__games_list_and_tokens", test_api__games_list_and_tokens },
 	{ "test_api__restart_keeps_moves", test_api__restart_keeps_moves },
+	{ "test_api__kept_answers", test_api__kept_answers },
 	{ "test_api__export_import_verify", test_api__export_import_verify },
 	{ "test_api__verify_catches_tampering", test_api__verify_catches_tampering },
 	{ "test_api__daemon_flags", test_api__daemon_flags },
