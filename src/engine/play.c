@@ -459,6 +459,9 @@ static int submit_store(struct store_conn *c, const struct prepared *p, struct e
 	if ((rc = store_game_update(c, p->g.id, p->g.move_count + p->b.n, p->after.seats,
 				    p->final ? "finished" : "active", p->final_text, p->now, err)) < 0)
 		return rc;
+	/* the same seats still acting (most steps of a turn): nobody is told, no clock starts or stops */
+	if (!p->final && p->before.seats == p->after.seats)
+		return 0;
 	/* who is told: the seats as they are now (a player may have joined since a prepared read) */
 	if ((rc = store_seats_get(c, p->g.id, &seats, &nseats, err)) < 0)
 		return rc;

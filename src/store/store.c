@@ -249,22 +249,66 @@ fail:
 /* ---- the background checkpointer ---- */
 
 /*
- * The WAL holds this many pages after a commit: time to copy them into the
- * database. Pages written again and again (the games' rows, the ends of the
- * moves' b-tree) are copied once per checkpoint, so a longer WAL copies less
- * per move; 8000 pages of 4 KB is 32 MB of WAL.
+ * Copying the WAL back into the database file happens in two places. A
+ * thread of the store copies whatever is new once the WAL holds
+ * CKPT_BG_PAGES pages not copied yet (and once a second), PASSIVE, on its
+ * own connection: nobody waits for it. But a WAL only starts again from its
+ * beginning when a write begins after *everything* in it was copied, which
+ * never happens while moves keep arriving during the copy. So when the WAL
+ * reaches s->ckpt_pages pages, the commit that got it there finishes the
+ * copy itself, holding the writer (the way SQLite checkpoints by default,
+ * at 1,000 pages): only the pages the thread has not copied yet are left
+ * then, and the next write starts the WAL again. Pages written again and
+ * again (the games' rows, the ends of the moves' b-tree) are copied once per
+ * checkpoint, so fewer, larger checkpoints copy less per move.
  */
+#define CKPT_BG_PAGES 1000
 #define CKPT_PAGES_DEFAULT 8000
 
-/* After every commit on the writer (its thread, writer mutex held): wake the checkpointer when the WAL is long. */
+/* Pages of the WAL not copied by the last checkpoint (a WAL started again counts from its start). */
+static int wal_uncopied(struct store *s)
+{
+	int pages = atomic_load(&s->wal_pages), done = atomic_load(&s->ckpt_done);
+
+	return pages >= done ? pages - done : pages;
+}
+
+static void checkpoint(struct store *s, sqlite3 *db)
+{
+	int log = 0, done = 0;
+
+	/* PASSIVE: copies what no reader still needs, without waiting for or blocking anyone */
+	if (sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done) != SQLITE_OK) {
+		/* BUSY: the other place is checkpointing right now */
+		if (sqlite3_errcode(db) != SQLITE_BUSY)
+			log_error("checkpoint: %s", sqlite3_errmsg(db));
+		return;
+	}
+	atomic_store(&s->ckpt_done, done > 0 ? done : 0);
+}
+
+/* After every commit on the writer (its thread, writer mutex held). */
 static int wal_hook(void *arg, sqlite3 *db, const char *name, int pages)
 {
 	struct store *s = arg;
 
-	(void)db;
 	(void)name;
 	atomic_store(&s->wal_pages, pages);
-	if (pages >= s->ckpt_pages) {
+	if (pages < s->ckpt_pages) {
+		s->ckpt_retry_at = 0;
+	} else if (pages >= s->ckpt_retry_at) {
+		/*
+		 * No write can come in between: all of it is copied, and the next
+		 * write starts the WAL again. When a reader still needed some of it,
+		 * try again 256 pages later, not at every commit.
+		 */
+		s->ckpt_retry_at = pages + 256;
+		checkpoint(s, db);
+		pthread_mutex_lock(&s->ckpt_lock);
+		s->checkpoints++;
+		pthread_mutex_unlock(&s->ckpt_lock);
+	}
+	if (wal_uncopied(s) >= CKPT_BG_PAGES) {
 		pthread_mutex_lock(&s->ckpt_lock);
 		pthread_cond_signal(&s->ckpt_wake);
 		pthread_mutex_unlock(&s->ckpt_lock);
@@ -280,7 +324,7 @@ static void *ckpt_thread(void *arg)
 	while (!s->ckpt_stop) {
 		struct timespec ts;
 
-		if (atomic_load(&s->wal_pages) < s->ckpt_pages) {
+		if (wal_uncopied(s) < CKPT_BG_PAGES) {
 			/* also once a second, so a quiet server's WAL is copied back soon */
 			clock_gettime(CLOCK_REALTIME, &ts);
 			ts.tv_sec += 1;
@@ -289,14 +333,7 @@ static void *ckpt_thread(void *arg)
 				break;
 		}
 		pthread_mutex_unlock(&s->ckpt_lock);
-		{
-			int log = 0, done = 0;
-			/* PASSIVE: copies what no reader still needs, without waiting for or blocking anyone */
-			if (sqlite3_wal_checkpoint_v2(s->ckpt.db, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done) != SQLITE_OK &&
-			    sqlite3_errcode(s->ckpt.db) != SQLITE_BUSY)
-				log_error("checkpoint: %s", sqlite3_errmsg(s->ckpt.db));
-			atomic_store(&s->wal_pages, 0);
-		}
+		checkpoint(s, s->ckpt.db);
 		pthread_mutex_lock(&s->ckpt_lock);
 		s->checkpoints++;
 	}

@@ -22,14 +22,16 @@ struct store_options {
 	int read_connections; /* pool size; 0 means 8 */
 	int busy_timeout_ms;  /* 0 means 5000 */
 	/*
-	 * 1: checkpoint the WAL into the database from a thread of the store
+	 * 1: copy the WAL into the database mostly from a thread of the store
 	 * (its own connection, PASSIVE: writers and readers go on meanwhile),
-	 * when it is long and once a second, instead of inside the commit that
-	 * crosses 1,000 WAL pages, which holds the writer through two syncs and
-	 * copies hot pages more often. For a long-running process (turnpostd).
+	 * every 1,000 new pages and once a second; at checkpoint_pages the
+	 * commit that got there copies the rest itself, so the WAL starts again
+	 * (store.c says why both). Instead of SQLite's checkpoint of 1,000 pages
+	 * inside a commit, which holds the writer through the copy and two syncs
+	 * and copies hot pages more often. For a long-running process (turnpostd).
 	 */
 	int background_checkpoints;
-	int checkpoint_pages; /* the checkpointer starts when the WAL holds this many pages; 0 means 8000 (32 MB) */
+	int checkpoint_pages; /* the WAL's length in pages when a commit finishes the copy; 0 means 8000 (32 MB) */
 };
 
 /* Open (creating the file and its directory's database if needed) and apply migrations. */

@@ -77,7 +77,9 @@ struct store {
 	pthread_cond_t ckpt_wake;
 	int ckpt_stop;
 	atomic_int wal_pages;         /* the WAL's size in pages after the last commit */
-	int ckpt_pages;               /* ... when the checkpointer starts at once */
+	atomic_int ckpt_done;         /* ... of which the last checkpoint copied this many */
+	int ckpt_pages;               /* at this many WAL pages a commit finishes the copy itself */
+	int ckpt_retry_at;            /* ... or at this many, when a reader kept the last one short (writer mutex) */
 	uint64_t checkpoints;
 	struct store_conn *readers;
 	int nreaders;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -465,10 +466,22 @@ static void test_group__background_checkpoints(void)
 		snprintf(email, sizeof(email), "c%d@example.org", i);
 		CU_ASSERT_EQUAL(store_write_grouped(s3, ok_fn, email, &e), 0);
 	}
-	/* 60 commits wrote well over 20 pages: the checkpointer ran (it also runs once a second) */
+	/* 60 commits wrote well over 20 pages: checkpoints ran (the thread's also once a second) */
 	for (int t = 0; t < 300 && store_checkpoint_count(s3) == 0; t++)
 		sleep_ms(10);
 	CU_ASSERT(store_checkpoint_count(s3) >= 1);
+	/* and the WAL started again each time it was copied: 300 more commits leave it near 20 pages, not 300+ */
+	for (int i = 0; i < 300; i++) {
+		snprintf(email, sizeof(email), "w%d@example.org", i);
+		CU_ASSERT_EQUAL(store_write_grouped(s3, ok_fn, email, &e), 0);
+	}
+	{
+		struct stat sb;
+		char wal[200];
+		snprintf(wal, sizeof(wal), "%s-wal", p3);
+		CU_ASSERT_EQUAL_FATAL(stat(wal, &sb), 0);
+		CU_ASSERT(sb.st_size < 100 * 4096);
+	}
 	/* a store without the option has no checkpointer */
 	CU_ASSERT_EQUAL_FATAL(store_open(p3, NULL, &again, &e), 0);
 	CU_ASSERT_EQUAL(store_checkpoint_count(again), 0);
