@@ -400,7 +400,7 @@ static int submit_work(struct store_conn *c, const struct play_submit *rq, struc
 	int nseats = 0, rc;
 
 	p->now = rq->at ? rq->at : clock_now_ms();
-	if ((rc = store_game_get(c, rq->game_id, &p->g, err)) < 0)
+	if ((rc = store_game_head(c, rq->game_id, &p->g, &head, err)) < 0)
 		goto done;
 	if (!(ops = find_ops(p->g.game, err))) {
 		rc = ERR_NOTFOUND;
@@ -423,10 +423,6 @@ static int submit_work(struct store_conn *c, const struct play_submit *rq, struc
 		rc = err_set(err, ERR_FORBIDDEN, "seat %d does not exist in game %lld", rq->seat, (long long)p->g.id);
 		goto done;
 	}
-	if ((rc = store_move_get(c, p->g.id, p->g.move_count, &head, err)) < 0)
-		goto done;
-	if (p->g.move_count == 0)
-		head.back = 0;
 	/* the position the last read decoded from this same snapshot, when nobody else reads it now */
 	if ((rc = cache_pos_take(ops, p->g.id, head.snapshot, &eg, err)) < 0)
 		goto done;
@@ -453,12 +449,13 @@ static int submit_store(struct store_conn *c, const struct prepared *p, struct e
 	struct store_seat *seats = NULL;
 	int nseats = 0, rc;
 
+	/* first, as the check: still active at the count the steps were worked out on (else ERR_STALE) */
+	if ((rc = store_game_advance(c, p->g.id, p->g.move_count, p->g.move_count + p->b.n, p->after.seats,
+				     p->final ? "finished" : "active", p->final_text, p->now, err)) < 0)
+		return rc;
 	for (int i = 0; i < p->b.n; i++)
 		if ((rc = store_move_append(c, p->g.id, &p->b.rows[i].m, err)) < 0)
 			return rc;
-	if ((rc = store_game_update(c, p->g.id, p->g.move_count + p->b.n, p->after.seats,
-				    p->final ? "finished" : "active", p->final_text, p->now, err)) < 0)
-		return rc;
 	/* the same seats still acting (most steps of a turn): nobody is told, no clock starts or stops */
 	if (!p->final && p->before.seats == p->after.seats)
 		return 0;
@@ -555,19 +552,12 @@ static int submit_grouped(struct store_conn *c, void *ctx, struct err *err)
 static int store_prepared(struct store_conn *c, void *ctx, struct err *err)
 {
 	struct submit_job *j = ctx;
-	struct store_game now = {0};
 	int rc;
 
-	if ((rc = store_game_get(c, j->p->g.id, &now, err)) < 0)
-		return rc;
 	/* steps are only ever appended: the same count on an active game is the same position */
-	if (now.move_count != j->p->g.move_count || strcmp(now.status, "active") != 0) {
-		store_game_release(&now);
+	if ((rc = submit_store(c, j->p, err)) == ERR_STALE)
 		j->moved_on = 1;
-		return err_set(err, ERR_STALE, "the game moved on while the steps were checked");
-	}
-	store_game_release(&now);
-	return submit_store(c, j->p, err);
+	return rc;
 }
 
 /*
@@ -701,13 +691,16 @@ static int load_current(struct store *s, int64_t id, struct store_game *g, struc
 	}
 	if ((rc = store_read_begin(s, &c, err)) < 0)
 		return rc;
-	if ((rc = store_game_get(c, id, g, err)) < 0)
+	/* the legal steps need only the head; the game's answer the whole row, the seats and the dropped seats */
+	if (!seats) {
+		if ((rc = store_game_head(c, id, g, &head, err)) < 0)
+			goto done;
+	} else if ((rc = store_game_get(c, id, g, err)) < 0 ||
+		   (rc = store_seats_get(c, id, seats, nseats, err)) < 0 ||
+		   (rc = dropped_seats(c, id, dropped, err)) < 0 ||
+		   (rc = store_move_get(c, id, g->move_count, &head, err)) < 0) {
 		goto done;
-	if (seats && ((rc = store_seats_get(c, id, seats, nseats, err)) < 0 ||
-		      (rc = dropped_seats(c, id, dropped, err)) < 0))
-		goto done;
-	if ((rc = store_move_get(c, id, g->move_count, &head, err)) < 0)
-		goto done;
+	}
 	if (!(ops = find_ops(g->game, err))) {
 		rc = ERR_NOTFOUND;
 		goto done;

@@ -131,6 +131,72 @@ int store_game_get(struct store_conn *c, int64_t id, struct store_game *out, str
 	return 0;
 }
 
+int store_game_head(struct store_conn *c, int64_t id, struct store_game *g, struct store_move *head,
+		    struct err *err)
+{
+	static const char sql[] =
+		"SELECT g.game, g.status, g.nplayers, g.move_count, g.active_seats, g.updated_at,"
+		" coalesce(m.snapshot, g.initial), coalesce(m.back, 0), coalesce(m.undo_seat, -1), coalesce(m.seat, -1),"
+		" coalesce(m.at, g.created_at)"
+		" FROM games g LEFT JOIN moves m ON m.game_id = g.id AND m.n = g.move_count AND g.move_count > 0"
+		" WHERE g.id = ?";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+	int r;
+
+	memset(g, 0, sizeof(*g));
+	memset(head, 0, sizeof(*head));
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, id);
+	r = sqlite3_step(st);
+	if (r == SQLITE_DONE)
+		return err_set(err, ERR_NOTFOUND, "no game with id %lld", (long long)id);
+	if (r != SQLITE_ROW)
+		return store__fail(c, "load game", err);
+	g->id = id;
+	copy_small(g->game, sizeof(g->game), sqlite3_column_text(st, 0));
+	copy_small(g->status, sizeof(g->status), sqlite3_column_text(st, 1));
+	g->nplayers = sqlite3_column_int(st, 2);
+	g->move_count = sqlite3_column_int(st, 3);
+	g->active_seats = (unsigned)sqlite3_column_int64(st, 4);
+	g->updated_at = sqlite3_column_int64(st, 5);
+	head->n = g->move_count;
+	head->snapshot = store__text(st, 6);
+	head->back = sqlite3_column_int(st, 7);
+	head->undo_seat = sqlite3_column_int(st, 8);
+	head->seat = sqlite3_column_int(st, 9);
+	head->at = sqlite3_column_int64(st, 10);
+	sqlite3_reset(st);
+	if (!head->snapshot)
+		return err_set(err, ERR_STORE, "game %lld has no step %d stored", (long long)id, g->move_count);
+	return 0;
+}
+
+int store_game_advance(struct store_conn *c, int64_t id, int expected, int move_count, unsigned active_seats,
+		       const char *status, const char *result, int64_t now, struct err *err)
+{
+	static const char sql[] =
+		"UPDATE games SET move_count = ?, active_seats = ?, status = ?, result = ?, updated_at = ?"
+		" WHERE id = ? AND move_count = ? AND status = 'active'";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int(st, 1, move_count);
+	sqlite3_bind_int64(st, 2, active_seats);
+	store__bind_text(st, 3, status);
+	store__bind_text(st, 4, result);
+	sqlite3_bind_int64(st, 5, now);
+	sqlite3_bind_int64(st, 6, id);
+	sqlite3_bind_int(st, 7, expected);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store__fail(c, "update game", err);
+	if (sqlite3_changes(c->db) != 1)
+		return err_set(err, ERR_STALE, "game %lld is no longer active at move count %d", (long long)id,
+			       expected);
+	return 0;
+}
+
 int store_game_update(struct store_conn *c, int64_t id, int move_count, unsigned active_seats,
 		      const char *status, const char *result, int64_t now, struct err *err)
 {

@@ -204,6 +204,21 @@ void store_moves_free(struct store_move *moves, int n);
 
 int store_game_insert(struct store_conn *c, const struct store_game *g, int64_t *id, struct err *err);
 int store_game_get(struct store_conn *c, int64_t id, struct store_game *out, struct err *err);
+/*
+ * What reading and making moves need, in one statement: the game row's id,
+ * game, status, nplayers, move_count, active_seats and updated_at (the other
+ * fields are left empty) and the latest step's snapshot, back and undo_seat
+ * (the set-up's snapshot, back 0 and undo_seat -1 at move count 0).
+ * Release both.
+ */
+int store_game_head(struct store_conn *c, int64_t id, struct store_game *g, struct store_move *head,
+		    struct err *err);
+/*
+ * store_game_update, only while the game is still active at move count
+ * `expected`: ERR_STALE (nothing changed) when it is not, or is gone.
+ */
+int store_game_advance(struct store_conn *c, int64_t id, int expected, int move_count, unsigned active_seats,
+		       const char *status, const char *result, int64_t now, struct err *err);
 /* Set move_count, active_seats, status and result (NULL keeps none) after a step. */
 int store_game_update(struct store_conn *c, int64_t id, int move_count, unsigned active_seats,
 		      const char *status, const char *result, int64_t now, struct err *err);
