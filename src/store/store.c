@@ -23,7 +23,9 @@
  */
 static atomic_ulong change_generation = 1;
 
-static int sync_upto(struct store *s, uint64_t seq, struct err *err);
+static int wal_sync(struct store *s, struct err *err);
+static int syncer_start(struct store *s, struct err *err);
+static void syncer_stop(struct store *s);
 
 /* Bumped by every commit that queued a notification or made one due (store_outbox_generation). */
 static atomic_ulong outbox_generation = 1;
@@ -152,7 +154,7 @@ static int conn_open(struct store *s, struct store_conn *c, int writer, int busy
 		return ERR_STORE;
 	}
 	if (writer && wal_mode(c->db)) {
-		/* COMMIT writes the WAL; sync_upto makes it durable outside the writer mutex */
+		/* COMMIT writes the WAL; the sync thread makes it durable outside the writer mutex */
 		if (sqlite3_exec(c->db, "PRAGMA synchronous=NORMAL", NULL, NULL, &msg) != SQLITE_OK) {
 			err_set(err, ERR_STORE, "cannot set up database %s: %s", s->path, msg ? msg : "?");
 			sqlite3_free(msg);
@@ -428,20 +430,19 @@ int store_open(const char *path, const struct store_options *opt, struct store *
 	}
 	snprintf(s->wal_path, strlen(path) + sizeof("-wal"), "%s-wal", path);
 	pthread_mutex_init(&s->sync_lock, NULL);
-	pthread_cond_init(&s->synced, NULL);
+	pthread_cond_init(&s->sync_work, NULL);
 	pthread_mutex_init(&s->ckpt_lock, NULL);
 	pthread_mutex_init(&s->watch_lock, NULL);
 	pthread_cond_init(&s->ckpt_wake, NULL);
 	pthread_mutex_init(&s->write_lock, NULL);
 	pthread_mutex_init(&s->read_lock, NULL);
 	pthread_cond_init(&s->read_free, NULL);
-	pthread_cond_init(&s->group_done, NULL);
 	if ((rc = conn_open(s, &s->writer, 1, busy, err)) < 0)
 		goto done;
 	if ((rc = migrate(s, err)) < 0)
 		goto done;
 	/* the migrations' commits (and whatever an earlier process left unsynced) are on disk before anything else */
-	if ((rc = sync_upto(s, atomic_fetch_add(&s->commit_seq, 1) + 1, err)) < 0)
+	if (s->own_sync && ((rc = wal_sync(s, err)) < 0 || (rc = syncer_start(s, err)) < 0))
 		goto done;
 	s->readers = calloc((size_t)nread, sizeof(*s->readers));
 	if (!s->readers) {
@@ -470,6 +471,7 @@ void store_close(struct store *s)
 {
 	if (!s)
 		return;
+	syncer_stop(s);
 	ckpt_stop(s);
 	conn_close(&s->watch);
 	for (int i = 0; i < s->nreaders; i++)
@@ -481,9 +483,8 @@ void store_close(struct store *s)
 	pthread_mutex_destroy(&s->write_lock);
 	pthread_mutex_destroy(&s->read_lock);
 	pthread_cond_destroy(&s->read_free);
-	pthread_cond_destroy(&s->group_done);
 	pthread_mutex_destroy(&s->sync_lock);
-	pthread_cond_destroy(&s->synced);
+	pthread_cond_destroy(&s->sync_work);
 	pthread_mutex_destroy(&s->ckpt_lock);
 	pthread_mutex_destroy(&s->watch_lock);
 	pthread_cond_destroy(&s->ckpt_wake);
@@ -583,6 +584,50 @@ static int writer_exec(struct store *s, const char *sql, const char *what, struc
  * End the open group with rc_in (0: commit it) and tell its members the
  * outcome. Called with write_lock held. Returns the group's outcome.
  */
+/* End a ticket's wait (after this, t may be gone). */
+static void ticket_finish(struct store__ticket *t, int rc, const struct err *e)
+{
+	t->rc = rc;
+	if (rc < 0 && t->err && e)
+		*t->err = *e;
+	sem_post(&t->done);
+}
+
+static int sync_failed(struct store *s, struct err *err);
+
+/*
+ * The writes of s->group after their commit (seq; rc < 0 when it failed,
+ * e saying why): they wait for the sync thread when the store syncs the WAL
+ * itself, else they are done. Writer mutex held.
+ */
+static void finish_group(struct store *s, int rc, const struct err *e, uint64_t seq)
+{
+	struct store__ticket *t = s->group, *next;
+
+	if (rc < 0 || !s->own_sync) {
+		for (; t; t = next) {
+			next = t->next;
+			ticket_finish(t, rc, e);
+		}
+		return;
+	}
+	pthread_mutex_lock(&s->sync_lock);
+	for (; t; t = next) {
+		next = t->next;
+		if (s->sync_failed) {
+			struct err f = {0};
+			sync_failed(s, &f);
+			ticket_finish(t, ERR_STORE, &f);
+			continue;
+		}
+		t->seq = seq;
+		t->next = s->unsynced;
+		s->unsynced = t;
+	}
+	pthread_cond_signal(&s->sync_work);
+	pthread_mutex_unlock(&s->sync_lock);
+}
+
 static int group_end(struct store *s, int rc_in, const struct err *why)
 {
 	struct err e = {0};
@@ -612,18 +657,10 @@ static int group_end(struct store *s, int rc_in, const struct err *why)
 		seq = atomic_fetch_add(&s->commit_seq, 1) + 1;
 	}
 	outbox_committed(s);
-	for (struct store__ticket *t = s->group, *next; t; t = next) {
-		next = t->next;
-		t->rc = rc;
-		t->seq = seq;
-		if (rc < 0 && t->err)
-			*t->err = e;
-		t->done = 1;
-	}
+	finish_group(s, rc, &e, seq);
 	s->group = NULL;
 	s->group_members = 0;
 	s->group_open = 0;
-	pthread_cond_broadcast(&s->group_done);
 	return rc;
 }
 
@@ -686,29 +723,26 @@ static int sync_failed(struct store *s, struct err *err)
 }
 
 /*
- * Return once every commit up to number seq is on disk. One waiting thread
- * runs the sync for all commits made by then; the others wait for it or
- * run the next. While the disk is busy the writer is free, so the next group
- * gathers and commits meanwhile: the thread that ran a sync then commits
- * that group, whose members wait for it (store_write_grouped leaves a group
- * open while a sync runs).
+ * The sync thread: while committed writes wait, fdatasync the WAL for every
+ * commit made by then and acknowledge the writes it covers. While the disk
+ * is busy the writer is free, so the next group gathers (store_write_grouped
+ * leaves a group open while a sync runs); this thread commits it as soon as
+ * the sync is done, and syncs it next.
  */
-static int sync_upto(struct store *s, uint64_t seq, struct err *err)
+static void *sync_thread(void *arg)
 {
-	int rc = 0;
+	struct store *s = arg;
 
-	if (!s->own_sync)
-		return 0;
 	pthread_mutex_lock(&s->sync_lock);
-	while (s->synced_seq < seq && !s->sync_failed) {
+	for (;;) {
 		struct err e = {0};
 		uint64_t target;
 		int ok;
 
-		if (atomic_load(&s->syncing)) {
-			pthread_cond_wait(&s->synced, &s->sync_lock);
-			continue;
-		}
+		while (!s->unsynced && !s->syncer_stop)
+			pthread_cond_wait(&s->sync_work, &s->sync_lock);
+		if (!s->unsynced)
+			break;
 		atomic_store(&s->syncing, 1);
 		/* every commit numbered up to target has written its frames: this sync covers them */
 		target = atomic_load(&s->commit_seq);
@@ -722,19 +756,70 @@ static int sync_upto(struct store *s, uint64_t seq, struct err *err)
 			s->sync_failed = 1;
 			s->sync_err = e;
 		}
+		for (struct store__ticket **pp = &s->unsynced, *t; (t = *pp);) {
+			if (!s->sync_failed && t->seq > target) {
+				pp = &t->next;
+				continue;
+			}
+			*pp = t->next;
+			if (s->sync_failed) {
+				struct err f = {0};
+				sync_failed(s, &f);
+				ticket_finish(t, ERR_STORE, &f);
+			} else {
+				ticket_finish(t, 0, NULL);
+			}
+		}
 		atomic_store(&s->syncing, 0);
-		pthread_cond_broadcast(&s->synced);
 		pthread_mutex_unlock(&s->sync_lock);
+		/* the group that gathered while the disk was busy */
 		pthread_mutex_lock(&s->write_lock);
 		if (s->group_open)
 			group_end(s, 0, NULL);
 		pthread_mutex_unlock(&s->write_lock);
 		pthread_mutex_lock(&s->sync_lock);
 	}
-	if (s->synced_seq < seq)
-		rc = sync_failed(s, err);
 	pthread_mutex_unlock(&s->sync_lock);
-	return rc;
+	return NULL;
+}
+
+static int syncer_start(struct store *s, struct err *err)
+{
+	if (pthread_create(&s->syncer, NULL, sync_thread, s) != 0)
+		return err_set(err, ERR_INTERNAL, "cannot start the store's sync thread");
+	s->syncer_started = 1;
+	return 0;
+}
+
+static void syncer_stop(struct store *s)
+{
+	if (!s->syncer_started)
+		return;
+	pthread_mutex_lock(&s->sync_lock);
+	s->syncer_stop = 1;
+	pthread_cond_signal(&s->sync_work);
+	pthread_mutex_unlock(&s->sync_lock);
+	pthread_join(s->syncer, NULL);
+	s->syncer_started = 0;
+}
+
+/* Wait until t, committed as number seq outside a group, is durable: the sync thread finishes it. */
+static int wait_durable(struct store *s, struct store__ticket *t, uint64_t seq, struct err *err)
+{
+	pthread_mutex_lock(&s->sync_lock);
+	if (s->sync_failed) {
+		pthread_mutex_unlock(&s->sync_lock);
+		return sync_failed(s, err);
+	}
+	t->seq = seq;
+	t->err = err;
+	t->next = s->unsynced;
+	s->unsynced = t;
+	pthread_cond_signal(&s->sync_work);
+	pthread_mutex_unlock(&s->sync_lock);
+	while (sem_wait(&t->done) < 0)
+		;
+	return t->rc;
 }
 
 /* ERR_STORE once a sync has failed: nothing more is written until a restart. */
@@ -804,8 +889,13 @@ int store_write_commit(struct store_conn *c, struct err *err)
 	/* also after a failed commit: what changed is not known for sure */
 	atomic_fetch_add(&change_generation, 1);
 	pthread_mutex_unlock(&s->write_lock);
-	if (rc == 0)
-		rc = sync_upto(s, seq, err);
+	if (rc == 0 && s->own_sync) {
+		struct store__ticket t = {0};
+
+		sem_init(&t.done, 0, 0);
+		rc = wait_durable(s, &t, seq, err);
+		sem_destroy(&t.done);
+	}
 	return rc;
 }
 
@@ -870,6 +960,7 @@ failed:
 	}
 	if (rc >= 0) {
 		rc = 0;
+		sem_init(&t.done, 0, 0);
 		t.next = s->group;
 		s->group = &t;
 		s->group_members++;
@@ -882,14 +973,14 @@ failed:
 	if (s->group_open && ((atomic_load(&s->write_waiters) == 0 && !atomic_load(&s->syncing)) ||
 			      s->group_members >= STORE__GROUP_MAX))
 		group_end(s, 0, NULL);
-	if (rc == 0) {
-		while (!t.done)
-			pthread_cond_wait(&s->group_done, &s->write_lock);
-		rc = t.rc;
-	}
 	pthread_mutex_unlock(&s->write_lock);
-	if (rc == 0)
-		rc = sync_upto(s, t.seq, err);
+	if (rc == 0) {
+		/* one wait: the group's commit failing, or the sync that covers it (the sync thread's) */
+		while (sem_wait(&t.done) < 0)
+			;
+		rc = t.rc;
+		sem_destroy(&t.done);
+	}
 	return rc;
 }
 

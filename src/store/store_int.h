@@ -4,6 +4,7 @@
 #define TURNPOST_STORE_STORE_INT_H
 
 #include <pthread.h>
+#include <semaphore.h>
 #include <sqlite3.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -14,13 +15,19 @@
 /* At most this many grouped writes share one commit (bounds the wait of the first). */
 #define STORE__GROUP_MAX 48
 
-/* A grouped write waiting for the commit of its transaction (lives on its caller's stack). */
+/*
+ * A write waiting until it is durable or has failed (lives on its caller's
+ * stack): first in its group (store->group) until the group commits, then
+ * among the committed writes waiting for the sync (store->unsynced). Its
+ * semaphore is posted once, by whoever ends its wait; after that nobody
+ * touches it.
+ */
 struct store__ticket {
 	struct store__ticket *next;
-	struct err *err; /* the caller's: set when the commit fails */
-	int done;        /* the transaction ended */
-	int rc;          /* 0: committed (durable once the WAL is synced up to seq) */
-	uint64_t seq;    /* the number of the commit that ended it */
+	struct err *err; /* the caller's: set when the write fails */
+	int rc;          /* 0: committed and synced */
+	uint64_t seq;    /* the number of the commit that holds it */
+	sem_t done;
 };
 
 struct store_conn {
@@ -43,23 +50,27 @@ struct store {
 	int group_open;
 	int group_members;
 	struct store__ticket *group;
-	pthread_cond_t group_done;
 	uint64_t group_commits, group_writes;
 	/*
 	 * Durability (store.c). In WAL mode the writer commits with
 	 * synchronous=NORMAL (COMMIT writes the WAL without waiting for the disk)
-	 * and the store itself syncs the WAL after releasing the writer, so one
-	 * transaction is written while the previous one is being synced. Every
-	 * commit gets a number; a write is acknowledged once synced_seq reaches
-	 * its number. Without WAL (own_sync 0) the writer keeps synchronous=FULL.
+	 * and the store's sync thread syncs the WAL, outside the writer mutex, so
+	 * one transaction is written while the previous one is being synced.
+	 * Every commit gets a number; a write is acknowledged once synced_seq
+	 * reaches its number. Without WAL (own_sync 0) the writer keeps
+	 * synchronous=FULL and a commit is durable when it returns.
+	 * Lock order: write_lock before sync_lock.
 	 */
 	int outbox_dirty;             /* the open transaction touched the outbox (writer mutex) */
 	int own_sync;
 	atomic_ullong commit_seq;     /* the last commit whose WAL frames are written */
 	pthread_mutex_t sync_lock;
-	pthread_cond_t synced;
+	pthread_cond_t sync_work;     /* to the sync thread: a commit waits for it, or stop */
+	struct store__ticket *unsynced; /* committed writes waiting for the sync (sync_lock) */
 	uint64_t synced_seq;          /* every commit up to this one is on disk */
-	atomic_int syncing;           /* one thread is running the sync */
+	atomic_int syncing;           /* the sync thread is syncing */
+	pthread_t syncer;
+	int syncer_started, syncer_stop;
 	int sync_failed;              /* sticky: the disk refused a sync */
 	struct err sync_err;
 	int wal_fd;                   /* our own descriptor of the WAL file, opened at the first sync */
