@@ -403,6 +403,18 @@ uint64_t store_checkpoint_count(struct store *s)
 	return n;
 }
 
+static pthread_once_t sqlite_once = PTHREAD_ONCE_INIT;
+
+/*
+ * Before SQLite's first use in this process: no memory statistics (they
+ * take one process-wide mutex around every allocation SQLite makes, which
+ * all the request threads then queue on; we read none of them).
+ */
+static void sqlite_setup(void)
+{
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 int store_open(const char *path, const struct store_options *opt, struct store **out, struct err *err)
 {
 	struct store *s = NULL;
@@ -413,6 +425,7 @@ int store_open(const char *path, const struct store_options *opt, struct store *
 	*out = NULL;
 	if (sqlite3_threadsafe() == 0)
 		return err_set(err, ERR_INTERNAL, "SQLite was built without thread support");
+	pthread_once(&sqlite_once, sqlite_setup);
 	if ((rc = make_parent_dir(path, err)) < 0)
 		return rc;
 	s = calloc(1, sizeof(*s));
