@@ -110,6 +110,14 @@ static int match(const char *pattern, const char *path, int64_t ids[2], int *nid
 	*nids = 0;
 	param[0] = '\0';
 	while (*pattern && *path) {
+		if (*pattern != '{') {
+			/* the common case first: a literal character of the pattern */
+			if (*pattern != *path)
+				return 0;
+			pattern++;
+			path++;
+			continue;
+		}
 		if (strncmp(pattern, "{token}", 7) == 0) {
 			size_t n = 0;
 			while ((path[n] >= 'a' && path[n] <= 'z') || (path[n] >= 'A' && path[n] <= 'Z') ||
