@@ -172,13 +172,17 @@ int store_game_head(struct store_conn *c, int64_t id, struct store_game *g, stru
 	return 0;
 }
 
-int store_game_advance(struct store_conn *c, int64_t id, int expected, int move_count, unsigned active_seats,
-		       const char *status, const char *result, int64_t now, struct err *err)
+/* The game row after steps; with expected >= 0 only while it is still active at that move count. */
+static int game_set(struct store_conn *c, int64_t id, int expected, int move_count, unsigned active_seats,
+		    const char *status, const char *result, int64_t now, struct err *err)
 {
-	static const char sql[] =
-		"UPDATE games SET move_count = ?, active_seats = ?, status = ?, result = ?, updated_at = ?"
-		" WHERE id = ? AND move_count = ? AND status = 'active'";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	static const char any_sql[] =
+		"UPDATE games SET move_count = ?1, active_seats = ?2, status = ?3, result = ?4, updated_at = ?5"
+		" WHERE id = ?6";
+	static const char guarded_sql[] =
+		"UPDATE games SET move_count = ?1, active_seats = ?2, status = ?3, result = ?4, updated_at = ?5"
+		" WHERE id = ?6 AND move_count = ?7 AND status = 'active'";
+	sqlite3_stmt *st = store__stmt(c, expected >= 0 ? guarded_sql : any_sql, err);
 
 	if (!st)
 		return ERR_STORE;
@@ -188,36 +192,28 @@ int store_game_advance(struct store_conn *c, int64_t id, int expected, int move_
 	store__bind_text(st, 4, result);
 	sqlite3_bind_int64(st, 5, now);
 	sqlite3_bind_int64(st, 6, id);
-	sqlite3_bind_int(st, 7, expected);
+	if (expected >= 0)
+		sqlite3_bind_int(st, 7, expected);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		return store__fail(c, "update game", err);
-	if (sqlite3_changes(c->db) != 1)
+	if (sqlite3_changes(c->db) == 1)
+		return 0;
+	if (expected >= 0)
 		return err_set(err, ERR_STALE, "game %lld is no longer active at move count %d", (long long)id,
 			       expected);
-	return 0;
+	return err_set(err, ERR_NOTFOUND, "no game with id %lld", (long long)id);
+}
+
+int store_game_advance(struct store_conn *c, int64_t id, int expected, int move_count, unsigned active_seats,
+		       const char *status, const char *result, int64_t now, struct err *err)
+{
+	return game_set(c, id, expected, move_count, active_seats, status, result, now, err);
 }
 
 int store_game_update(struct store_conn *c, int64_t id, int move_count, unsigned active_seats,
 		      const char *status, const char *result, int64_t now, struct err *err)
 {
-	static const char sql[] =
-		"UPDATE games SET move_count = ?, active_seats = ?, status = ?, result = ?, updated_at = ?"
-		" WHERE id = ?";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
-
-	if (!st)
-		return ERR_STORE;
-	sqlite3_bind_int(st, 1, move_count);
-	sqlite3_bind_int64(st, 2, active_seats);
-	store__bind_text(st, 3, status);
-	store__bind_text(st, 4, result);
-	sqlite3_bind_int64(st, 5, now);
-	sqlite3_bind_int64(st, 6, id);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return store__fail(c, "update game", err);
-	if (sqlite3_changes(c->db) != 1)
-		return err_set(err, ERR_NOTFOUND, "no game with id %lld", (long long)id);
-	return 0;
+	return game_set(c, id, -1, move_count, active_seats, status, result, now, err);
 }
 
 int store_seat_insert(struct store_conn *c, int64_t game_id, const struct store_seat *s, struct err *err)
