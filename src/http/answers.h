@@ -9,23 +9,21 @@
 
 /*
  * A game's answer (GET /api/v1/games/{id}) is a function of the database
- * alone for a given game, seat and whether emails are shown. Kept with the
+ * alone for a given game, seat and whether emails are shown. store is the
+ * store's store_id (unique in the process, so a store opened later never
+ * meets another's answers). Kept with the
  * data version it was made at (store_data_version: only when that number was
  * the same before and after making it), it is served again, byte for byte,
  * while the number stays the same. Bounded: one slot per key hash (4,096).
  */
 
 /* Append the kept text to out and copy its ETag: 1; 0 when there is none for this version. */
-int answers_get(const void *store, int64_t game, int seat, int emails, uint64_t version, struct buf *out,
+int answers_get(uint64_t store, int64_t game, int seat, int emails, uint64_t version, struct buf *out,
 		char etag[32]);
 /* Keep text (len bytes) with its ETag as the answer at version. */
-void answers_put(const void *store, int64_t game, int seat, int emails, uint64_t version, const char *text,
+void answers_put(uint64_t store, int64_t game, int seat, int emails, uint64_t version, const char *text,
 		 size_t len, const char *etag);
-/* On by default; off makes every get miss and every put a no-op (tests compare both). */
-void answers_enable(int on);
 /* Lookups that found an answer, and those that did not, since start. */
 void answers_stats(uint64_t *hits, uint64_t *misses);
-/* Forget every kept answer. */
-void answers_clear(void);
 
 #endif

@@ -323,7 +323,7 @@ void api_game_get(struct http_request *rq, struct http_reply *r)
 		return;
 	/* the same answer as last time while nothing at all was committed since (http/answers.h) */
 	versioned = store_data_version(store, &v0, &e) == 0;
-	if (versioned && answers_get(store, id, seat, with_emails, v0, &r->body, etag)) {
+	if (versioned && answers_get(store_id(store), id, seat, with_emails, v0, &r->body, etag)) {
 		snprintf(r->etag, sizeof(r->etag), "%s", etag);
 		if (inm && (strcmp(inm, "*") == 0 || parse_etag(inm) == (int)strtol(etag, NULL, 10))) {
 			buf_reset(&r->body);
@@ -347,14 +347,22 @@ void api_game_get(struct http_request *rq, struct http_reply *r)
 	}
 	{
 		json_t *clock = NULL;
+		/* an answer missing its clock (a failed read) is sent, not kept */
 		if (notify_clock_json(http_store(rq), id, &clock, &e) == 0 && clock)
 			json_object_set_new(o, "clock", clock);
+		else
+			versioned = 0;
 	}
 	snprintf(r->etag, sizeof(r->etag), "%lld", (long long)json_integer_value(json_object_get(o, "move_count")));
 	http_reply_json(r, 200, o);
-	/* kept only when no commit came between the two versions: then it is the answer at v0 */
-	if (versioned && r->status == 200 && store_data_version(store, &v1, &e) == 0 && v1 == v0)
-		answers_put(store, id, seat, with_emails, v0, r->body.data, r->body.len, r->etag);
+	/*
+	 * Kept only when no commit came between the two versions (then it is the
+	 * answer at v0) and everything committed is on disk (so it is not a state
+	 * a power loss could take back while the kept text lives on).
+	 */
+	if (versioned && r->status == 200 && store_data_version(store, &v1, &e) == 0 && v1 == v0 &&
+	    store_synced(store))
+		answers_put(store_id(store), id, seat, with_emails, v0, r->body.data, r->body.len, r->etag);
 }
 
 void api_game_legal(struct http_request *rq, struct http_reply *r)

@@ -136,8 +136,8 @@ int store_game_head(struct store_conn *c, int64_t id, struct store_game *g, stru
 {
 	static const char sql[] =
 		"SELECT g.game, g.status, g.nplayers, g.move_count, g.active_seats, g.updated_at,"
-		" coalesce(m.snapshot, g.initial), coalesce(m.back, 0), coalesce(m.undo_seat, -1), coalesce(m.seat, -1),"
-		" coalesce(m.at, g.created_at)"
+		" CASE WHEN g.move_count = 0 THEN g.initial ELSE m.snapshot END,"
+		" coalesce(m.back, 0), coalesce(m.undo_seat, -1), coalesce(m.seat, -1), coalesce(m.at, g.created_at)"
 		" FROM games g LEFT JOIN moves m ON m.game_id = g.id AND m.n = g.move_count AND g.move_count > 0"
 		" WHERE g.id = ?";
 	sqlite3_stmt *st = store__stmt(c, sql, err);

@@ -24,6 +24,7 @@
 static atomic_ulong change_generation = 1;
 
 static int wal_sync(struct store *s, struct err *err);
+static int check_sync_failed(struct store *s, struct err *err);
 static int syncer_start(struct store *s, struct err *err);
 static void syncer_stop(struct store *s);
 
@@ -286,6 +287,12 @@ static void checkpoint(struct store *s, sqlite3 *db)
 			log_error("checkpoint: %s", sqlite3_errmsg(db));
 		return;
 	}
+	/* counted when it copied pages the last one had not */
+	if (done > 0 && done != atomic_exchange(&s->ckpt_done, done)) {
+		pthread_mutex_lock(&s->ckpt_lock);
+		s->checkpoints++;
+		pthread_mutex_unlock(&s->ckpt_lock);
+	}
 	atomic_store(&s->ckpt_done, done > 0 ? done : 0);
 }
 
@@ -306,9 +313,6 @@ static int wal_hook(void *arg, sqlite3 *db, const char *name, int pages)
 		 */
 		s->ckpt_retry_at = pages + 256;
 		checkpoint(s, db);
-		pthread_mutex_lock(&s->ckpt_lock);
-		s->checkpoints++;
-		pthread_mutex_unlock(&s->ckpt_lock);
 	}
 	if (wal_uncopied(s) >= CKPT_BG_PAGES) {
 		pthread_mutex_lock(&s->ckpt_lock);
@@ -337,7 +341,6 @@ static void *ckpt_thread(void *arg)
 		pthread_mutex_unlock(&s->ckpt_lock);
 		checkpoint(s, s->ckpt.db);
 		pthread_mutex_lock(&s->ckpt_lock);
-		s->checkpoints++;
 	}
 	pthread_mutex_unlock(&s->ckpt_lock);
 	return NULL;
@@ -404,6 +407,7 @@ uint64_t store_checkpoint_count(struct store *s)
 }
 
 static pthread_once_t sqlite_once = PTHREAD_ONCE_INIT;
+static atomic_ullong store_ids;
 
 /*
  * Before SQLite's first use in this process: no memory statistics (they
@@ -457,6 +461,8 @@ int store_open(const char *path, const struct store_options *opt, struct store *
 	/* the migrations' commits (and whatever an earlier process left unsynced) are on disk before anything else */
 	if (s->own_sync && ((rc = wal_sync(s, err)) < 0 || (rc = syncer_start(s, err)) < 0))
 		goto done;
+	s->syncs += s->own_sync;
+	s->id = atomic_fetch_add(&store_ids, 1) + 1;
 	s->readers = calloc((size_t)nread, sizeof(*s->readers));
 	if (!s->readers) {
 		rc = err_set(err, ERR_NOMEM, "out of memory");
@@ -593,10 +599,6 @@ static int writer_exec(struct store *s, const char *sql, const char *what, struc
 	return 0;
 }
 
-/*
- * End the open group with rc_in (0: commit it) and tell its members the
- * outcome. Called with write_lock held. Returns the group's outcome.
- */
 /* End a ticket's wait (after this, t may be gone). */
 static void ticket_finish(struct store__ticket *t, int rc, const struct err *e)
 {
@@ -641,6 +643,11 @@ static void finish_group(struct store *s, int rc, const struct err *e, uint64_t 
 	pthread_mutex_unlock(&s->sync_lock);
 }
 
+/*
+ * End the open group with rc_in (0: commit it) and tell its members the
+ * outcome. Called with write_lock held. Returns the group's outcome. After a
+ * failed sync nothing more is committed: the group is rolled back.
+ */
 static int group_end(struct store *s, int rc_in, const struct err *why)
 {
 	struct err e = {0};
@@ -649,7 +656,9 @@ static int group_end(struct store *s, int rc_in, const struct err *why)
 
 	if (!s->group_open)
 		return 0;
-	if (rc == 0 && sqlite3_get_autocommit(s->writer.db))
+	if (rc == 0 && check_sync_failed(s, &e) < 0)
+		rc = ERR_STORE;
+	else if (rc == 0 && sqlite3_get_autocommit(s->writer.db))
 		rc = err_set(&e, ERR_STORE, "database error: the shared transaction was rolled back");
 	else if (rc == 0)
 		rc = writer_exec(s, "COMMIT", "commit", &e);
@@ -707,7 +716,10 @@ static int wal_sync(struct store *s, struct err *err)
 	struct stat a, b;
 
 	if (atomic_load(&s->fail_syncs) > 0) {
+		struct timespec ts = { s->fail_sync_delay_ms / 1000, (long)(s->fail_sync_delay_ms % 1000) * 1000000L };
+
 		atomic_fetch_sub(&s->fail_syncs, 1);
+		nanosleep(&ts, NULL);
 		return err_set(err, ERR_STORE, "cannot sync %s: %s", s->wal_path, strerror(EIO));
 	}
 	if (s->wal_fd >= 0 && (fstat(s->wal_fd, &a) < 0 || stat(s->wal_path, &b) < 0 || a.st_ino != b.st_ino ||
@@ -785,7 +797,7 @@ static void *sync_thread(void *arg)
 		}
 		atomic_store(&s->syncing, 0);
 		pthread_mutex_unlock(&s->sync_lock);
-		/* the group that gathered while the disk was busy */
+		/* the group that gathered while the disk was busy (group_end rolls it back after a failed sync) */
 		pthread_mutex_lock(&s->write_lock);
 		if (s->group_open)
 			group_end(s, 0, NULL);
@@ -859,9 +871,27 @@ uint64_t store_sync_count(struct store *s)
 	return n;
 }
 
-void store_fail_syncs_for_tests(struct store *s, int n)
+void store_fail_syncs_for_tests(struct store *s, int n, int delay_ms)
 {
+	s->fail_sync_delay_ms = delay_ms;
 	atomic_store(&s->fail_syncs, n);
+}
+
+int store_synced(struct store *s)
+{
+	int all;
+
+	if (!s->own_sync)
+		return 1;
+	pthread_mutex_lock(&s->sync_lock);
+	all = s->synced_seq >= atomic_load(&s->commit_seq) && !s->sync_failed;
+	pthread_mutex_unlock(&s->sync_lock);
+	return all;
+}
+
+uint64_t store_id(struct store *s)
+{
+	return s->id;
 }
 
 int store_write_begin(struct store *s, struct store_conn **out, struct err *err)
@@ -873,6 +903,11 @@ int store_write_begin(struct store *s, struct store_conn **out, struct err *err)
 	writer_lock(s);
 	/* a group waiting for more members is committed first: its members are acknowledged by it */
 	group_end(s, 0, NULL);
+	/* again with the writer held: a sync may have failed while this thread waited for it */
+	if (check_sync_failed(s, err) < 0) {
+		pthread_mutex_unlock(&s->write_lock);
+		return ERR_STORE;
+	}
 	st = store__stmt(&s->writer, "BEGIN IMMEDIATE", err);
 	if (!st || sqlite3_step(st) != SQLITE_DONE) {
 		if (st)
@@ -887,10 +922,16 @@ int store_write_begin(struct store *s, struct store_conn **out, struct err *err)
 int store_write_commit(struct store_conn *c, struct err *err)
 {
 	struct store *s = c->store;
-	sqlite3_stmt *st = store__stmt(c, "COMMIT", err);
+	sqlite3_stmt *st;
 	uint64_t seq = 0;
 	int rc = 0;
 
+	/* after a failed sync nothing more is committed */
+	if ((rc = check_sync_failed(s, err)) < 0) {
+		store_write_rollback(c);
+		return rc;
+	}
+	st = store__stmt(c, "COMMIT", err);
 	if (!st || sqlite3_step(st) != SQLITE_DONE) {
 		rc = st ? store__fail(c, "commit", err) : ERR_STORE;
 		if (!sqlite3_get_autocommit(c->db))
@@ -939,6 +980,10 @@ int store_write_grouped(struct store *s, store_write_fn fn, void *ctx, struct er
 	if (check_sync_failed(s, err) < 0)
 		return ERR_STORE;
 	writer_lock(s);
+	if (check_sync_failed(s, err) < 0) {
+		pthread_mutex_unlock(&s->write_lock);
+		return ERR_STORE;
+	}
 	if (!s->group_open) {
 		if ((rc = writer_exec(s, "BEGIN IMMEDIATE", "begin", err)) < 0) {
 			pthread_mutex_unlock(&s->write_lock);
@@ -1011,6 +1056,9 @@ int store_ping(struct store *s, struct err *err)
 	sqlite3_stmt *st;
 	int rc;
 
+	/* a store that can no longer write is not healthy */
+	if ((rc = check_sync_failed(s, err)) < 0)
+		return rc;
 	if ((rc = store_read_acquire(s, &c, err)) < 0)
 		return rc;
 	st = store__stmt(c, "SELECT count(*) FROM schema_migrations", err);

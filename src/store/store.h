@@ -92,12 +92,17 @@ int store_data_version(struct store *s, uint64_t *version, struct err *err);
 /* Since store_open: checkpoints run by the background checkpointer (0 without one). */
 uint64_t store_checkpoint_count(struct store *s);
 /*
- * Tests: the next n syncs of the WAL fail as a failing disk's would. The
- * first failure fails the waiting writes and every later write of this store
- * (a restart is what recovers: after a failed sync the disk's state is
- * unknown).
+ * Tests: the next n syncs of the WAL fail as a failing disk's would, each
+ * after delay_ms. The first failure fails the waiting writes, rolls back the
+ * group that gathered meanwhile, and fails every later write and
+ * store_ping of this store (a restart is what recovers: after a failed sync
+ * the disk's state is unknown).
  */
-void store_fail_syncs_for_tests(struct store *s, int n);
+void store_fail_syncs_for_tests(struct store *s, int n, int delay_ms);
+/* 1 when every commit made so far is on disk (a reader sees nothing that a power loss could take back). */
+int store_synced(struct store *s);
+/* A number unique among the stores this process has opened (a key for caches of what a store holds). */
+uint64_t store_id(struct store *s);
 /*
  * A number that changes whenever this process opens a store or commits a
  * write through store_write_begin/store_write_commit (every write but the

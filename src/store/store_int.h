@@ -75,7 +75,9 @@ struct store {
 	struct err sync_err;
 	int wal_fd;                   /* our own descriptor of the WAL file, opened at the first sync */
 	char *wal_path;
-	atomic_int fail_syncs;        /* tests: this many syncs fail as a failing disk's would */
+	atomic_int fail_syncs;        /* tests: this many syncs fail as a failing disk's would, */
+	int fail_sync_delay_ms;       /* ... each after this long */
+	uint64_t id;                  /* unique among the stores this process opened */
 	uint64_t syncs;
 	/* store_data_version: a read-only connection that only asks PRAGMA data_version */
 	struct store_conn watch;

@@ -370,6 +370,12 @@ static void test_group__submit_same_game_if_match(void)
 		CU_ASSERT_EQUAL(jobs[i].acked, 5);
 	}
 	CU_ASSERT_EQUAL(durable_move_count(other, id), 1 + NTHREADS * 5);
+	/* every step was stored on the position it was checked on: replaying the log gives the same snapshots */
+	{
+		struct err e = {0};
+		int first_bad = -1;
+		CU_ASSERT_EQUAL(play_verify(st, id, &first_bad, &e), 0);
+	}
 }
 
 static void test_group__acknowledged_moves_survive_reopen(void)
@@ -426,7 +432,7 @@ static void test_group__failed_sync_fails_writes(void)
 	s0 = store_sync_count(s2);
 	CU_ASSERT_EQUAL(store_write_grouped(s2, ok_fn, "kept@example.org", &e), 0);
 	CU_ASSERT(store_sync_count(s2) > s0);
-	store_fail_syncs_for_tests(s2, 1);
+	store_fail_syncs_for_tests(s2, 1, 0);
 	CU_ASSERT_EQUAL(store_write_grouped(s2, ok_fn, "unsure@example.org", &e), ERR_STORE);
 	CU_ASSERT(strstr(e.msg, "the disk failed to confirm a write") != NULL);
 	CU_ASSERT(strstr(e.msg, "restart") != NULL);
@@ -438,6 +444,10 @@ static void test_group__failed_sync_fails_writes(void)
 	CU_ASSERT_EQUAL(store_write_begin(s2, &c, &e), ERR_STORE);
 	CU_ASSERT_EQUAL(user_exists(s2, "later@example.org"), 0);
 	CU_ASSERT_EQUAL(user_exists(s2, "kept@example.org"), 1);
+	/* and it no longer says it is healthy */
+	err_clear(&e);
+	CU_ASSERT_EQUAL(store_ping(s2, &e), ERR_STORE);
+	CU_ASSERT(strstr(e.msg, "the disk failed to confirm a write") != NULL);
 	store_close(s2);
 	s2 = NULL;
 	/* a new start syncs first and writes again */
@@ -494,12 +504,59 @@ static void test_group__background_checkpoints(void)
 	store_close(s3);
 }
 
+struct slow_job {
+	struct store *s;
+	const char *email;
+	long delay_ms;
+	int rc;
+};
+
+static void *slow_writer(void *arg)
+{
+	struct slow_job *j = arg;
+	struct err e = {0};
+
+	sleep_ms(j->delay_ms);
+	j->rc = store_write_grouped(j->s, ok_fn, (void *)j->email, &e);
+	return NULL;
+}
+
+/* A write that joins while a failing sync runs is rolled back, not committed and reported failed. */
+static void test_group__write_during_failing_sync_is_not_kept(void)
+{
+	char p4[160];
+	struct store *s4 = NULL, *again = NULL;
+	struct slow_job a = { .email = "during-a@example.org" }, b = { .email = "during-b@example.org", .delay_ms = 100 };
+	pthread_t ta, tb;
+	struct err e = {0};
+
+	snprintf(p4, sizeof(p4), "%s/slow.db", dir);
+	CU_ASSERT_EQUAL_FATAL(store_open(p4, NULL, &s4, &e), 0);
+	a.s = b.s = s4;
+	/* the next sync takes 400 ms and then fails; b arrives while it runs */
+	store_fail_syncs_for_tests(s4, 1, 400);
+	pthread_create(&ta, NULL, slow_writer, &a);
+	pthread_create(&tb, NULL, slow_writer, &b);
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+	CU_ASSERT_EQUAL(a.rc, ERR_STORE);
+	CU_ASSERT_EQUAL(b.rc, ERR_STORE);
+	/* b was never committed: not visible now, not after a reopen */
+	CU_ASSERT_EQUAL(user_exists(s4, "during-b@example.org"), 0);
+	store_close(s4);
+	CU_ASSERT_EQUAL_FATAL(store_open(p4, NULL, &again, &e), 0);
+	CU_ASSERT_EQUAL(user_exists(again, "during-b@example.org"), 0);
+	CU_ASSERT_EQUAL(store_ping(again, &e), 0);
+	store_close(again);
+}
+
 static CU_TestInfo group_cases[] = {
 	{ "test_group__store_writes_share_commits", test_group__store_writes_share_commits },
 	{ "test_group__alone_and_mixed_with_exclusive_writes", test_group__alone_and_mixed_with_exclusive_writes },
 	{ "test_group__submit_many_games_one_failing", test_group__submit_many_games_one_failing },
 	{ "test_group__submit_same_game_if_match", test_group__submit_same_game_if_match },
 	{ "test_group__failed_sync_fails_writes", test_group__failed_sync_fails_writes },
+	{ "test_group__write_during_failing_sync_is_not_kept", test_group__write_during_failing_sync_is_not_kept },
 	{ "test_group__background_checkpoints", test_group__background_checkpoints },
 	{ "test_group__acknowledged_moves_survive_reopen", test_group__acknowledged_moves_survive_reopen },
 	CU_TEST_INFO_NULL
