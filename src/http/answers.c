@@ -62,9 +62,10 @@ int answers_get(uint64_t store, int64_t game, int seat, int emails, uint64_t ver
 	i = slot_of(store, game, seat, emails);
 	s = &slots[i];
 	pthread_mutex_lock(&locks[i % STRIPES]);
-	if (s->text && s->store == store && s->game == game && s->seat == seat && s->emails == emails &&
-	    s->version == version) {
-		buf_add(out, s->text, s->len);
+	if (s->store == store && s->game == game && s->seat == seat && s->emails == emails &&
+	    s->version == version && (s->text || !out) && s->etag[0]) {
+		if (out)
+			buf_add(out, s->text, s->len);
 		memcpy(etag, s->etag, sizeof(s->etag));
 		found = 1;
 	}
@@ -76,18 +77,26 @@ int answers_get(uint64_t store, int64_t game, int seat, int emails, uint64_t ver
 void answers_put(uint64_t store, int64_t game, int seat, int emails, uint64_t version, const char *text,
 		 size_t len, const char *etag)
 {
-	char *copy;
+	char *copy = NULL;
 	size_t i;
 	struct slot *s;
 
 	pthread_once(&once, init_locks);
-	copy = malloc(len ? len : 1);
-	if (!copy)
-		abort();
-	memcpy(copy, text, len);
+	if (text) {
+		copy = malloc(len ? len : 1);
+		if (!copy)
+			abort();
+		memcpy(copy, text, len);
+	}
 	i = slot_of(store, game, seat, emails);
 	s = &slots[i];
 	pthread_mutex_lock(&locks[i % STRIPES]);
+	if (!text && s->text && s->store == store && s->game == game && s->seat == seat && s->emails == emails &&
+	    s->version == version) {
+		/* the whole answer at this version is already kept: it has the ETag too */
+		pthread_mutex_unlock(&locks[i % STRIPES]);
+		return;
+	}
 	free(s->text);
 	s->store = store;
 	s->game = game;

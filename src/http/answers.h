@@ -17,10 +17,14 @@
  * while the number stays the same. Bounded: one slot per key hash (4,096).
  */
 
-/* Append the kept text to out and copy its ETag: 1; 0 when there is none for this version. */
+/*
+ * Append the kept text to out and copy its ETag: 1; 0 when there is none for
+ * this version. With out NULL only the ETag is asked for (an If-None-Match),
+ * which an entry kept without its text answers too.
+ */
 int answers_get(uint64_t store, int64_t game, int seat, int emails, uint64_t version, struct buf *out,
 		char etag[32]);
-/* Keep text (len bytes) with its ETag as the answer at version. */
+/* Keep text (len bytes) with its ETag as the answer at version; text NULL keeps the ETag alone. */
 void answers_put(uint64_t store, int64_t game, int seat, int emails, uint64_t version, const char *text,
 		 size_t len, const char *etag);
 /* Lookups that found an answer, and those that did not, since start. */

@@ -323,13 +323,14 @@ void api_game_get(struct http_request *rq, struct http_reply *r)
 		return;
 	/* the same answer as last time while nothing at all was committed since (http/answers.h) */
 	versioned = store_data_version(store, &v0, &e) == 0;
+	if (versioned && inm && answers_get(store_id(store), id, seat, with_emails, v0, NULL, etag) &&
+	    (strcmp(inm, "*") == 0 || parse_etag(inm) == (int)strtol(etag, NULL, 10))) {
+		snprintf(r->etag, sizeof(r->etag), "%s", etag);
+		r->status = 304;
+		return;
+	}
 	if (versioned && answers_get(store_id(store), id, seat, with_emails, v0, &r->body, etag)) {
 		snprintf(r->etag, sizeof(r->etag), "%s", etag);
-		if (inm && (strcmp(inm, "*") == 0 || parse_etag(inm) == (int)strtol(etag, NULL, 10))) {
-			buf_reset(&r->body);
-			r->status = 304;
-			return;
-		}
 		r->status = 200;
 		r->content_type = "application/json";
 		return;
@@ -339,6 +340,9 @@ void api_game_get(struct http_request *rq, struct http_reply *r)
 	    (strcmp(inm, "*") == 0 || parse_etag(inm) == count)) {
 		r->status = 304;
 		snprintf(r->etag, sizeof(r->etag), "%d", count);
+		/* the ETag alone is kept for the next If-None-Match, under the same rules as a whole answer */
+		if (versioned && store_data_version(store, &v1, &e) == 0 && v1 == v0 && store_synced(store))
+			answers_put(store_id(store), id, seat, with_emails, v0, NULL, 0, r->etag);
 		return;
 	}
 	if ((rc = play_game_json(http_store(rq), id, seat, with_emails, &o, &e)) < 0) {

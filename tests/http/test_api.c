@@ -514,6 +514,27 @@ static void test_api__kept_answers(void)
 	CU_ASSERT_EQUAL(r.status, 200);
 	ASSERT_STR_EQ(jstr(r.json, "status"), "aborted");
 	ht_resp_release(&r);
+	/* If-None-Match keeps the ETag alone: after any commit (another game made), the second of two asks is answered from it */
+	REQ("POST", "/api/v1/games", admin_token, NULL, body, &r);
+	CU_ASSERT_EQUAL(r.status, 201);
+	ht_resp_release(&r);
+	k0 = kept_answers();
+	REQ("GET", path, tok[0], inm, NULL, &r);
+	CU_ASSERT_EQUAL(r.status, 304);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(kept_answers(), k0);
+	k0 = kept_answers();
+	REQ("GET", path, tok[0], inm, NULL, &r);
+	CU_ASSERT_EQUAL(r.status, 304);
+	ASSERT_STR_EQ(r.etag, "\"1\"");
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(kept_answers(), k0 + 1);
+	/* and a full read after it is still the whole answer */
+	REQ("GET", path, tok[0], NULL, NULL, &r);
+	CU_ASSERT_EQUAL(r.status, 200);
+	ASSERT_STR_EQ(jstr(r.json, "status"), "aborted");
+	CU_ASSERT_EQUAL(jint(r.json, "move_count"), 1);
+	ht_resp_release(&r);
 	buf_release(&out);
 }
 
