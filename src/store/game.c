@@ -97,15 +97,11 @@ int store_game_insert(struct store_conn *c, const struct store_game *g, int64_t 
 	return 0;
 }
 
-int store_game_get(struct store_conn *c, int64_t id, struct store_game *out, struct err *err)
+/* Step st (a query of one game row by id, its only parameter) to that row: 0, ERR_NOTFOUND or ERR_STORE. */
+static int game_row(struct store_conn *c, sqlite3_stmt *st, int64_t id, struct err *err)
 {
-	static const char sql[] =
-		"SELECT id, game, options, seed, status, nplayers, move_count, active_seats, result,"
-		" initial, created_by, created_at, updated_at FROM games WHERE id = ?";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
 	int r;
 
-	memset(out, 0, sizeof(*out));
 	if (!st)
 		return ERR_STORE;
 	sqlite3_bind_int64(st, 1, id);
@@ -114,6 +110,20 @@ int store_game_get(struct store_conn *c, int64_t id, struct store_game *out, str
 		return err_set(err, ERR_NOTFOUND, "no game with id %lld", (long long)id);
 	if (r != SQLITE_ROW)
 		return store__fail(c, "load game", err);
+	return 0;
+}
+
+int store_game_get(struct store_conn *c, int64_t id, struct store_game *out, struct err *err)
+{
+	static const char sql[] =
+		"SELECT id, game, options, seed, status, nplayers, move_count, active_seats, result,"
+		" initial, created_by, created_at, updated_at FROM games WHERE id = ?";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = game_row(c, st, id, err)) < 0)
+		return rc;
 	out->id = sqlite3_column_int64(st, 0);
 	copy_small(out->game, sizeof(out->game), sqlite3_column_text(st, 1));
 	out->options = store__text(st, 2);
@@ -141,18 +151,12 @@ int store_game_head(struct store_conn *c, int64_t id, struct store_game *g, stru
 		" FROM games g LEFT JOIN moves m ON m.game_id = g.id AND m.n = g.move_count AND g.move_count > 0"
 		" WHERE g.id = ?";
 	sqlite3_stmt *st = store__stmt(c, sql, err);
-	int r;
+	int rc;
 
 	memset(g, 0, sizeof(*g));
 	memset(head, 0, sizeof(*head));
-	if (!st)
-		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, id);
-	r = sqlite3_step(st);
-	if (r == SQLITE_DONE)
-		return err_set(err, ERR_NOTFOUND, "no game with id %lld", (long long)id);
-	if (r != SQLITE_ROW)
-		return store__fail(c, "load game", err);
+	if ((rc = game_row(c, st, id, err)) < 0)
+		return rc;
 	g->id = id;
 	copy_small(g->game, sizeof(g->game), sqlite3_column_text(st, 0));
 	copy_small(g->status, sizeof(g->status), sqlite3_column_text(st, 1));
