@@ -689,9 +689,13 @@ static int load_current(struct store *s, int64_t id, struct store_game *g, struc
 		*nseats = 0;
 		*dropped = 0;
 	}
-	if ((rc = store_read_begin(s, &c, err)) < 0)
+	/*
+	 * The legal steps need only the head: one statement, consistent on its
+	 * own, so no explicit transaction; the game's answer reads the whole row,
+	 * the seats and the dropped seats in one.
+	 */
+	if ((rc = seats ? store_read_begin(s, &c, err) : store_read_acquire(s, &c, err)) < 0)
 		return rc;
-	/* the legal steps need only the head; the game's answer the whole row, the seats and the dropped seats */
 	if (!seats) {
 		if ((rc = store_game_head(c, id, g, &head, err)) < 0)
 			goto done;
