@@ -186,17 +186,11 @@ int store_admin_token_get(struct store_conn *c, int64_t id, struct store_admin_t
 {
 	static const char sql[] = "SELECT " TOKEN_COLS " FROM tokens WHERE id = ?";
 	sqlite3_stmt *st = store__stmt(c, sql, err);
-	int r;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (!st)
-		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, id);
-	r = sqlite3_step(st);
-	if (r == SQLITE_DONE)
-		return err_set(err, ERR_NOTFOUND, "no token with id %lld", (long long)id);
-	if (r != SQLITE_ROW)
-		return store__fail(c, "load token", err);
+	if ((rc = store__row_by_id(c, st, id, "token with id", "load token", err)) < 0)
+		return rc;
 	token_row(st, out);
 	sqlite3_reset(st);
 	return 0;

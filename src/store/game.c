@@ -97,22 +97,6 @@ int store_game_insert(struct store_conn *c, const struct store_game *g, int64_t 
 	return 0;
 }
 
-/* Step st (a query of one game row by id, its only parameter) to that row: 0, ERR_NOTFOUND or ERR_STORE. */
-static int game_row(struct store_conn *c, sqlite3_stmt *st, int64_t id, struct err *err)
-{
-	int r;
-
-	if (!st)
-		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, id);
-	r = sqlite3_step(st);
-	if (r == SQLITE_DONE)
-		return err_set(err, ERR_NOTFOUND, "no game with id %lld", (long long)id);
-	if (r != SQLITE_ROW)
-		return store__fail(c, "load game", err);
-	return 0;
-}
-
 int store_game_get(struct store_conn *c, int64_t id, struct store_game *out, struct err *err)
 {
 	static const char sql[] =
@@ -122,7 +106,7 @@ int store_game_get(struct store_conn *c, int64_t id, struct store_game *out, str
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if ((rc = game_row(c, st, id, err)) < 0)
+	if ((rc = store__row_by_id(c, st, id, "game with id", "load game", err)) < 0)
 		return rc;
 	out->id = sqlite3_column_int64(st, 0);
 	copy_small(out->game, sizeof(out->game), sqlite3_column_text(st, 1));
@@ -155,7 +139,7 @@ int store_game_head(struct store_conn *c, int64_t id, struct store_game *g, stru
 
 	memset(g, 0, sizeof(*g));
 	memset(head, 0, sizeof(*head));
-	if ((rc = game_row(c, st, id, err)) < 0)
+	if ((rc = store__row_by_id(c, st, id, "game with id", "load game", err)) < 0)
 		return rc;
 	g->id = id;
 	copy_small(g->game, sizeof(g->game), sqlite3_column_text(st, 0));
@@ -350,14 +334,8 @@ int store_move_get(struct store_conn *c, int64_t game_id, int n, struct store_mo
 	memset(out, 0, sizeof(*out));
 	if (n == 0) {
 		st = store__stmt(c, initial_sql, err);
-		if (!st)
-			return ERR_STORE;
-		sqlite3_bind_int64(st, 1, game_id);
-		r = sqlite3_step(st);
-		if (r == SQLITE_DONE)
-			return err_set(err, ERR_NOTFOUND, "no game with id %lld", (long long)game_id);
-		if (r != SQLITE_ROW)
-			return store__fail(c, "load set-up", err);
+		if ((r = store__row_by_id(c, st, game_id, "game with id", "load set-up", err)) < 0)
+			return r;
 		out->seat = -1;
 		out->undo_seat = -1;
 		out->snapshot = store__text(st, 0);

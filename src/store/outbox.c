@@ -200,17 +200,11 @@ int store_outbox_get(struct store_conn *c, int64_t id, struct store_outbox_row *
 {
 	static const char sql[] = "SELECT " OUTBOX_COLS " FROM outbox WHERE id = ?";
 	sqlite3_stmt *st = store__stmt(c, sql, err);
-	int r;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (!st)
-		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, id);
-	r = sqlite3_step(st);
-	if (r == SQLITE_DONE)
-		return err_set(err, ERR_NOTFOUND, "no notification %lld", (long long)id);
-	if (r != SQLITE_ROW)
-		return store__fail(c, "read notification", err);
+	if ((rc = store__row_by_id(c, st, id, "notification", "read notification", err)) < 0)
+		return rc;
 	outbox_row(st, out);
 	sqlite3_reset(st);
 	return 0;

@@ -110,6 +110,22 @@ char *store__text(sqlite3_stmt *st, int col)
 	return s;
 }
 
+int store__row_by_id(struct store_conn *c, sqlite3_stmt *st, int64_t id, const char *noun, const char *what,
+		     struct err *err)
+{
+	int r;
+
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, id);
+	r = sqlite3_step(st);
+	if (r == SQLITE_DONE)
+		return err_set(err, ERR_NOTFOUND, "no %s %lld", noun, (long long)id);
+	if (r != SQLITE_ROW)
+		return store__fail(c, what, err);
+	return 0;
+}
+
 int store__bind_text(sqlite3_stmt *st, int idx, const char *s)
 {
 	if (!s)
@@ -898,12 +914,10 @@ int store_write_begin(struct store *s, struct store_conn **out, struct err *err)
 {
 	sqlite3_stmt *st;
 
-	if (check_sync_failed(s, err) < 0)
-		return ERR_STORE;
 	writer_lock(s);
 	/* a group waiting for more members is committed first: its members are acknowledged by it */
 	group_end(s, 0, NULL);
-	/* again with the writer held: a sync may have failed while this thread waited for it */
+	/* with the writer held, so a sync that failed while this thread waited for it counts */
 	if (check_sync_failed(s, err) < 0) {
 		pthread_mutex_unlock(&s->write_lock);
 		return ERR_STORE;
@@ -977,9 +991,8 @@ int store_write_grouped(struct store *s, store_write_fn fn, void *ctx, struct er
 	struct store__ticket t = { .err = err };
 	int rc;
 
-	if (check_sync_failed(s, err) < 0)
-		return ERR_STORE;
 	writer_lock(s);
+	/* with the writer held, so a sync that failed while this thread waited for it counts */
 	if (check_sync_failed(s, err) < 0) {
 		pthread_mutex_unlock(&s->write_lock);
 		return ERR_STORE;

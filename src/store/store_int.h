@@ -112,6 +112,13 @@ int store__fail(struct store_conn *c, const char *what, struct err *err);
 char *store__text(sqlite3_stmt *st, int col);
 /* Bind text or NULL. */
 int store__bind_text(sqlite3_stmt *st, int idx, const char *s);
+/*
+ * Step st (a cached query of one row by id, its only parameter; NULL when
+ * preparing it failed) to that row: 0, ERR_NOTFOUND "no <noun> <id>", or
+ * ERR_STORE naming `what`.
+ */
+int store__row_by_id(struct store_conn *c, sqlite3_stmt *st, int64_t id, const char *noun, const char *what,
+		     struct err *err);
 /* The writer's transaction queued a notification or made one due again: its commit bumps store_outbox_generation. */
 void store__outbox_changed(struct store_conn *c);
 

@@ -81,17 +81,11 @@ int store_user_by_id(struct store_conn *c, int64_t id, struct store_user *out, s
 {
 	static const char sql[] = "SELECT " USER_COLS " FROM users WHERE id = ?";
 	sqlite3_stmt *st = store__stmt(c, sql, err);
-	int r;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (!st)
-		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, id);
-	r = sqlite3_step(st);
-	if (r == SQLITE_DONE)
-		return err_set(err, ERR_NOTFOUND, "no user with id %lld", (long long)id);
-	if (r != SQLITE_ROW)
-		return store__fail(c, "find user", err);
+	if ((rc = store__row_by_id(c, st, id, "user with id", "find user", err)) < 0)
+		return rc;
 	user_row(st, out);
 	sqlite3_reset(st);
 	return 0;
