@@ -7,7 +7,7 @@
 # ./bench-build), runs every benchmark on this machine and prints the figures
 # (docs/performance.md explains them). Nothing here asserts a duration.
 # Knobs (environment): BENCH_SECONDS (10), BENCH_CLIENTS (64), BENCH_GAMES (256),
-# BENCH_THREADS (server threads, 64: turnpostd's default), BENCH_STORAGE_GAMES (10000),
+# BENCH_THREADS (server threads, 8: turnpostd's default), BENCH_STORAGE_GAMES (10000),
 # BENCH_STARTUP_MOVES (1000000), BENCH_PEER (1: run boardgame.io when npm works).
 set -eu
 
@@ -16,7 +16,7 @@ BUILD=${2:-$PWD/bench-build}
 SECONDS_EACH=${BENCH_SECONDS:-10}
 CLIENTS=${BENCH_CLIENTS:-64}
 GAMES=${BENCH_GAMES:-256}
-THREADS=${BENCH_THREADS:-64}
+THREADS=${BENCH_THREADS:-8}
 STORAGE_GAMES=${BENCH_STORAGE_GAMES:-10000}
 STARTUP_MOVES=${BENCH_STARTUP_MOVES:-1000000}
 PEER=${BENCH_PEER:-1}

@@ -21,6 +21,8 @@
 #include "util/token.h"
 #include "util/banned.h"
 
+void (*daemon_store_hook)(struct store *s);
+
 static void write_port_file(const char *path, int port)
 {
 	char tmp[600];
@@ -93,6 +95,8 @@ int daemon_main(int argc, char **argv)
 		log_error("%s", e.msg);
 		goto done;
 	}
+	if (daemon_store_hook)
+		daemon_store_hook(store);
 	log_info("database %s ready (schema version %d)", cfg.db, store_schema_version(store));
 	hc.listen_addr = cfg.listen_addr;
 	hc.port = cfg.port;

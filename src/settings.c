@@ -22,7 +22,7 @@ const char settings_usage[] =
 	"                         env TURNPOST_BASE_URL)\n"
 	"  --config FILE          read \"key = value\" lines; keys are these option names\n"
 	"                         (env TURNPOST_CONFIG)\n"
-	"  --threads N            HTTP worker threads (default 64; env TURNPOST_THREADS)\n"
+	"  --threads N            HTTP worker threads (default 8; env TURNPOST_THREADS)\n"
 	"  --body-limit BYTES     largest request body accepted, else 413 (default 65536;\n"
 	"                         env TURNPOST_BODY_LIMIT)\n"
 	"  --timeout SECONDS      idle connection timeout (default 30; env TURNPOST_TIMEOUT)\n"
@@ -318,7 +318,7 @@ int settings_load(struct settings *cfg, int argc, char **argv, struct err *err)
 	snprintf(cfg->listen_addr, sizeof(cfg->listen_addr), "127.0.0.1");
 	cfg->port = 8080;
 	/* a worker waits while its move is made durable with others (group commit): see docs/performance.md */
-	cfg->threads = 64;
+	cfg->threads = 8;
 	cfg->body_limit = 64 * 1024;
 	cfg->timeout_s = 30;
 	cfg->max_connections = 256;

@@ -3,6 +3,7 @@
 #include "engine/play.h"
 
 #include <inttypes.h>
+#include <semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -578,15 +579,48 @@ static int submit_prepare(struct store *s, const struct play_submit *rq, struct 
 	return rc;
 }
 
-int play_submit(struct store *s, const struct play_submit *rq, json_t **result, struct play_outcome *out,
-		struct err *err)
+/* A submission whose write waits for its commit and sync (play_submit_start). */
+struct play_pending {
+	struct submit_job j;
+	struct prepared p;    /* when j.p is set: the answer is p.res, else j.result */
+	struct play_outcome out;
+	int rc;               /* the write's outcome, set before done is called */
+	struct err err;
+	play_done_fn done;
+	void *arg;
+};
+
+static void pending_stored(void *arg, int rc, const struct err *e)
 {
-	struct submit_job j = { .rq = rq, .out = out };
-	struct prepared p = {0};
+	struct play_pending *pp = arg;
+
+	pp->rc = rc;
+	if (rc < 0 && e)
+		pp->err = *e;
+	pp->done(pp->arg);
+}
+
+static void pending_free(struct play_pending *pp)
+{
+	json_decref(pp->j.result);
+	prepared_release(&pp->p);
+	free(pp);
+}
+
+int play_submit_start(struct store *s, const struct play_submit *rq, play_done_fn done, void *arg,
+		      struct play_pending **pending, struct play_outcome *out, struct err *err)
+{
+	struct play_pending *pp = calloc(1, sizeof(*pp));
 	int rc;
 
-	*result = NULL;
+	*pending = NULL;
 	memset(out, 0, sizeof(*out));
+	if (!pp)
+		return err_set(err, ERR_NOMEM, "out of memory");
+	pp->done = done;
+	pp->arg = arg;
+	pp->j.rq = rq;
+	pp->j.out = &pp->out;
 	if (!rq->idem_key && rq->nlines >= 1 && rq->nlines <= PLAY_MAX_LINES) {
 		/*
 		 * An answer from the read is final when it is an error (the state it
@@ -594,31 +628,71 @@ int play_submit(struct store *s, const struct play_submit *rq, json_t **result, 
 		 * the writer finds the game row unchanged; else it is worked out
 		 * again under the writer.
 		 */
-		if ((rc = submit_prepare(s, rq, &p, out, err)) < 0) {
-			prepared_release(&p);
-			return rc;
-		}
-		j.p = &p;
-		rc = store_write_grouped(s, store_prepared, &j, err);
-		if (rc == 0) {
-			*result = p.res;
-			p.res = NULL;
-			prepared_release(&p);
-			return 0;
-		}
-		prepared_release(&p);
-		if (!j.moved_on)
-			return rc;
+		if ((rc = submit_prepare(s, rq, &pp->p, &pp->out, err)) < 0)
+			goto failed;
+		pp->j.p = &pp->p;
+		if ((rc = store_write_grouped_async(s, store_prepared, &pp->j, pending_stored, pp, err)) == 0)
+			goto started;
+		if (!pp->j.moved_on)
+			goto failed;
 		err_clear(err);
-		memset(out, 0, sizeof(*out));
+		prepared_release(&pp->p);
+		pp->j.p = NULL;
+		memset(&pp->out, 0, sizeof(pp->out));
 	}
 	/* concurrent submissions share one durable commit; each is all or nothing in its own savepoint */
-	if ((rc = store_write_grouped(s, submit_grouped, &j, err)) < 0) {
-		json_decref(j.result);
-		return rc;
-	}
-	*result = j.result;
+	if ((rc = store_write_grouped_async(s, submit_grouped, &pp->j, pending_stored, pp, err)) == 0)
+		goto started;
+failed:
+	*out = pp->out;
+	pending_free(pp);
+	return rc;
+started:
+	/* pp is the caller's now (and done may have been called already) */
+	*pending = pp;
 	return 0;
+}
+
+int play_submit_finish(struct play_pending *pp, json_t **result, struct play_outcome *out, struct err *err)
+{
+	int rc = pp->rc;
+
+	*result = NULL;
+	*out = pp->out;
+	if (rc < 0) {
+		*err = pp->err;
+	} else if (pp->j.p) {
+		*result = pp->p.res;
+		pp->p.res = NULL;
+	} else {
+		*result = pp->j.result;
+		pp->j.result = NULL;
+	}
+	pending_free(pp);
+	return rc;
+}
+
+static void post_done(void *arg)
+{
+	sem_post(arg);
+}
+
+int play_submit(struct store *s, const struct play_submit *rq, json_t **result, struct play_outcome *out,
+		struct err *err)
+{
+	struct play_pending *pp;
+	sem_t done;
+	int rc;
+
+	*result = NULL;
+	sem_init(&done, 0, 0);
+	if ((rc = play_submit_start(s, rq, post_done, &done, &pp, out, err)) == 0) {
+		while (sem_wait(&done) < 0)
+			;
+		rc = play_submit_finish(pp, result, out, err);
+	}
+	sem_destroy(&done);
+	return rc;
 }
 
 int play_move_count(struct store *s, int64_t id, int *move_count, struct err *err)

@@ -71,6 +71,22 @@ struct play_outcome {
  */
 int play_submit(struct store *s, const struct play_submit *rq, json_t **result, struct play_outcome *out,
 		struct err *err);
+/*
+ * play_submit without waiting for the disk. The request is checked and its
+ * rows written on this thread; when that fails, its error is returned (and
+ * *out says which line). Else 0: *pending holds the submission, whose write
+ * waits for its group's commit and sync, and done(arg) is called exactly
+ * once when that is over, from any thread (maybe this one, before this
+ * returns) and maybe with the store's mutexes held: it must only hand on
+ * the news. Then, and not before this returned, play_submit_finish gives
+ * play_submit's outcome and frees the submission. rq need only live until
+ * this returns.
+ */
+struct play_pending;
+typedef void (*play_done_fn)(void *arg);
+int play_submit_start(struct store *s, const struct play_submit *rq, play_done_fn done, void *arg,
+		      struct play_pending **pending, struct play_outcome *out, struct err *err);
+int play_submit_finish(struct play_pending *pp, json_t **result, struct play_outcome *out, struct err *err);
 
 /* The game row's move count (cheap, for If-None-Match). */
 int play_move_count(struct store *s, int64_t id, int *move_count, struct err *err);

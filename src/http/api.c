@@ -464,6 +464,49 @@ int api_prefers_minimal(const char *v)
 	return 0;
 }
 
+/* The answer to a move: its error (lines: the steps sent, for the one that failed) or its result (taken). */
+static void move_reply(struct http_reply *r, int rc, json_t *res, const struct play_outcome *out,
+		       const struct err *e, const char *const *lines, int no_view)
+{
+	if (rc < 0) {
+		json_t *extra = NULL;
+		if (out->failed_line && lines)
+			extra = json_pack("{s:i,s:s}", "line", out->failed_line, "text", lines[out->failed_line - 1]);
+		http_reply_problem(r, rc, rc == ERR_ILLEGAL ? "illegal_move" : NULL, e->msg, extra);
+		return;
+	}
+	if (!out->replayed)
+		metrics_count_moves((int)json_array_size(json_object_get(res, "applied")));
+	snprintf(r->etag, sizeof(r->etag), "%lld", (long long)json_integer_value(json_object_get(res, "move_count")));
+	if (no_view) {
+		json_object_del(res, "view");
+		r->preference_applied = "return=minimal";
+	}
+	http_reply_json(r, out->replayed ? out->status : 200, res);
+}
+
+/* A move whose write waits for its commit and sync. */
+struct move_wait {
+	struct play_pending *pending;
+	int no_view;
+};
+
+static void move_finish(struct http_request *rq, struct http_reply *r, void *ctx)
+{
+	struct move_wait *mv = ctx;
+	struct play_outcome out;
+	struct err e = {0};
+	json_t *res;
+	int rc;
+
+	(void)rq;
+	rc = play_submit_finish(mv->pending, &res, &out, &e);
+	/* the steps are known to have been legal: a failure now is the store's, with no line */
+	out.failed_line = 0;
+	move_reply(r, rc, res, &out, &e, NULL, mv->no_view);
+	free(mv);
+}
+
 void api_game_move(struct http_request *rq, struct http_reply *r)
 {
 	int64_t id = rq->ids[0];
@@ -477,7 +520,8 @@ void api_game_move(struct http_request *rq, struct http_reply *r)
 	struct err e = {0};
 	struct buf hashed = BUF_INIT;
 	unsigned char hash[32];
-	json_t *body = NULL, *res = NULL, *arr;
+	struct move_wait *mv;
+	json_t *body = NULL, *arr;
 	int seat, with_emails, wanted = -1, n = 0, rc;
 
 	if (ctype && strncmp(ctype, "text/plain", 10) == 0) {
@@ -552,27 +596,21 @@ void api_game_move(struct http_request *rq, struct http_reply *r)
 		sub.idem_key = idem;
 		sub.request_hash = hash;
 	}
-	rc = play_submit(http_store(rq), &sub, &res, &out, &e);
-	if (rc < 0) {
-		json_t *extra = NULL;
-		if (out.failed_line) {
-			extra = json_pack("{s:i,s:s}", "line", out.failed_line, "text", lines[out.failed_line - 1]);
-		}
-		http_reply_problem(r, rc, rc == ERR_ILLEGAL ? "illegal_move" : NULL, e.msg, extra);
+	if (!(mv = calloc(1, sizeof(*mv)))) {
+		http_reply_problem(r, ERR_NOMEM, NULL, "out of memory", NULL);
 		goto done;
 	}
-	if (!out.replayed)
-		metrics_count_moves((int)json_array_size(json_object_get(res, "applied")));
-	snprintf(r->etag, sizeof(r->etag), "%lld", (long long)json_integer_value(json_object_get(res, "move_count")));
-	if (sub.no_view) {
-		json_object_del(res, "view");
-		r->preference_applied = "return=minimal";
+	mv->no_view = sub.no_view;
+	/* the thread serves other connections while the move waits for the disk */
+	rc = play_submit_start(http_store(rq), &sub, http_wake, rq, &mv->pending, &out, &e);
+	if (rc < 0) {
+		move_reply(r, rc, NULL, &out, &e, lines, 0);
+		free(mv);
+	} else {
+		http_defer(rq, r, move_finish, mv);
 	}
-	http_reply_json(r, out.replayed ? out.status : 200, res);
-	res = NULL;
 done:
 	buf_release(&hashed);
-	json_decref(res);
 	json_decref(body);
 }
 

@@ -4,6 +4,7 @@
 #define TURNPOST_HTTP_HTTP_H
 
 #include <jansson.h>
+#include <pthread.h>
 #include <stdint.h>
 
 #include "render/render.h"
@@ -72,6 +73,10 @@ struct web_session {
 	char set_csrf_cookie; /* a new double-submit cookie must be sent */
 };
 
+struct http_request;
+struct http_reply;
+typedef void (*http_finish_fn)(struct http_request *rq, struct http_reply *r, void *ctx);
+
 struct http_request {
 	struct http_server *srv;
 	void *conn;             /* struct MHD_Connection *, opaque outside server.c */
@@ -89,6 +94,11 @@ struct http_request {
 	struct http_auth auth;
 	struct web_session sess; /* ROUTE_WEB routes */
 	struct form *form;       /* a parsed urlencoded body (ROUTE_WEB POSTs) */
+	/* http_defer */
+	pthread_mutex_t defer_lock;
+	int woken, suspended;
+	http_finish_fn finish;
+	void *finish_ctx;
 };
 
 struct http_reply {
@@ -103,6 +113,19 @@ struct http_reply {
 	int ncookies;
 	int cache;                /* static files: cacheable */
 };
+
+/*
+ * Answering later without holding a thread: a handler that started work
+ * ending on another thread (a move waiting for its durable commit) returns
+ * through http_defer with the function that makes the answer once the work
+ * is over. Until then the connection is suspended and its thread serves
+ * other connections. The work calls http_wake(rq) exactly once, from any
+ * thread, when it is over (before http_defer is fine: then http_defer
+ * answers at once). finish(rq, r, ctx) is called exactly once, on a server
+ * thread, and owns ctx.
+ */
+void http_defer(struct http_request *rq, struct http_reply *r, http_finish_fn finish, void *ctx);
+void http_wake(void *rq);
 
 /* A request header (borrowed until the request ends) or NULL. */
 const char *http_header(const struct http_request *rq, const char *name);

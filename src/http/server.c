@@ -29,6 +29,7 @@ struct http_server {
 	struct http_config cfg;
 	struct store *store;
 	atomic_int inflight;
+	atomic_int suspended; /* connections waiting in http_defer */
 	int port;
 	char base_url[256];
 	int secure_cookies;
@@ -256,6 +257,52 @@ static size_t body_limit_for(struct http_server *srv, struct MHD_Connection *con
 	return admin ? ROUTE_UPLOAD_LIMIT : srv->cfg.body_limit;
 }
 
+void http_defer(struct http_request *rq, struct http_reply *r, http_finish_fn finish, void *ctx)
+{
+	pthread_mutex_lock(&rq->defer_lock);
+	if (!rq->woken) {
+		rq->finish = finish;
+		rq->finish_ctx = ctx;
+		atomic_fetch_add(&rq->srv->suspended, 1);
+		MHD_suspend_connection(rq->conn);
+		rq->suspended = 1;
+		pthread_mutex_unlock(&rq->defer_lock);
+		return;
+	}
+	pthread_mutex_unlock(&rq->defer_lock);
+	finish(rq, r, ctx);
+}
+
+void http_wake(void *arg)
+{
+	struct http_request *rq = arg;
+	struct MHD_Connection *conn = rq->conn;
+	int suspended;
+
+	pthread_mutex_lock(&rq->defer_lock);
+	rq->woken = 1;
+	suspended = rq->suspended;
+	pthread_mutex_unlock(&rq->defer_lock);
+	/* last: once resumed, the request may be answered and freed by its thread */
+	if (suspended)
+		MHD_resume_connection(conn);
+}
+
+/* The deferred answer's turn (the connection was resumed, or ended first): once. */
+static void finish_deferred(struct http_request *rq, struct http_reply *r)
+{
+	http_finish_fn fn;
+
+	/* the wake-up happened before: its writes are seen */
+	pthread_mutex_lock(&rq->defer_lock);
+	fn = rq->finish;
+	rq->finish = NULL;
+	rq->suspended = 0;
+	pthread_mutex_unlock(&rq->defer_lock);
+	atomic_fetch_sub(&rq->srv->suspended, 1);
+	fn(rq, r, rq->finish_ctx);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
 				  const char *version, const char *upload_data, size_t *upload_data_size,
 				  void **req_cls)
@@ -278,6 +325,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		rq->path = url;
 		rq->start_ms = clock_mono_ms();
 		rq->auth.seat = -1;
+		pthread_mutex_init(&rq->defer_lock, NULL);
 		buf_init(&rq->body);
 		client_address(conn, rq->client);
 		rq->body_limit = body_limit_for(srv, conn, method, url);
@@ -290,6 +338,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		}
 		return MHD_YES;
 	}
+	if (rq->finish) {
+		/* resumed: the work of http_defer is over */
+		finish_deferred(rq, &reply);
+		goto reply;
+	}
 	if (*upload_data_size) {
 		if (!rq->too_large && rq->body.len + *upload_data_size <= rq->body_limit)
 			buf_add(&rq->body, upload_data, *upload_data_size);
@@ -300,6 +353,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	}
 respond:
 	dispatch(rq, &reply);
+	if (rq->suspended) {
+		/* answered when resumed */
+		buf_release(&reply.body);
+		return MHD_YES;
+	}
+reply:
 	session_finish_reply(rq, &reply);
 	metrics_count_request(reply.status);
 	rq->status = reply.status;
@@ -322,12 +381,19 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 	(void)conn;
 	if (!rq)
 		return;
+	if (rq->finish) {
+		/* the connection ended before the deferred answer was made: its work is over, free it */
+		struct http_reply scratch = { .status = 500, .body = BUF_INIT };
+		finish_deferred(rq, &scratch);
+		buf_release(&scratch.body);
+	}
 	if (srv->cfg.log_requests) {
 		log_info("%s %s %d %.1fms%s", rq->method, rq->path, rq->status, clock_mono_ms() - rq->start_ms,
 			 toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " (connection ended early)");
 	}
 	buf_release(&rq->body);
 	form_free(rq->form);
+	pthread_mutex_destroy(&rq->defer_lock);
 	free(rq);
 	*req_cls = NULL;
 	atomic_fetch_sub(&srv->inflight, 1);
@@ -361,7 +427,7 @@ int http_server_start(const struct http_config *cfg, struct store *store, struct
 	if (!srv->cfg.max_connections)
 		srv->cfg.max_connections = 256;
 	if (!srv->cfg.threads)
-		srv->cfg.threads = 64;
+		srv->cfg.threads = 8;
 	if (!srv->cfg.inbound_body_limit)
 		srv->cfg.inbound_body_limit = 1024 * 1024;
 	srv->store = store;
@@ -392,7 +458,8 @@ int http_server_start(const struct http_config *cfg, struct store *store, struct
 		return err_set(err, ERR_INPUT, "cannot listen on \"%s\": give an IPv4 address such as 127.0.0.1",
 			       cfg->listen_addr);
 	}
-	srv->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG | MHD_USE_AUTO | MHD_USE_ITC,
+	srv->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG | MHD_USE_AUTO |
+					  MHD_ALLOW_SUSPEND_RESUME,
 				  (uint16_t)cfg->port, NULL, NULL, on_request, srv,
 				  MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
 				  MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
@@ -451,7 +518,12 @@ void http_server_stop(struct http_server *srv, unsigned grace_ms)
 		return;
 	s = MHD_quiesce_daemon(srv->d);
 	until = clock_mono_ms() + grace_ms;
-	while (atomic_load(&srv->inflight) > 0 && clock_mono_ms() < until) {
+	/*
+	 * Suspended connections are waited for past the grace: stopping the
+	 * daemon with one is not allowed, and each ends when the store's sync
+	 * does (or fails).
+	 */
+	while ((atomic_load(&srv->inflight) > 0 && clock_mono_ms() < until) || atomic_load(&srv->suspended) > 0) {
 		struct timespec ts = { 0, 10 * 1000 * 1000 };
 		nanosleep(&ts, NULL);
 	}

@@ -618,6 +618,11 @@ static int writer_exec(struct store *s, const char *sql, const char *what, struc
 /* End a ticket's wait (after this, t may be gone). */
 static void ticket_finish(struct store__ticket *t, int rc, const struct err *e)
 {
+	if (t->fn) {
+		t->fn(t->arg, rc, rc < 0 ? e : NULL);
+		free(t);
+		return;
+	}
 	t->rc = rc;
 	if (rc < 0 && t->err && e)
 		*t->err = *e;
@@ -982,13 +987,14 @@ void store_write_rollback(struct store_conn *c)
  * write in a savepoint of the open shared transaction (beginning one when
  * none is open). Then, when no other writer is waiting for the mutex (or the
  * group is full), it commits the group for everyone; otherwise it leaves the
- * commit to the next writer and sleeps until its group has ended. While one
- * group is being made durable, the writes that arrive queue on the mutex and
- * form the next group, so the number of commits adapts to the load.
+ * commit to the next writer, and t waits until its group has ended. While
+ * one group is being made durable, the writes that arrive queue on the mutex
+ * and form the next group, so the number of commits adapts to the load.
+ * Returns fn's failure (t was not queued) or 0 (t's wait is ended by
+ * whoever ends its group or syncs it, maybe already before this returns).
  */
-int store_write_grouped(struct store *s, store_write_fn fn, void *ctx, struct err *err)
+static int grouped_run(struct store *s, store_write_fn fn, void *ctx, struct store__ticket *t, struct err *err)
 {
-	struct store__ticket t = { .err = err };
 	int rc;
 
 	writer_lock(s);
@@ -1031,9 +1037,8 @@ failed:
 	}
 	if (rc >= 0) {
 		rc = 0;
-		sem_init(&t.done, 0, 0);
-		t.next = s->group;
-		s->group = &t;
+		t->next = s->group;
+		s->group = t;
 		s->group_members++;
 	}
 	/*
@@ -1045,13 +1050,37 @@ failed:
 			      s->group_members >= STORE__GROUP_MAX))
 		group_end(s, 0, NULL);
 	pthread_mutex_unlock(&s->write_lock);
-	if (rc == 0) {
+	return rc;
+}
+
+int store_write_grouped(struct store *s, store_write_fn fn, void *ctx, struct err *err)
+{
+	struct store__ticket t = { .err = err };
+	int rc;
+
+	sem_init(&t.done, 0, 0);
+	if ((rc = grouped_run(s, fn, ctx, &t, err)) == 0) {
 		/* one wait: the group's commit failing, or the sync that covers it (the sync thread's) */
 		while (sem_wait(&t.done) < 0)
 			;
 		rc = t.rc;
-		sem_destroy(&t.done);
 	}
+	sem_destroy(&t.done);
+	return rc;
+}
+
+int store_write_grouped_async(struct store *s, store_write_fn fn, void *ctx, store_done_fn done, void *arg,
+			      struct err *err)
+{
+	struct store__ticket *t = calloc(1, sizeof(*t));
+	int rc;
+
+	if (!t)
+		return err_set(err, ERR_NOMEM, "out of memory");
+	t->fn = done;
+	t->arg = arg;
+	if ((rc = grouped_run(s, fn, ctx, t, err)) < 0)
+		free(t);
 	return rc;
 }
 

@@ -77,6 +77,18 @@ void store_write_rollback(struct store_conn *c);
  */
 typedef int (*store_write_fn)(struct store_conn *c, void *ctx, struct err *err);
 int store_write_grouped(struct store *s, store_write_fn fn, void *ctx, struct err *err);
+/*
+ * The same without waiting: fn runs as above, and when it fails its code is
+ * returned (done is not called). Else 0 is returned and done(arg, rc, e) is
+ * called exactly once when the write is durable (rc 0) or its commit or
+ * sync failed (rc < 0, e says why): from any thread, possibly this one
+ * before this returns, and possibly with the store's mutexes held, so done
+ * must only hand the outcome on (post, signal, resume) and never call the
+ * store.
+ */
+typedef void (*store_done_fn)(void *arg, int rc, const struct err *e);
+int store_write_grouped_async(struct store *s, store_write_fn fn, void *ctx, store_done_fn done, void *arg,
+			      struct err *err);
 /* Since store_open: commits of grouped transactions and the successful writes they held. */
 void store_write_group_stats(struct store *s, uint64_t *commits, uint64_t *writes);
 /* Since store_open: syncs of the WAL file (each one makes every commit before it durable). */

@@ -16,11 +16,12 @@
 #define STORE__GROUP_MAX 48
 
 /*
- * A write waiting until it is durable or has failed (lives on its caller's
- * stack): first in its group (store->group) until the group commits, then
- * among the committed writes waiting for the sync (store->unsynced). Its
- * semaphore is posted once, by whoever ends its wait; after that nobody
- * touches it.
+ * A write waiting until it is durable or has failed: first in its group
+ * (store->group) until the group commits, then among the committed writes
+ * waiting for the sync (store->unsynced). Whoever ends its wait either
+ * posts its semaphore (a ticket on its caller's stack) or, for an
+ * asynchronous write, calls its fn and frees it; after that nobody touches
+ * it.
  */
 struct store__ticket {
 	struct store__ticket *next;
@@ -28,6 +29,8 @@ struct store__ticket {
 	int rc;          /* 0: committed and synced */
 	uint64_t seq;    /* the number of the commit that holds it */
 	sem_t done;
+	store_done_fn fn; /* asynchronous: called instead of posting done */
+	void *arg;
 };
 
 struct store_conn {

@@ -1,5 +1,6 @@
 /* tests/http/test_restart.c: kill turnpostd in the middle of notification retries and start it again: nothing is lost */
 /* SPDX-License-Identifier: MIT */
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,8 +143,76 @@ static void test_restart__kill_during_retries_loses_nothing(void)
 	CU_ASSERT_EQUAL(ht_stop(&d, SIGTERM), 0);
 }
 
+
+struct move_call {
+	struct ht_daemon *d;
+	char path[64];
+	const char *token;
+	const char *body;
+	struct ht_resp r;
+	int rc;
+};
+
+static void *post_move(void *arg)
+{
+	struct move_call *m = arg;
+
+	m->rc = ht_request(m->d, "POST", m->path, m->token, NULL, m->body, strlen(m->body), &m->r);
+	return NULL;
+}
+
+/*
+ * A move waits for its sync without holding a server thread; when the disk
+ * fails that sync, the move gets the store's error, and a stop meanwhile
+ * waits for that answer instead of dropping the connection.
+ */
+static void test_restart__move_waiting_on_a_failing_disk(void)
+{
+	struct ht_daemon d2;
+	struct buf out = BUF_INIT;
+	struct ht_resp r;
+	struct move_call m = { .d = &d2, .body = "{\"moves\":[\"add 2\"]}" };
+	const char *body = "{\"game\":\"counting-race\",\"players\":[{\"name\":\"Ann\"},{\"name\":\"Bob\"}]}";
+	char token[64], seat0[64];
+	pthread_t th;
+
+	setenv("TURNPOST_TEST_SYNC_DELAY_MS", "600", 1);
+	CU_ASSERT_EQUAL_FATAL(ht_start(&d2, NULL), 0);
+	unsetenv("TURNPOST_TEST_SYNC_DELAY_MS");
+	CU_ASSERT_EQUAL(ht_cli(&d2, "user add admin@example.org --admin", &out), 0);
+	last_line(&out, token, sizeof(token));
+	buf_release(&out);
+	CU_ASSERT_EQUAL_FATAL(ht_request(&d2, "POST", "/api/v1/games", token, NULL, body, strlen(body), &r), 0);
+	CU_ASSERT_EQUAL_FATAL(r.status, 201);
+	snprintf(m.path, sizeof(m.path), "/api/v1/games/%lld/moves",
+		 (long long)json_integer_value(json_object_get(r.json, "id")));
+	snprintf(seat0, sizeof(seat0), "%s",
+		 json_string_value(json_object_get(json_array_get(json_object_get(r.json, "seats"), 0), "token")));
+	ht_resp_release(&r);
+	m.token = seat0;
+	/* a first move goes through as usual */
+	CU_ASSERT_EQUAL_FATAL(ht_request(&d2, "POST", m.path, seat0, NULL, "{\"moves\":[\"add 1\"]}", 19, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(r.json, "move_count")), 1);
+	ht_resp_release(&r);
+	/* the next sync takes 600 ms and then fails; a move waits for it, and the daemon is told to stop */
+	CU_ASSERT_EQUAL(kill(d2.pid, SIGUSR2), 0);
+	usleep(100 * 1000);
+	pthread_create(&th, NULL, post_move, &m);
+	usleep(200 * 1000);
+	CU_ASSERT_EQUAL(ht_stop(&d2, SIGTERM), 0);
+	pthread_join(th, NULL);
+	CU_ASSERT_EQUAL_FATAL(m.rc, 0);
+	CU_ASSERT_EQUAL(m.r.status, 503);
+	CU_ASSERT(m.r.json && strstr(json_string_value(json_object_get(m.r.json, "detail")),
+				     "the disk failed to confirm a write") != NULL);
+	ht_resp_release(&m.r);
+	ht_cleanup(&d2);
+}
+
 static CU_TestInfo restart_cases[] = {
 	{ "test_restart__kill_during_retries_loses_nothing", test_restart__kill_during_retries_loses_nothing },
+	{ "test_restart__move_waiting_on_a_failing_disk", test_restart__move_waiting_on_a_failing_disk },
 	CU_TEST_INFO_NULL
 };
 

@@ -1,6 +1,8 @@
 /* tests/unit/test_group.c: CUnit suite for group commit (store_write_grouped and play_submit under concurrency) */
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -550,6 +552,154 @@ static void test_group__write_during_failing_sync_is_not_kept(void)
 	store_close(again);
 }
 
+
+/* ---- writes that do not wait (store_write_grouped_async, play_submit_start) ---- */
+
+struct done_rec {
+	pthread_mutex_t lock;
+	sem_t posted;
+	int calls;
+	int rc;
+	struct err e;
+};
+
+static void done_rec_init(struct done_rec *d)
+{
+	memset(d, 0, sizeof(*d));
+	pthread_mutex_init(&d->lock, NULL);
+	sem_init(&d->posted, 0, 0);
+	d->rc = 1;
+}
+
+/* 0 once posted, -1 after 10 s without (a missing wake-up fails the test instead of hanging it) */
+static int wait_posted(sem_t *sem)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += 10;
+	while (sem_timedwait(sem, &ts) < 0)
+		if (errno != EINTR)
+			return -1;
+	return 0;
+}
+
+static void done_rec_free(struct done_rec *d)
+{
+	sem_destroy(&d->posted);
+	pthread_mutex_destroy(&d->lock);
+}
+
+static void record_done(void *arg, int rc, const struct err *e)
+{
+	struct done_rec *d = arg;
+
+	pthread_mutex_lock(&d->lock);
+	d->calls++;
+	d->rc = rc;
+	if (e)
+		d->e = *e;
+	pthread_mutex_unlock(&d->lock);
+	sem_post(&d->posted);
+}
+
+static void test_group__async_write_calls_back_once(void)
+{
+	struct done_rec ok, refused, later, failing;
+	struct user_job bad = { .i = 901, .fail = 1 };
+	struct store *s5 = NULL;
+	struct err e = {0};
+	char p5[160];
+	uint64_t s0 = store_sync_count(st);
+
+	/* a write that succeeds: done once, with 0, after a sync; the row is then seen by another store */
+	done_rec_init(&ok);
+	CU_ASSERT_EQUAL(store_write_grouped_async(st, ok_fn, "async@example.org", record_done, &ok, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(wait_posted(&ok.posted), 0);
+	CU_ASSERT_EQUAL(ok.rc, 0);
+	CU_ASSERT_STRING_EQUAL(ok.e.msg, "");
+	CU_ASSERT(store_sync_count(st) > s0);
+	CU_ASSERT_EQUAL(user_exists(other, "async@example.org"), 1);
+
+	/* a write whose function fails: its error at once, nothing kept, done never called */
+	done_rec_init(&refused);
+	CU_ASSERT_EQUAL(store_write_grouped_async(st, add_user_fn, &bad, record_done, &refused, &e), ERR_ILLEGAL);
+	CU_ASSERT_STRING_EQUAL(e.msg, "refused after writing");
+	CU_ASSERT_EQUAL(user_exists(st, "u901@example.org"), 0);
+	/* the next write's commit and sync are over: had the refused one been queued, it would be done too */
+	done_rec_init(&later);
+	CU_ASSERT_EQUAL(store_write_grouped_async(st, ok_fn, "async-later@example.org", record_done, &later, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(wait_posted(&later.posted), 0);
+	CU_ASSERT_EQUAL(later.rc, 0);
+	CU_ASSERT_EQUAL(refused.calls, 0);
+	CU_ASSERT_EQUAL(ok.calls, 1);
+	CU_ASSERT_EQUAL(later.calls, 1);
+
+	/* a sync that fails: done gets the store's error, once */
+	snprintf(p5, sizeof(p5), "%s/async.db", dir);
+	CU_ASSERT_EQUAL_FATAL(store_open(p5, NULL, &s5, &e), 0);
+	done_rec_init(&failing);
+	store_fail_syncs_for_tests(s5, 1, 50);
+	CU_ASSERT_EQUAL(store_write_grouped_async(s5, ok_fn, "unsure@example.org", record_done, &failing, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(wait_posted(&failing.posted), 0);
+	CU_ASSERT_EQUAL(failing.rc, ERR_STORE);
+	CU_ASSERT(strstr(failing.e.msg, "the disk failed to confirm a write") != NULL);
+	/* and later writes are refused at once, without a call */
+	CU_ASSERT_EQUAL(store_write_grouped_async(s5, ok_fn, "after@example.org", record_done, &failing, &e),
+			ERR_STORE);
+	store_close(s5);
+	CU_ASSERT_EQUAL(failing.calls, 1);
+	done_rec_free(&ok);
+	done_rec_free(&refused);
+	done_rec_free(&later);
+	done_rec_free(&failing);
+}
+
+static void post_sem(void *arg)
+{
+	sem_post(arg);
+}
+
+static void test_group__submit_start_and_finish(void)
+{
+	const char *good[] = { "add 2" }, *bad[] = { "add 1", "add 9" };
+	int64_t id = new_game(31);
+	struct play_submit rq = { .game_id = id, .seat = 0, .lines = good, .nlines = 1, .via = "api",
+				  .if_match = 0 };
+	struct play_pending *pp = NULL;
+	struct play_outcome out;
+	struct err e = {0};
+	json_t *res = NULL;
+	sem_t done;
+
+	sem_init(&done, 0, 0);
+	CU_ASSERT_EQUAL_FATAL(play_submit_start(st, &rq, post_sem, &done, &pp, &out, &e), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pp);
+	CU_ASSERT_EQUAL_FATAL(wait_posted(&done), 0);
+	CU_ASSERT_EQUAL(play_submit_finish(pp, &res, &out, &e), 0);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(res, "move_count")), 1);
+	CU_ASSERT_EQUAL(out.replayed, 0);
+	json_decref(res);
+	/* durable before done: a store of its own reads it from the file */
+	CU_ASSERT_EQUAL(durable_move_count(other, id), 1);
+
+	/* an illegal second line: the error at once, with its line; nothing pending, nothing stored */
+	rq.lines = bad;
+	rq.nlines = 2;
+	rq.if_match = 1;
+	CU_ASSERT_EQUAL(play_submit_start(st, &rq, post_sem, &done, &pp, &out, &e), ERR_ILLEGAL);
+	CU_ASSERT_PTR_NULL(pp);
+	CU_ASSERT_EQUAL(out.failed_line, 2);
+	CU_ASSERT_EQUAL(durable_move_count(other, id), 1);
+	/* a stale If-Match: ERR_STALE at once */
+	rq.lines = good;
+	rq.nlines = 1;
+	rq.if_match = 0;
+	CU_ASSERT_EQUAL(play_submit_start(st, &rq, post_sem, &done, &pp, &out, &e), ERR_STALE);
+	CU_ASSERT_EQUAL(sem_trywait(&done), -1);
+	sem_destroy(&done);
+}
+
 static CU_TestInfo group_cases[] = {
 	{ "test_group__store_writes_share_commits", test_group__store_writes_share_commits },
 	{ "test_group__alone_and_mixed_with_exclusive_writes", test_group__alone_and_mixed_with_exclusive_writes },
@@ -559,6 +709,8 @@ static CU_TestInfo group_cases[] = {
 	{ "test_group__write_during_failing_sync_is_not_kept", test_group__write_during_failing_sync_is_not_kept },
 	{ "test_group__background_checkpoints", test_group__background_checkpoints },
 	{ "test_group__acknowledged_moves_survive_reopen", test_group__acknowledged_moves_survive_reopen },
+	{ "test_group__async_write_calls_back_once", test_group__async_write_calls_back_once },
+	{ "test_group__submit_start_and_finish", test_group__submit_start_and_finish },
 	CU_TEST_INFO_NULL
 };
 
