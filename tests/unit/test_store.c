@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "store/store.h"
 #include "testutil.h"
 #include "util/embed.h"
@@ -233,9 +235,84 @@ static void test_store__backup_is_a_working_copy(void)
 	CU_ASSERT(store_backup(st, "/proc/nope/backup.db", &e) < 0);
 }
 
+
+/* A database made before 004_moves_log.sql: its moves are all there, in order, after the migration. */
+static void test_store__moves_log_migration_keeps_every_move(void)
+{
+	static const char rows[] =
+		"INSERT INTO games(id, game, seed, nplayers, move_count, initial, created_at, updated_at)"
+		" VALUES (1, 'counting-race', 's1', 2, 3, '{}', 0, 0), (2, 'counting-race', 's2', 2, 2, '{}', 0, 0);"
+		"INSERT INTO moves(game_id, n, seat, text, via, at, back, undo_seat, snapshot) VALUES"
+		" (2, 1, 0, 'add 2', 'api', 10, 0, 0, '{\"b\":1}'), (1, 1, 0, 'add 1', 'web', 11, 0, 0, '{\"a\":1}'),"
+		" (1, 2, 0, 'end', 'web', 12, 1, -1, '{\"a\":2}'), (2, 2, 0, 'end', 'api', 13, 1, -1, '{\"b\":2}'),"
+		" (1, 3, 1, 'add 3', 'email', 14, 2, 1, '{\"a\":3}');";
+	const char *want1[] = { "add 1", "end", "add 3" };
+	char old[160];
+	sqlite3 *db = NULL;
+	struct store *s = NULL;
+	struct store_conn *c;
+	struct store_move *moves = NULL, dup = { .n = 3, .seat = 0, .text = "end", .via = "api", .snapshot = "{}" };
+	struct err e = {0};
+	int n = 0, migrations = 0;
+
+	snprintf(old, sizeof(old), "%s/old.db", dir);
+	CU_ASSERT_EQUAL_FATAL(sqlite3_open(old, &db), SQLITE_OK);
+	CU_ASSERT_EQUAL(sqlite3_exec(db, "CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)",
+				     NULL, NULL, NULL), SQLITE_OK);
+	for (const struct embed_file *f = embed_sql; f->name; f++) {
+		char rec[160];
+
+		migrations++;
+		if (strcmp(f->name, "004_moves_log.sql") >= 0)
+			continue;
+		CU_ASSERT_EQUAL(sqlite3_exec(db, f->text, NULL, NULL, NULL), SQLITE_OK);
+		snprintf(rec, sizeof(rec), "INSERT INTO schema_migrations VALUES ('%s', 0)", f->name);
+		CU_ASSERT_EQUAL(sqlite3_exec(db, rec, NULL, NULL, NULL), SQLITE_OK);
+	}
+	CU_ASSERT_EQUAL(sqlite3_exec(db, rows, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+
+	CU_ASSERT_EQUAL_FATAL(store_open(old, NULL, &s, &e), 0);
+	CU_ASSERT_EQUAL(store_schema_version(s), migrations);
+	CU_ASSERT_EQUAL_FATAL(store_read_acquire(s, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_moves_list(c, 1, 1, &moves, &n, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 3);
+	for (int i = 0; i < 3; i++) {
+		CU_ASSERT_EQUAL(moves[i].n, i + 1);
+		ASSERT_STR_EQ(moves[i].text, want1[i]);
+	}
+	ASSERT_STR_EQ(moves[2].via, "email");
+	CU_ASSERT_EQUAL(moves[2].back, 2);
+	CU_ASSERT_EQUAL(moves[2].undo_seat, 1);
+	ASSERT_STR_EQ(moves[2].snapshot, "{\"a\":3}");
+	store_moves_free(moves, n);
+	CU_ASSERT_EQUAL(store_moves_list(c, 2, 0, &moves, &n, &e), 0);
+	CU_ASSERT_EQUAL(n, 2);
+	if (n == 2)
+		ASSERT_STR_EQ(moves[1].text, "end");
+	store_moves_free(moves, n);
+	store_read_release(c);
+	/* (game, number) is still unique, and a new move goes at the end of its game */
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(s, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_move_append(c, 1, &dup, &e), ERR_CONFLICT);
+	CU_ASSERT(strstr(e.msg, "UNIQUE") != NULL);
+	dup.n = 4;
+	CU_ASSERT_EQUAL(store_move_append(c, 1, &dup, &e), 0);
+	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(store_read_acquire(s, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_moves_list(c, 1, 0, &moves, &n, &e), 0);
+	CU_ASSERT_EQUAL(n, 4);
+	if (n == 4)
+		CU_ASSERT_EQUAL(moves[3].n, 4);
+	store_moves_free(moves, n);
+	store_read_release(c);
+	store_close(s);
+}
+
 static CU_TestInfo store_cases[] = {
 	{ "test_store__open_creates_and_migrates", test_store__open_creates_and_migrates },
 	{ "test_store__open_bad_path_fails_clearly", test_store__open_bad_path_fails_clearly },
+	{ "test_store__moves_log_migration_keeps_every_move", test_store__moves_log_migration_keeps_every_move },
 	{ "test_store__users_and_duplicates", test_store__users_and_duplicates },
 	{ "test_store__rollback_keeps_nothing", test_store__rollback_keeps_nothing },
 	{ "test_store__tokens_hashed_revoked_expired", test_store__tokens_hashed_revoked_expired },
