@@ -581,6 +581,7 @@ static int submit_prepare(struct store *s, const struct play_submit *rq, struct 
 
 /* A submission whose write waits for its commit and sync (play_submit_start). */
 struct play_pending {
+	struct store *s;
 	struct submit_job j;
 	struct prepared p;    /* when j.p is set: the answer is p.res, else j.result */
 	struct play_outcome out;
@@ -617,6 +618,7 @@ int play_submit_start(struct store *s, const struct play_submit *rq, play_done_f
 	memset(out, 0, sizeof(*out));
 	if (!pp)
 		return err_set(err, ERR_NOMEM, "out of memory");
+	pp->s = s;
 	pp->done = done;
 	pp->arg = arg;
 	pp->j.rq = rq;
@@ -664,6 +666,9 @@ int play_submit_finish(struct play_pending *pp, json_t **result, struct play_out
 	} else if (pp->j.p) {
 		*result = pp->p.res;
 		pp->p.res = NULL;
+		/* the game's new latest step is committed: the next read of the game need not look it up */
+		if (pp->p.b.n > 0)
+			store_head_remember(pp->s, pp->p.g.id, &pp->p.b.rows[pp->p.b.n - 1].m);
 	} else {
 		*result = pp->j.result;
 		pp->j.result = NULL;

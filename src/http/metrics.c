@@ -60,4 +60,11 @@ void metrics_render(struct buf *out, struct store *store)
 		 "turnpost_store_checkpoints_total %llu\n",
 		 (unsigned long long)commits, (unsigned long long)writes, (unsigned long long)store_sync_count(store),
 		 (unsigned long long)store_checkpoint_count(store));
+	store_head_stats(store, &hits, &misses);
+	buf_addf(out,
+		 "# HELP turnpost_store_head_reads_total Reads of a game's latest step, by whether it was remembered.\n"
+		 "# TYPE turnpost_store_head_reads_total counter\n"
+		 "turnpost_store_head_reads_total{remembered=\"yes\"} %llu\n"
+		 "turnpost_store_head_reads_total{remembered=\"no\"} %llu\n",
+		 (unsigned long long)hits, (unsigned long long)misses);
 }

@@ -125,16 +125,86 @@ int store_game_get(struct store_conn *c, int64_t id, struct store_game *out, str
 	return 0;
 }
 
+/* The cached step n of game id into head (its snapshot copied); 1 when there was one. */
+static int head_cached(struct store *s, int64_t id, int n, struct store_move *head)
+{
+	struct store__head *h = &s->heads[(uint64_t)id % STORE__HEADS];
+	int hit = 0;
+
+	pthread_mutex_lock(&s->heads_lock);
+	if (h->game_id == id && h->n == n && h->snapshot) {
+		head->snapshot = strdup(h->snapshot);
+		head->back = h->back;
+		head->undo_seat = h->undo_seat;
+		head->seat = h->seat;
+		head->at = h->at;
+		hit = head->snapshot != NULL;
+	}
+	if (hit)
+		s->head_hits++;
+	else
+		s->head_misses++;
+	pthread_mutex_unlock(&s->heads_lock);
+	return hit;
+}
+
+static void head_keep(struct store *s, int64_t id, const struct store_move *head)
+{
+	struct store__head *h = &s->heads[(uint64_t)id % STORE__HEADS];
+	char *copy = strdup(head->snapshot);
+
+	if (!copy)
+		return;
+	pthread_mutex_lock(&s->heads_lock);
+	/* a game's latest step only moves forward: never replace a later one by an earlier read */
+	if (h->game_id != id || h->n < head->n) {
+		free(h->snapshot);
+		h->game_id = id;
+		h->n = head->n;
+		h->back = head->back;
+		h->undo_seat = head->undo_seat;
+		h->seat = head->seat;
+		h->at = head->at;
+		h->snapshot = copy;
+		copy = NULL;
+	}
+	pthread_mutex_unlock(&s->heads_lock);
+	free(copy);
+}
+
+void store_head_remember(struct store *s, int64_t game_id, const struct store_move *m)
+{
+	if (m->snapshot)
+		head_keep(s, game_id, m);
+}
+
+void store__heads_free(struct store *s)
+{
+	for (int i = 0; i < STORE__HEADS; i++) {
+		free(s->heads[i].snapshot);
+		s->heads[i].snapshot = NULL;
+		s->heads[i].game_id = 0;
+	}
+}
+
+void store_head_stats(struct store *s, uint64_t *hits, uint64_t *misses)
+{
+	pthread_mutex_lock(&s->heads_lock);
+	*hits = s->head_hits;
+	*misses = s->head_misses;
+	pthread_mutex_unlock(&s->heads_lock);
+}
+
 int store_game_head(struct store_conn *c, int64_t id, struct store_game *g, struct store_move *head,
 		    struct err *err)
 {
-	static const char sql[] =
-		"SELECT g.game, g.status, g.nplayers, g.move_count, g.active_seats, g.updated_at,"
-		" CASE WHEN g.move_count = 0 THEN g.initial ELSE m.snapshot END,"
-		" coalesce(m.back, 0), coalesce(m.undo_seat, -1), coalesce(m.seat, -1), coalesce(m.at, g.created_at)"
-		" FROM games g LEFT JOIN moves m ON m.game_id = g.id AND m.n = g.move_count AND g.move_count > 0"
-		" WHERE g.id = ?";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	static const char row_sql[] =
+		"SELECT game, status, nplayers, move_count, active_seats, updated_at FROM games WHERE id = ?";
+	/* by number, so that without a transaction around both a step made in between is not read */
+	static const char step_sql[] =
+		"SELECT snapshot, back, undo_seat, seat, at FROM moves WHERE game_id = ?1 AND n = ?2";
+	static const char setup_sql[] = "SELECT initial, 0, -1, -1, created_at FROM games WHERE id = ?1";
+	sqlite3_stmt *st = store__stmt(c, row_sql, err);
 	int rc;
 
 	memset(g, 0, sizeof(*g));
@@ -148,15 +218,31 @@ int store_game_head(struct store_conn *c, int64_t id, struct store_game *g, stru
 	g->move_count = sqlite3_column_int(st, 3);
 	g->active_seats = (unsigned)sqlite3_column_int64(st, 4);
 	g->updated_at = sqlite3_column_int64(st, 5);
+	sqlite3_reset(st);
 	head->n = g->move_count;
-	head->snapshot = store__text(st, 6);
-	head->back = sqlite3_column_int(st, 7);
-	head->undo_seat = sqlite3_column_int(st, 8);
-	head->seat = sqlite3_column_int(st, 9);
-	head->at = sqlite3_column_int64(st, 10);
+	if (head_cached(c->store, id, g->move_count, head))
+		return 0;
+	/* the step the row names (a stored step never changes, so any later read of it is the same) */
+	if (!(st = store__stmt(c, g->move_count > 0 ? step_sql : setup_sql, err)))
+		return ERR_STORE;
+	if (g->move_count > 0)
+		sqlite3_bind_int(st, 2, g->move_count);
+	if ((rc = store__row_by_id(c, st, id, "game with id", "load game", err)) < 0) {
+		if (rc == ERR_NOTFOUND)
+			return err_set(err, ERR_STORE, "game %lld has no step %d stored", (long long)id, g->move_count);
+		return rc;
+	}
+	head->snapshot = store__text(st, 0);
+	head->back = sqlite3_column_int(st, 1);
+	head->undo_seat = sqlite3_column_int(st, 2);
+	head->seat = sqlite3_column_int(st, 3);
+	head->at = sqlite3_column_int64(st, 4);
 	sqlite3_reset(st);
 	if (!head->snapshot)
 		return err_set(err, ERR_STORE, "game %lld has no step %d stored", (long long)id, g->move_count);
+	/* the writer's transaction may hold steps not committed yet: only committed ones are kept */
+	if (!c->writer)
+		head_keep(c->store, id, head);
 	return 0;
 }
 
@@ -170,13 +256,19 @@ static int game_set(struct store_conn *c, int64_t id, int expected, int move_cou
 	static const char guarded_sql[] =
 		"UPDATE games SET move_count = ?1, active_seats = ?2, status = ?3, result = ?4, updated_at = ?5"
 		" WHERE id = ?6 AND move_count = ?7 AND status = 'active'";
-	sqlite3_stmt *st = store__stmt(c, expected >= 0 ? guarded_sql : any_sql, err);
+	/* most steps: still active; status is left out so its index is not touched */
+	static const char step_sql[] =
+		"UPDATE games SET move_count = ?1, active_seats = ?2, result = ?4, updated_at = ?5"
+		" WHERE id = ?6 AND move_count = ?7 AND status = 'active'";
+	int still_active = expected >= 0 && strcmp(status, "active") == 0;
+	sqlite3_stmt *st = store__stmt(c, still_active ? step_sql : expected >= 0 ? guarded_sql : any_sql, err);
 
 	if (!st)
 		return ERR_STORE;
 	sqlite3_bind_int(st, 1, move_count);
 	sqlite3_bind_int64(st, 2, active_seats);
-	store__bind_text(st, 3, status);
+	if (!still_active)
+		store__bind_text(st, 3, status);
 	store__bind_text(st, 4, result);
 	sqlite3_bind_int64(st, 5, now);
 	sqlite3_bind_int64(st, 6, id);

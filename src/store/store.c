@@ -468,6 +468,7 @@ int store_open(const char *path, const struct store_options *opt, struct store *
 	pthread_mutex_init(&s->watch_lock, NULL);
 	pthread_cond_init(&s->ckpt_wake, NULL);
 	pthread_mutex_init(&s->write_lock, NULL);
+	pthread_mutex_init(&s->heads_lock, NULL);
 	pthread_mutex_init(&s->read_lock, NULL);
 	pthread_cond_init(&s->read_free, NULL);
 	if ((rc = conn_open(s, &s->writer, 1, busy, err)) < 0)
@@ -516,6 +517,8 @@ void store_close(struct store *s)
 		sqlite3_exec(s->writer.db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
 	conn_close(&s->writer);
 	pthread_mutex_destroy(&s->write_lock);
+	store__heads_free(s);
+	pthread_mutex_destroy(&s->heads_lock);
 	pthread_mutex_destroy(&s->read_lock);
 	pthread_cond_destroy(&s->read_free);
 	pthread_mutex_destroy(&s->sync_lock);

@@ -222,14 +222,24 @@ void store_moves_free(struct store_move *moves, int n);
 int store_game_insert(struct store_conn *c, const struct store_game *g, int64_t *id, struct err *err);
 int store_game_get(struct store_conn *c, int64_t id, struct store_game *out, struct err *err);
 /*
- * What reading and making moves need, in one statement: the game row's id,
- * game, status, nplayers, move_count, active_seats and updated_at (the other
- * fields are left empty) and the latest step's snapshot, back and undo_seat
- * (the set-up's snapshot, back 0 and undo_seat -1 at move count 0).
+ * What reading and making moves need: the game row's id, game, status,
+ * nplayers, move_count, active_seats and updated_at (the other fields are
+ * left empty) and the step that row names as the latest, with its snapshot,
+ * back and undo_seat (the set-up's snapshot, back 0 and undo_seat -1 at move
+ * count 0). The row is one statement; the step comes from the store's memory
+ * when it was read before (a stored step never changes), else from a second
+ * statement by number, so both agree without a transaction around them.
  * Release both.
  */
 int store_game_head(struct store_conn *c, int64_t id, struct store_game *g, struct store_move *head,
 		    struct err *err);
+/*
+ * Since store_open: store_game_head reads whose step came from the store's
+ * memory of recent latest steps, and those that read it from the database.
+ */
+void store_head_stats(struct store *s, uint64_t *hits, uint64_t *misses);
+/* Remember m, a committed step of game_id, as what store_game_head reads when the game is at m->n. */
+void store_head_remember(struct store *s, int64_t game_id, const struct store_move *m);
 /*
  * store_game_update, only while the game is still active at move count
  * `expected`: ERR_STALE (nothing changed) when it is not, or is gone.
@@ -253,7 +263,12 @@ int store_move_get(struct store_conn *c, int64_t game_id, int n, struct store_mo
 /* All steps in order, with snapshots when with_snapshots; *out new (store_moves_free). */
 int store_moves_list(struct store_conn *c, int64_t game_id, int with_snapshots, struct store_move **out,
 		     int *n, struct err *err);
-/* Replace one stored snapshot (admin repair and tests of verify). */
+/*
+ * Replace one stored snapshot. Nothing in turnpost calls it: it stands for a
+ * row changed behind turnpost's back in the tests of verify. A running
+ * turnpostd keeps showing the snapshot it read before for a game's latest
+ * step (store_game_head); verify reads the rows themselves.
+ */
 int store_move_set_snapshot(struct store_conn *c, int64_t game_id, int n, const char *snapshot, struct err *err);
 
 /* ---- chat, open seats, account (store/game.c, store/user.c) ---- */

@@ -44,9 +44,29 @@ struct store_conn {
 	} cache[STORE__CACHE];
 };
 
+/*
+ * The latest step of recently read games (store_game_head). A stored step's
+ * row never changes once committed (steps are only appended; nothing in
+ * turnpost updates or deletes one), so (game, step number) names its
+ * snapshot for good and an entry is right for as long as the game row says
+ * that is its latest step. Filled only from read connections, which see
+ * committed rows alone. One entry per game, at game id modulo the size.
+ */
+#define STORE__HEADS 4096
+struct store__head {
+	int64_t game_id; /* 0: empty */
+	int n;
+	int back, undo_seat, seat;
+	int64_t at;
+	char *snapshot;
+};
+
 struct store {
 	char *path;
 	struct store_conn writer;
+	pthread_mutex_t heads_lock;
+	struct store__head heads[STORE__HEADS];
+	uint64_t head_hits, head_misses; /* heads_lock */
 	pthread_mutex_t write_lock;   /* held by whoever uses the writer connection */
 	atomic_int write_waiters;     /* threads blocked on write_lock */
 	/* group commit (store.c): the open shared transaction and its members */
@@ -124,5 +144,7 @@ int store__row_by_id(struct store_conn *c, sqlite3_stmt *st, int64_t id, const c
 		     struct err *err);
 /* The writer's transaction queued a notification or made one due again: its commit bumps store_outbox_generation. */
 void store__outbox_changed(struct store_conn *c);
+/* Empty the cache of latest steps (store_close). */
+void store__heads_free(struct store *s);
 
 #endif

@@ -309,10 +309,104 @@ static void test_store__moves_log_migration_keeps_every_move(void)
 	store_close(s);
 }
 
+
+/* store_game_head: the latest step read again comes from memory, and never a step that was not committed. */
+static void test_store__head_reads_remember_committed_steps(void)
+{
+	struct store_conn *c;
+	struct store_game g = { .game = "x", .options = "{}", .seed = "1", .nplayers = 2, .initial = "{\"s\":0}",
+				.created_at = 10, .updated_at = 10 };
+	struct store_move m1 = { .n = 1, .seat = 0, .text = "add 1", .via = "api", .at = 11, .back = 0,
+				 .undo_seat = 0, .snapshot = "{\"s\":1}" };
+	struct store_move m2 = { .n = 2, .seat = 1, .text = "add 2", .via = "api", .at = 12, .back = 1,
+				 .undo_seat = 1, .snapshot = "{\"s\":2}" };
+	struct store_move head;
+	struct store_game row;
+	struct err e = {0};
+	uint64_t h0, m0, h1, m1c;
+	int64_t id;
+
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(st, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_game_insert(c, &g, &id, &e), 0);
+	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
+
+	/* the set-up, read twice: from the database, then from memory */
+	store_head_stats(st, &h0, &m0);
+	CU_ASSERT_EQUAL_FATAL(store_read_acquire(st, &c, &e), 0);
+	for (int i = 0; i < 2; i++) {
+		CU_ASSERT_EQUAL(store_game_head(c, id, &row, &head, &e), 0);
+		CU_ASSERT_EQUAL(row.move_count, 0);
+		ASSERT_STR_EQ(head.snapshot, "{\"s\":0}");
+		CU_ASSERT_EQUAL(head.undo_seat, -1);
+		store_game_release(&row);
+		store_move_release(&head);
+	}
+	store_read_release(c);
+	store_head_stats(st, &h1, &m1c);
+	CU_ASSERT_EQUAL(m1c, m0 + 1);
+	CU_ASSERT_EQUAL(h1, h0 + 1);
+
+	/* a step in a transaction that is rolled back: the writer sees it, the memory does not keep it */
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(st, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_move_append(c, id, &m1, &e), 0);
+	CU_ASSERT_EQUAL(store_game_update(c, id, 1, 1u, "active", NULL, 11, &e), 0);
+	CU_ASSERT_EQUAL(store_game_head(c, id, &row, &head, &e), 0);
+	CU_ASSERT_EQUAL(head.n, 1);
+	ASSERT_STR_EQ(head.snapshot, "{\"s\":1}");
+	store_game_release(&row);
+	store_move_release(&head);
+	store_write_rollback(c);
+	/* a different step 1 is committed instead: that is what a read gets */
+	m1.snapshot = "{\"s\":10}";
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(st, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_move_append(c, id, &m1, &e), 0);
+	CU_ASSERT_EQUAL(store_game_update(c, id, 1, 1u, "active", NULL, 11, &e), 0);
+	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(store_read_acquire(st, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_game_head(c, id, &row, &head, &e), 0);
+	CU_ASSERT_EQUAL(row.move_count, 1);
+	CU_ASSERT_EQUAL(head.n, 1);
+	ASSERT_STR_EQ(head.snapshot, "{\"s\":10}");
+	CU_ASSERT_EQUAL(head.back, 0);
+	CU_ASSERT_EQUAL(head.at, 11);
+	store_game_release(&row);
+	store_move_release(&head);
+	store_read_release(c);
+
+	/* a committed step told to the store is read from memory at once, with all its fields */
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(st, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_move_append(c, id, &m2, &e), 0);
+	CU_ASSERT_EQUAL(store_game_update(c, id, 2, 1u, "active", NULL, 12, &e), 0);
+	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
+	store_head_remember(st, id, &m2);
+	store_head_stats(st, &h0, &m0);
+	CU_ASSERT_EQUAL_FATAL(store_read_acquire(st, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_game_head(c, id, &row, &head, &e), 0);
+	CU_ASSERT_EQUAL(head.n, 2);
+	ASSERT_STR_EQ(head.snapshot, "{\"s\":2}");
+	CU_ASSERT_EQUAL(head.back, 1);
+	CU_ASSERT_EQUAL(head.undo_seat, 1);
+	CU_ASSERT_EQUAL(head.seat, 1);
+	CU_ASSERT_EQUAL(head.at, 12);
+	store_game_release(&row);
+	store_move_release(&head);
+	/* an earlier step told late does not replace it */
+	store_head_remember(st, id, &m1);
+	CU_ASSERT_EQUAL(store_game_head(c, id, &row, &head, &e), 0);
+	ASSERT_STR_EQ(head.snapshot, "{\"s\":2}");
+	store_game_release(&row);
+	store_move_release(&head);
+	store_read_release(c);
+	store_head_stats(st, &h1, &m1c);
+	CU_ASSERT_EQUAL(h1, h0 + 2);
+	CU_ASSERT_EQUAL(m1c, m0);
+}
+
 static CU_TestInfo store_cases[] = {
 	{ "test_store__open_creates_and_migrates", test_store__open_creates_and_migrates },
 	{ "test_store__open_bad_path_fails_clearly", test_store__open_bad_path_fails_clearly },
 	{ "test_store__moves_log_migration_keeps_every_move", test_store__moves_log_migration_keeps_every_move },
+	{ "test_store__head_reads_remember_committed_steps", test_store__head_reads_remember_committed_steps },
 	{ "test_store__users_and_duplicates", test_store__users_and_duplicates },
 	{ "test_store__rollback_keeps_nothing", test_store__rollback_keeps_nothing },
 	{ "test_store__tokens_hashed_revoked_expired", test_store__tokens_hashed_revoked_expired },
