@@ -15,14 +15,14 @@
  * Every API request names its token, and looking it up (hash, a read
  * connection, one or two statements) was a visible share of a request. The
  * cache keeps what a successful lookup found, keyed by the token's hash, for
- * at most AUTH_CACHE_MS; an entry is only used while no write other than a
- * move has been committed by this process since it was filled
+ * at most AUTH_CACHE_MS; an entry is only used while this process has
+ * committed no change to an existing token, user or seat since it was filled
  * (store_change_generation: revoking a token, replacing a seat, changing a
- * user all commit through store_write_begin), so a revocation made here
- * takes effect at once, and one made by another process (the turnpost
- * command) within AUTH_CACHE_MS. Failed lookups are never cached.
+ * user; a new game's rows do not count), so a revocation made here takes
+ * effect at once, and one made by another process (the turnpost command)
+ * within AUTH_CACHE_MS. Failed lookups are never cached.
  */
-#define AUTH_CACHE_SLOTS 1024
+#define AUTH_CACHE_SLOTS 8192
 #define AUTH_CACHE_MS 1000.0
 
 struct auth_slot {

@@ -149,6 +149,8 @@ int store_admin_seat_set(struct store_conn *c, int64_t game_id, int seat, int64_
 	static const char sql[] = "UPDATE seats SET user_id = ?, name = ?, email = ? WHERE game_id = ? AND seat = ?";
 	sqlite3_stmt *st = store__stmt(c, sql, err);
 
+	/* a cached lookup of a token may be stale now (store_change_generation) */
+	store__auth_changed(c);
 	if (!st)
 		return ERR_STORE;
 	if (user_id)
@@ -238,6 +240,8 @@ int store_admin_seat_tokens_revoke(struct store_conn *c, int64_t game_id, int se
 				  " AND revoked_at IS NULL";
 	sqlite3_stmt *st = store__stmt(c, sql, err);
 
+	/* a cached lookup of a token may be stale now (store_change_generation) */
+	store__auth_changed(c);
 	if (count)
 		*count = 0;
 	if (!st)

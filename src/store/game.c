@@ -707,6 +707,7 @@ int store_seat_claim(struct store_conn *c, int64_t game_id, int64_t user_id, con
 		return store__fail(c, "find open seat", err);
 	*seat = sqlite3_column_int(st, 0);
 	sqlite3_reset(st);
+	store__auth_changed(c);
 	if (!(st = store__stmt(c, upd, err)))
 		return ERR_STORE;
 	sqlite3_bind_int64(st, 1, user_id);

@@ -266,6 +266,8 @@ int store_user_set_prefs(struct store_conn *c, int64_t user_id, const char *pref
 	static const char sql[] = "UPDATE users SET prefs = ? WHERE id = ?";
 	sqlite3_stmt *st = store__stmt(c, sql, err);
 
+	/* a cached lookup of a token may be stale now (store_change_generation) */
+	store__auth_changed(c);
 	if (!st)
 		return ERR_STORE;
 	store__bind_text(st, 1, prefs);

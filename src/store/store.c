@@ -17,9 +17,9 @@
 #include "util/banned.h"
 
 /*
- * Bumped by every store_open and every write committed outside a move group
- * (tokens, users, seats, admin changes): what caches of such rows compare
- * (store_change_generation).
+ * Bumped by every store_open and every commit that changed a token, a user
+ * or a seat (store__auth_changed) or failed: what caches of such rows
+ * compare (store_change_generation).
  */
 static atomic_ulong change_generation = 1;
 
@@ -41,12 +41,24 @@ void store__outbox_changed(struct store_conn *c)
 	c->store->outbox_dirty = 1;
 }
 
-/* After a commit (writer mutex held): tell the notifier's wake-up, when the outbox changed. */
-static void outbox_committed(struct store *s)
+void store__auth_changed(struct store_conn *c)
+{
+	c->store->auth_dirty = 1;
+}
+
+/*
+ * After a commit (writer mutex held; failed: rc < 0): tell the notifier's
+ * wake-up when the outbox changed, and the caches of token lookups when a
+ * token, user or seat did (or a failed commit left it unknown).
+ */
+static void after_commit(struct store *s, int rc)
 {
 	if (s->outbox_dirty)
 		atomic_fetch_add(&outbox_generation, 1);
+	if (s->auth_dirty || rc < 0)
+		atomic_fetch_add(&change_generation, 1);
 	s->outbox_dirty = 0;
+	s->auth_dirty = 0;
 }
 
 uint64_t store_change_generation(void)
@@ -702,7 +714,7 @@ static int group_end(struct store *s, int rc_in, const struct err *why)
 		s->group_writes += (uint64_t)s->group_members;
 		seq = atomic_fetch_add(&s->commit_seq, 1) + 1;
 	}
-	outbox_committed(s);
+	after_commit(s, rc);
 	finish_group(s, rc, &e, seq);
 	s->group = NULL;
 	s->group_members = 0;
@@ -961,9 +973,8 @@ int store_write_commit(struct store_conn *c, struct err *err)
 	} else {
 		seq = atomic_fetch_add(&s->commit_seq, 1) + 1;
 	}
-	outbox_committed(s);
 	/* also after a failed commit: what changed is not known for sure */
-	atomic_fetch_add(&change_generation, 1);
+	after_commit(s, rc);
 	pthread_mutex_unlock(&s->write_lock);
 	if (rc == 0 && s->own_sync) {
 		struct store__ticket t = {0};
@@ -982,6 +993,7 @@ void store_write_rollback(struct store_conn *c)
 	if (!sqlite3_get_autocommit(c->db))
 		sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
 	c->store->outbox_dirty = 0;
+	c->store->auth_dirty = 0;
 	pthread_mutex_unlock(&c->store->write_lock);
 }
 

@@ -116,11 +116,13 @@ int store_synced(struct store *s);
 /* A number unique among the stores this process has opened (a key for caches of what a store holds). */
 uint64_t store_id(struct store *s);
 /*
- * A number that changes whenever this process opens a store or commits a
- * write through store_write_begin/store_write_commit (every write but the
- * grouped moves: tokens, users, seats, admin changes). A cache of such rows
- * is still current while the number is the one it was filled under (changes
- * by other processes are not seen: bound such a cache's age too).
+ * A number that changes whenever this process opens a store, commits a
+ * change to an existing token, user or seat (a revocation, a new owner or
+ * address, preferences), or fails a commit. New rows (a new game's seats and
+ * tokens) do not change it: they cannot make a lookup that succeeded wrong.
+ * A cache of token lookups is still current while the number is the one it
+ * was filled under (changes by other processes are not seen: bound such a
+ * cache's age too).
  */
 uint64_t store_change_generation(void);
 

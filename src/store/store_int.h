@@ -85,6 +85,7 @@ struct store {
 	 * Lock order: write_lock before sync_lock.
 	 */
 	int outbox_dirty;             /* the open transaction touched the outbox (writer mutex) */
+	int auth_dirty;               /* ... changed tokens, users or seats (writer mutex) */
 	int own_sync;
 	atomic_ullong commit_seq;     /* the last commit whose WAL frames are written */
 	pthread_mutex_t sync_lock;
@@ -144,6 +145,8 @@ int store__row_by_id(struct store_conn *c, sqlite3_stmt *st, int64_t id, const c
 		     struct err *err);
 /* The writer's transaction queued a notification or made one due again: its commit bumps store_outbox_generation. */
 void store__outbox_changed(struct store_conn *c);
+/* The open write changes a token, a user or a seat: store_change_generation moves at its commit. */
+void store__auth_changed(struct store_conn *c);
 /* Empty the cache of latest steps (store_close). */
 void store__heads_free(struct store *s);
 

@@ -220,6 +220,8 @@ int store_token_revoke(struct store_conn *c, int64_t id, int64_t now, struct err
 	static const char sql[] = "UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL";
 	sqlite3_stmt *st = store__stmt(c, sql, err);
 
+	/* a cached lookup of a token may be stale now (store_change_generation) */
+	store__auth_changed(c);
 	if (!st)
 		return ERR_STORE;
 	sqlite3_bind_int64(st, 1, now);
@@ -236,6 +238,8 @@ int store_user_update(struct store_conn *c, int64_t id, const char *name, const 
 	static const char sql[] = "UPDATE users SET name = COALESCE(?, name), prefs = COALESCE(?, prefs) WHERE id = ?";
 	sqlite3_stmt *st = store__stmt(c, sql, err);
 
+	/* a cached lookup of a token may be stale now (store_change_generation) */
+	store__auth_changed(c);
 	if (!st)
 		return ERR_STORE;
 	store__bind_text(st, 1, name);
@@ -254,6 +258,8 @@ int store_user_set_email(struct store_conn *c, int64_t id, const char *email, st
 	static const char seats_sql[] = "UPDATE seats SET email = ? WHERE user_id = ?";
 	sqlite3_stmt *st = store__stmt(c, sql, err);
 
+	/* a cached lookup of a token may be stale now (store_change_generation) */
+	store__auth_changed(c);
 	if (!st)
 		return ERR_STORE;
 	store__bind_text(st, 1, email);

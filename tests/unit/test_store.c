@@ -7,6 +7,7 @@
 
 #include <sqlite3.h>
 
+#include "store/admin.h"
 #include "store/store.h"
 #include "testutil.h"
 #include "util/embed.h"
@@ -402,11 +403,59 @@ static void test_store__head_reads_remember_committed_steps(void)
 	CU_ASSERT_EQUAL(m1c, m0);
 }
 
+
+/* store_change_generation moves with changes to existing tokens, users and seats, not with new rows. */
+static void test_store__change_generation_only_for_changed_credentials(void)
+{
+	struct store_conn *c;
+	struct store_game g = { .game = "x", .options = "{}", .seed = "1", .nplayers = 2, .initial = "{}",
+				.created_at = 10, .updated_at = 10 };
+	struct store_seat seat = { .seat = 0, .name = "Ann" };
+	struct err e = {0};
+	unsigned char hash[32];
+	char text[TOKEN_TEXT_MAX];
+	uint64_t g0;
+	int64_t id, tid, uid;
+
+	/* a new game with its seat and token, and a new user: no change */
+	g0 = store_change_generation();
+	token_new(text, hash);
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(st, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_game_insert(c, &g, &id, &e), 0);
+	CU_ASSERT_EQUAL(store_seat_insert(c, id, &seat, &e), 0);
+	CU_ASSERT_EQUAL(store_token_add(c, hash, TOKEN_SEAT, 0, id, 0, "seat", 0, &tid, &e), 0);
+	CU_ASSERT_EQUAL(store_user_add(c, "gen@example.org", "Gen", 0, &uid, &e), 0);
+	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
+	CU_ASSERT_EQUAL(store_change_generation(), g0);
+	/* a revocation rolled back changes nothing either */
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(st, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_token_revoke(c, tid, 20, &e), 0);
+	store_write_rollback(c);
+	CU_ASSERT_EQUAL(store_change_generation(), g0);
+	/* committed: it moves; so does a seat given to someone else, and a user's new name */
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(st, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_token_revoke(c, tid, 20, &e), 0);
+	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
+	CU_ASSERT(store_change_generation() != g0);
+	g0 = store_change_generation();
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(st, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_admin_seat_set(c, id, 0, uid, "Gen", NULL, &e), 0);
+	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
+	CU_ASSERT(store_change_generation() != g0);
+	g0 = store_change_generation();
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(st, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_user_update(c, uid, "Gene", NULL, &e), 0);
+	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
+	CU_ASSERT(store_change_generation() != g0);
+}
+
 static CU_TestInfo store_cases[] = {
 	{ "test_store__open_creates_and_migrates", test_store__open_creates_and_migrates },
 	{ "test_store__open_bad_path_fails_clearly", test_store__open_bad_path_fails_clearly },
 	{ "test_store__moves_log_migration_keeps_every_move", test_store__moves_log_migration_keeps_every_move },
 	{ "test_store__head_reads_remember_committed_steps", test_store__head_reads_remember_committed_steps },
+	{ "test_store__change_generation_only_for_changed_credentials",
+	  test_store__change_generation_only_for_changed_credentials },
 	{ "test_store__users_and_duplicates", test_store__users_and_duplicates },
 	{ "test_store__rollback_keeps_nothing", test_store__rollback_keeps_nothing },
 	{ "test_store__tokens_hashed_revoked_expired", test_store__tokens_hashed_revoked_expired },
