@@ -9,8 +9,9 @@
  * Read "Authorization: Bearer TOKEN", hash it and look it up. ERR_UNAUTH with
  * a message when missing, malformed, unknown, revoked or expired. A token
  * found is remembered for up to a second, and forgotten as soon as this
- * process commits any write other than a move (store_change_generation), so
- * a revocation made through this server applies to the next request.
+ * process commits a change to an existing token, user or seat
+ * (store_change_generation), so a revocation made through this server
+ * applies to the next request.
  */
 int auth_request(const struct http_request *rq, struct http_auth *out, struct err *err);
 

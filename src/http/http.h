@@ -96,7 +96,8 @@ struct http_request {
 	struct form *form;       /* a parsed urlencoded body (ROUTE_WEB POSTs) */
 	/* http_defer */
 	pthread_mutex_t defer_lock;
-	int woken, suspended;
+	pthread_cond_t defer_cond; /* a stopping server's handler waits on it instead of suspending */
+	int woken, suspended, waiting;
 	http_finish_fn finish;
 	void *finish_ctx;
 };

@@ -29,7 +29,8 @@ struct http_server {
 	struct http_config cfg;
 	struct store *store;
 	atomic_int inflight;
-	atomic_int suspended; /* connections waiting in http_defer */
+	atomic_int suspended; /* deferred answers not made yet (http_defer) */
+	atomic_int stopping;  /* http_server_stop has begun: nothing more is suspended */
 	int port;
 	char base_url[256];
 	int secure_cookies;
@@ -257,35 +258,66 @@ static size_t body_limit_for(struct http_server *srv, struct MHD_Connection *con
 	return admin ? ROUTE_UPLOAD_LIMIT : srv->cfg.body_limit;
 }
 
+/*
+ * srv->suspended counts deferred answers not made yet: up from http_defer,
+ * down once the connection is resumed (after MHD_resume_connection returned,
+ * so the daemon is not stopped under it) or once the answer is made without
+ * suspending. http_server_stop sets srv->stopping and then waits for the
+ * count to reach 0; a handler counts itself first and then reads stopping,
+ * so either it sees the stop and does not suspend (it waits on its thread
+ * instead: a stopping daemon joins its threads anyway), or the stop sees it.
+ */
 void http_defer(struct http_request *rq, struct http_reply *r, http_finish_fn finish, void *ctx)
 {
+	struct http_server *srv = rq->srv;
+
+	atomic_fetch_add(&srv->suspended, 1);
 	pthread_mutex_lock(&rq->defer_lock);
-	if (!rq->woken) {
+	if (!rq->woken && !atomic_load(&srv->stopping)) {
 		rq->finish = finish;
 		rq->finish_ctx = ctx;
-		atomic_fetch_add(&rq->srv->suspended, 1);
 		MHD_suspend_connection(rq->conn);
 		rq->suspended = 1;
 		pthread_mutex_unlock(&rq->defer_lock);
 		return;
 	}
+	rq->waiting = 1;
+	while (!rq->woken)
+		pthread_cond_wait(&rq->defer_cond, &rq->defer_lock);
+	rq->waiting = 0;
 	pthread_mutex_unlock(&rq->defer_lock);
+	atomic_fetch_sub(&srv->suspended, 1);
 	finish(rq, r, ctx);
 }
 
 void http_wake(void *arg)
 {
 	struct http_request *rq = arg;
+	struct http_server *srv = rq->srv;
 	struct MHD_Connection *conn = rq->conn;
 	int suspended;
 
 	pthread_mutex_lock(&rq->defer_lock);
 	rq->woken = 1;
 	suspended = rq->suspended;
+	if (rq->waiting)
+		pthread_cond_signal(&rq->defer_cond);
 	pthread_mutex_unlock(&rq->defer_lock);
-	/* last: once resumed, the request may be answered and freed by its thread */
-	if (suspended)
+	/* from here on rq may be answered and freed by its thread: only conn and srv are used */
+	if (suspended) {
 		MHD_resume_connection(conn);
+		atomic_fetch_sub(&srv->suspended, 1);
+	}
+}
+
+/* After an answer to a write request that succeeded: wake the notifier (it may have something due). */
+static void after_write(struct http_server *srv, const char *method, int status)
+{
+	if (status >= 200 && status < 400 && strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
+		void (*fn)(void *) = atomic_load(&srv->on_write);
+		if (fn)
+			fn(atomic_load(&srv->on_write_ctx));
+	}
 }
 
 /* The deferred answer's turn (the connection was resumed, or ended first): once. */
@@ -299,7 +331,6 @@ static void finish_deferred(struct http_request *rq, struct http_reply *r)
 	rq->finish = NULL;
 	rq->suspended = 0;
 	pthread_mutex_unlock(&rq->defer_lock);
-	atomic_fetch_sub(&rq->srv->suspended, 1);
 	fn(rq, r, rq->finish_ctx);
 }
 
@@ -326,6 +357,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		rq->start_ms = clock_mono_ms();
 		rq->auth.seat = -1;
 		pthread_mutex_init(&rq->defer_lock, NULL);
+		pthread_cond_init(&rq->defer_cond, NULL);
 		buf_init(&rq->body);
 		client_address(conn, rq->client);
 		rq->body_limit = body_limit_for(srv, conn, method, url);
@@ -362,11 +394,7 @@ reply:
 	session_finish_reply(rq, &reply);
 	metrics_count_request(reply.status);
 	rq->status = reply.status;
-	if (reply.status >= 200 && reply.status < 400 && strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
-		void (*fn)(void *) = atomic_load(&srv->on_write);
-		if (fn)
-			fn(atomic_load(&srv->on_write_ctx));
-	}
+	after_write(srv, method, reply.status);
 	ret = send_reply(conn, &reply);
 	buf_release(&reply.body);
 	return ret;
@@ -385,6 +413,9 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 		/* the connection ended before the deferred answer was made: its work is over, free it */
 		struct http_reply scratch = { .status = 500, .body = BUF_INIT };
 		finish_deferred(rq, &scratch);
+		metrics_count_request(scratch.status);
+		rq->status = scratch.status;
+		after_write(srv, rq->method, scratch.status);
 		buf_release(&scratch.body);
 	}
 	if (srv->cfg.log_requests) {
@@ -393,6 +424,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 	}
 	buf_release(&rq->body);
 	form_free(rq->form);
+	pthread_cond_destroy(&rq->defer_cond);
 	pthread_mutex_destroy(&rq->defer_lock);
 	free(rq);
 	*req_cls = NULL;
@@ -516,6 +548,7 @@ void http_server_stop(struct http_server *srv, unsigned grace_ms)
 
 	if (!srv)
 		return;
+	atomic_store(&srv->stopping, 1);
 	s = MHD_quiesce_daemon(srv->d);
 	until = clock_mono_ms() + grace_ms;
 	/*

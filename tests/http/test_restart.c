@@ -210,9 +210,121 @@ static void test_restart__move_waiting_on_a_failing_disk(void)
 	ht_cleanup(&d2);
 }
 
+
+/* ---- a stop in the middle of a stream of moves ---- */
+
+#define STREAMS 16
+
+struct stream {
+	int port;
+	int64_t game;
+	char token[64];
+	int acked;       /* 200 answers */
+	int other;       /* any other answer */
+};
+
+static size_t discard(char *p, size_t size, size_t n, void *u)
+{
+	(void)p;
+	(void)u;
+	return size * n;
+}
+
+/* Post moves on one keep-alive connection until the server is gone. */
+static void *stream_moves(void *arg)
+{
+	struct stream *st = arg;
+	CURL *curl = curl_easy_init();
+	struct curl_slist *hl = NULL;
+	char url[128], auth[128];
+
+	if (!curl)
+		return NULL;
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d/api/v1/games/%lld/moves", st->port, (long long)st->game);
+	snprintf(auth, sizeof(auth), "Authorization: Bearer %s", st->token);
+	hl = curl_slist_append(hl, auth);
+	hl = curl_slist_append(hl, "Content-Type: application/json");
+	hl = curl_slist_append(hl, "Prefer: return=minimal");
+	hl = curl_slist_append(hl, "Expect:");
+	curl_easy_setopt(curl, CURLOPT_URL, url);
+	curl_easy_setopt(curl, CURLOPT_HTTPHEADER, hl);
+	curl_easy_setopt(curl, CURLOPT_POSTFIELDS, "{\"moves\":[\"add 1\"]}");
+	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, discard);
+	curl_easy_setopt(curl, CURLOPT_TIMEOUT, 30L);
+	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+	for (int i = 0; i < 1000000; i++) {
+		long code = 0;
+
+		if (curl_easy_perform(curl) != CURLE_OK)
+			break;
+		curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
+		if (code == 200)
+			st->acked++;
+		else
+			st->other++;
+	}
+	curl_slist_free_all(hl);
+	curl_easy_cleanup(curl);
+	return NULL;
+}
+
+/*
+ * SIGTERM while clients keep posting moves on keep-alive connections: a
+ * request that arrives during the stop must not leave a suspended
+ * connection behind (libmicrohttpd aborts the process then). The daemon
+ * exits cleanly, and every acknowledged move is in the database.
+ */
+static void test_restart__stop_during_a_stream_of_moves(void)
+{
+	static struct stream streams[STREAMS];
+	struct ht_daemon d3;
+	struct buf out = BUF_INIT;
+	struct ht_resp r;
+	const char *body = "{\"game\":\"counting-race\",\"players\":[{\"name\":\"Solo\"}]}";
+	char token[64];
+	pthread_t th[STREAMS];
+
+	CU_ASSERT_EQUAL_FATAL(ht_start(&d3, NULL), 0);
+	CU_ASSERT_EQUAL(ht_cli(&d3, "user add admin@example.org --admin", &out), 0);
+	last_line(&out, token, sizeof(token));
+	buf_release(&out);
+	for (int i = 0; i < STREAMS; i++) {
+		CU_ASSERT_EQUAL_FATAL(ht_request(&d3, "POST", "/api/v1/games", token, NULL, body, strlen(body), &r), 0);
+		CU_ASSERT_EQUAL_FATAL(r.status, 201);
+		streams[i].port = d3.port;
+		streams[i].game = json_integer_value(json_object_get(r.json, "id"));
+		snprintf(streams[i].token, sizeof(streams[i].token), "%s",
+			 json_string_value(json_object_get(json_array_get(json_object_get(r.json, "seats"), 0), "token")));
+		ht_resp_release(&r);
+	}
+	for (int i = 0; i < STREAMS; i++)
+		pthread_create(&th[i], NULL, stream_moves, &streams[i]);
+	usleep(400 * 1000);
+	CU_ASSERT_EQUAL(ht_stop(&d3, SIGTERM), 0);
+	for (int i = 0; i < STREAMS; i++)
+		pthread_join(th[i], NULL);
+	/* every answer before the stop was a stored move; each game has them all, and at most one more */
+	CU_ASSERT_EQUAL_FATAL(ht_restart(&d3), 0);
+	for (int i = 0; i < STREAMS; i++) {
+		char path[96];
+		json_int_t count;
+
+		CU_ASSERT_EQUAL(streams[i].other, 0);
+		CU_ASSERT(streams[i].acked > 0);
+		snprintf(path, sizeof(path), "/api/v1/games/%lld", (long long)streams[i].game);
+		CU_ASSERT_EQUAL_FATAL(ht_request(&d3, "GET", path, streams[i].token, NULL, NULL, 0, &r), 0);
+		count = json_integer_value(json_object_get(r.json, "move_count"));
+		CU_ASSERT(count >= streams[i].acked && count <= streams[i].acked + 1);
+		ht_resp_release(&r);
+	}
+	CU_ASSERT_EQUAL(ht_stop(&d3, SIGTERM), 0);
+	ht_cleanup(&d3);
+}
+
 static CU_TestInfo restart_cases[] = {
 	{ "test_restart__kill_during_retries_loses_nothing", test_restart__kill_during_retries_loses_nothing },
 	{ "test_restart__move_waiting_on_a_failing_disk", test_restart__move_waiting_on_a_failing_disk },
+	{ "test_restart__stop_during_a_stream_of_moves", test_restart__stop_during_a_stream_of_moves },
 	CU_TEST_INFO_NULL
 };
 
