@@ -941,6 +941,54 @@ static int split_lines(char *text, const char **lines, int max)
 	return n;
 }
 
+/* The answer to a move from the form: the game page with the error (lines: the steps, for the failed one), or back to the game. */
+static void web_move_reply(struct http_request *rq, struct http_reply *r, int64_t id, int seat, int held, int rc,
+			   const struct play_outcome *out, const struct err *e, const char *const *lines,
+			   const char *typed)
+{
+	char path[48];
+
+	if (rc < 0) {
+		json_t *error = json_pack("{s:s}", "detail",
+					  rc == ERR_STALE ? "The game moved on while you were looking; here is the new "
+							    "position. Nothing of yours was applied."
+							  : e->msg);
+		if (out->failed_line && lines) {
+			json_object_set_new(error, "line", json_integer(out->failed_line));
+			json_object_set_new(error, "text", json_string(lines[out->failed_line - 1]));
+		}
+		game_page(rq, r, id, http_status_for(rc), error, typed);
+		return;
+	}
+	snprintf(path, sizeof(path), "/games/%lld", (long long)id);
+	if (held > 1)
+		snprintf(path, sizeof(path), "/games/%lld?seat=%d", (long long)id, seat);
+	http_reply_redirect(r, path);
+}
+
+/* A move from the form whose write waits for its commit and sync. */
+struct web_move_wait {
+	struct play_pending *pending;
+	int64_t id;
+	int seat, held;
+};
+
+static void web_move_finish(struct http_request *rq, struct http_reply *r, void *ctx)
+{
+	struct web_move_wait *mv = ctx;
+	struct play_outcome out;
+	struct err e = {0};
+	json_t *res = NULL;
+	int rc;
+
+	rc = play_submit_finish(mv->pending, &res, &out, &e);
+	json_decref(res);
+	/* the steps were legal: a failure now is the store's, with no line */
+	out.failed_line = 0;
+	web_move_reply(rq, r, mv->id, mv->seat, mv->held, rc, &out, &e, NULL, form_get(rq->form, "moves"));
+	free(mv);
+}
+
 void web_game_move(struct http_request *rq, struct http_reply *r)
 {
 	int64_t id = rq->ids[0];
@@ -949,9 +997,9 @@ void web_game_move(struct http_request *rq, struct http_reply *r)
 	const char *lines[PLAY_MAX_LINES];
 	struct play_submit sub = { .game_id = id, .via = "web", .client = rq->client, .if_match = -1 };
 	struct play_outcome out;
+	struct web_move_wait *mv;
 	struct err e = {0};
-	json_t *res = NULL;
-	char *copy = NULL, path[48];
+	char *copy = NULL;
 	int held, seat, n = 0, rc;
 
 	if (need_user(rq, r) < 0)
@@ -979,26 +1027,23 @@ void web_game_move(struct http_request *rq, struct http_reply *r)
 	sub.nlines = n;
 	if (mc && *mc)
 		sub.if_match = (int)strtol(mc, NULL, 10);
-	rc = play_submit(http_store(rq), &sub, &res, &out, &e);
-	json_decref(res);
-	if (rc < 0) {
-		json_t *error = json_pack("{s:s}", "detail",
-					  rc == ERR_STALE ? "The game moved on while you were looking; here is the new "
-							    "position. Nothing of yours was applied."
-							  : e.msg);
-		if (out.failed_line) {
-			json_object_set_new(error, "line", json_integer(out.failed_line));
-			json_object_set_new(error, "text", json_string(lines[out.failed_line - 1]));
-		}
-		game_page(rq, r, id, http_status_for(rc), error, typed);
+	if (!(mv = calloc(1, sizeof(*mv)))) {
+		web_error_page(rq, r, 503, "Out of memory; try again.");
 		free(copy);
 		return;
 	}
+	mv->id = id;
+	mv->seat = seat;
+	mv->held = held;
+	/* as for the API: the thread serves others while the move waits for the disk */
+	rc = play_submit_start(http_store(rq), &sub, http_wake, rq, &mv->pending, &out, &e);
+	if (rc < 0) {
+		web_move_reply(rq, r, id, seat, held, rc, &out, &e, lines, typed);
+		free(mv);
+	} else {
+		http_defer(rq, r, web_move_finish, mv);
+	}
 	free(copy);
-	snprintf(path, sizeof(path), "/games/%lld", (long long)id);
-	if (held > 1)
-		snprintf(path, sizeof(path), "/games/%lld?seat=%d", (long long)id, seat);
-	http_reply_redirect(r, path);
 }
 
 void web_game_chat(struct http_request *rq, struct http_reply *r)
