@@ -200,10 +200,6 @@ int store_game_head(struct store_conn *c, int64_t id, struct store_game *g, stru
 {
 	static const char row_sql[] =
 		"SELECT game, status, nplayers, move_count, active_seats, updated_at FROM games WHERE id = ?";
-	/* by number, so that without a transaction around both a step made in between is not read */
-	static const char step_sql[] =
-		"SELECT snapshot, back, undo_seat, seat, at FROM moves WHERE game_id = ?1 AND n = ?2";
-	static const char setup_sql[] = "SELECT initial, 0, -1, -1, created_at FROM games WHERE id = ?1";
 	sqlite3_stmt *st = store__stmt(c, row_sql, err);
 	int rc;
 
@@ -222,22 +218,16 @@ int store_game_head(struct store_conn *c, int64_t id, struct store_game *g, stru
 	head->n = g->move_count;
 	if (head_cached(c->store, id, g->move_count, head))
 		return 0;
-	/* the step the row names (a stored step never changes, so any later read of it is the same) */
-	if (!(st = store__stmt(c, g->move_count > 0 ? step_sql : setup_sql, err)))
-		return ERR_STORE;
-	if (g->move_count > 0)
-		sqlite3_bind_int(st, 2, g->move_count);
-	if ((rc = store__row_by_id(c, st, id, "game with id", "load game", err)) < 0) {
+	/*
+	 * The step the row names, by number, so that without a transaction
+	 * around both a step made in between is not read (a stored step never
+	 * changes, so any later read of it is the same).
+	 */
+	if ((rc = store_move_get(c, id, g->move_count, head, err)) < 0) {
 		if (rc == ERR_NOTFOUND)
 			return err_set(err, ERR_STORE, "game %lld has no step %d stored", (long long)id, g->move_count);
 		return rc;
 	}
-	head->snapshot = store__text(st, 0);
-	head->back = sqlite3_column_int(st, 1);
-	head->undo_seat = sqlite3_column_int(st, 2);
-	head->seat = sqlite3_column_int(st, 3);
-	head->at = sqlite3_column_int64(st, 4);
-	sqlite3_reset(st);
 	if (!head->snapshot)
 		return err_set(err, ERR_STORE, "game %lld has no step %d stored", (long long)id, g->move_count);
 	/* the writer's transaction may hold steps not committed yet: only committed ones are kept */
