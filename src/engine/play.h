@@ -79,8 +79,9 @@ int play_submit(struct store *s, const struct play_submit *rq, json_t **result, 
  * once when that is over, from any thread (maybe this one, before this
  * returns) and maybe with the store's mutexes held: it must only hand on
  * the news. Then, and not before this returned, play_submit_finish gives
- * play_submit's outcome and frees the submission. rq need only live until
- * this returns.
+ * play_submit's outcome and frees the submission: its steps were legal, so
+ * a failure then is the store's (out->failed_line 0). rq need only live
+ * until this returns.
  */
 struct play_pending;
 typedef void (*play_done_fn)(void *arg);

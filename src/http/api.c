@@ -501,8 +501,6 @@ static void move_finish(struct http_request *rq, struct http_reply *r, void *ctx
 
 	(void)rq;
 	rc = play_submit_finish(mv->pending, &res, &out, &e);
-	/* the steps are known to have been legal: a failure now is the store's, with no line */
-	out.failed_line = 0;
 	move_reply(r, rc, res, &out, &e, NULL, mv->no_view);
 	free(mv);
 }

@@ -983,8 +983,6 @@ static void web_move_finish(struct http_request *rq, struct http_reply *r, void 
 
 	rc = play_submit_finish(mv->pending, &res, &out, &e);
 	json_decref(res);
-	/* the steps were legal: a failure now is the store's, with no line */
-	out.failed_line = 0;
 	web_move_reply(rq, r, mv->id, mv->seat, mv->held, rc, &out, &e, NULL, form_get(rq->form, "moves"));
 	free(mv);
 }
