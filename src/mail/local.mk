@@ -1,10 +1,8 @@
-# src/mail/local.mk: build fragment of play by email (mail parser, inbound handling, endpoint), included by Makefile.am
+# src/mail/local.mk: build fragment of play by email (mail parser, handling of inbound mail), included by Makefile.am
 # SPDX-License-Identifier: MIT
 libturnpost_a_SOURCES += \
 	src/mail/mail.h src/mail/mail_int.h src/mail/mime.c src/mail/text.c src/mail/reply.c src/mail/shape.c \
-	src/mail/inbound.c src/mail/inbound.h \
-	src/store/inbound.c src/store/inbound.h \
-	src/http/inbound.c src/http/inbound.h
+	src/mail/inbound.c src/mail/inbound.h
 
 # The answers to a player's email (compiled in through src/embed_email.c like the other email templates)
 EMAIL_FILES += \

@@ -3,8 +3,7 @@
 libturnpost_a_SOURCES += \
 	src/notify/notify.c src/notify/notify.h src/notify/notify_int.h \
 	src/notify/compose.c src/notify/templates.c src/notify/transport.c \
-	src/notify/timers.c src/notify/prefs.c \
-	src/store/outbox.c src/store/clock.c
+	src/notify/timers.c src/notify/prefs.c
 nodist_libturnpost_a_SOURCES += src/embed_email.c
 
 # Email templates: compiled in (turnpostd --templates DIR overrides them) and installed for reference

@@ -1,0 +1,22 @@
+# src/engine/local.mk: build fragment of the engine (game interface, registry, play, cache), included by Makefile.am
+# SPDX-License-Identifier: MIT
+libturnpost_a_SOURCES += \
+	src/engine/game.h \
+	src/engine/rng.c src/engine/rng.h \
+	src/engine/registry.c src/engine/registry.h \
+	src/engine/engine.c src/engine/engine.h \
+	src/engine/play.c src/engine/play.h \
+	src/engine/cache.c src/engine/cache.h \
+	src/engine/play_admin.c src/engine/play_admin.h
+
+check_PROGRAMS += tests/unit/test_engine
+tests_unit_test_engine_SOURCES = tests/unit/test_engine.c tests/fake_game.c tests/fake_game.h tests/cunit_main.c
+tests_unit_test_engine_LDADD = $(TEST_LDADD)
+# The position cache and the reply writer: cached answers equal uncached ones
+check_PROGRAMS += tests/unit/test_cache
+tests_unit_test_cache_SOURCES = tests/unit/test_cache.c tests/cunit_main.c tests/testutil.h
+tests_unit_test_cache_LDADD = $(TEST_LDADD)
+# Group commit: concurrent submissions sharing commits
+check_PROGRAMS += tests/unit/test_group
+tests_unit_test_group_SOURCES = tests/unit/test_group.c tests/fake_game.c tests/fake_game.h tests/cunit_main.c
+tests_unit_test_group_LDADD = $(TEST_LDADD)
