@@ -101,12 +101,19 @@ struct game_ops {
 
 	/*
 	 * Optional (may be NULL): a legal move for seat chosen by a strategy.
-	 * level 0 is a random legal step, level 1 a simple greedy player.
-	 * rng is the bot's own generator, never the game's.
+	 * level 0 is a random legal step, level 1 a simple greedy player, level
+	 * GAME_BOT_STRONG (2) the strongest, which stands in for late and dropped
+	 * players; a level above what a game knows plays its strongest. Every
+	 * level is a pure function of (state, seat, rng): the same position and
+	 * generator give the same step. rng is the bot's own generator, never the
+	 * game's.
 	 */
 	int (*bot)(const void *state, int seat, int level, struct rng *rng, void **move, struct err *err);
 };
 
 #define GAME_OPS_VERSION 1
+
+/* The bot level that plays for late and dropped players (notify/timers.c, engine/play_admin.c). */
+#define GAME_BOT_STRONG 2
 
 #endif

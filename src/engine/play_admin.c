@@ -401,7 +401,7 @@ int play_admin_drop(struct store *s, const struct play_admin_actor *a, int64_t g
 		if (rc == ERR_NOTFOUND) {
 			/* the notifier's deadlines drive the bot: a dormant clock that only the dropped seat runs out */
 			struct store_clock dormant = { .mode = "per_turn", .turn_ms = DORMANT_TURN_MS, .timeout = "notify",
-						       .bot_level = 1 };
+						       .bot_level = GAME_BOT_STRONG };
 			err_clear(err);
 			rc = store_clock_create(c, game_id, &dormant, nseats, g.active_seats, now, err);
 		}

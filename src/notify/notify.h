@@ -78,7 +78,7 @@ int notify_recover(struct notify *n, int64_t now, int *released, struct err *err
 /*
  * Read a game's "clock" object from the API:
  * {"mode": "none"|"per_turn"|"bank", "turn_hours": 24, "bank_hours": 72, "increment_hours": 12,
- *  "reminder_hours": 4, "timeout": "bot"|"drop"|"notify", "bot_level": 1}
+ *  "reminder_hours": 4, "timeout": "bot"|"drop"|"notify", "bot_level": 2}
  * (each *_hours may be given as *_minutes or *_ms instead). NULL gives mode none.
  * ERR_INPUT with a message naming the field.
  */

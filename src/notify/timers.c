@@ -259,7 +259,8 @@ int notify_clock_parse(const json_t *in, struct store_clock *out, struct err *er
 	memset(out, 0, sizeof(*out));
 	snprintf(out->mode, sizeof(out->mode), "none");
 	snprintf(out->timeout, sizeof(out->timeout), "notify");
-	out->bot_level = 1;
+	/* the strongest bot stands in for a late or dropped player */
+	out->bot_level = GAME_BOT_STRONG;
 	if (!in || json_is_null(in))
 		return 0;
 	if (!json_is_object(in))
@@ -291,8 +292,9 @@ int notify_clock_parse(const json_t *in, struct store_clock *out, struct err *er
 		snprintf(out->timeout, sizeof(out->timeout), "%s", timeout);
 	v = json_object_get(in, "bot_level");
 	if (v) {
-		if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 1)
-			return err_set(err, ERR_INPUT, "clock: \"bot_level\" must be 0 (random) or 1 (greedy)");
+		if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > GAME_BOT_STRONG)
+			return err_set(err, ERR_INPUT,
+				       "clock: \"bot_level\" must be 0 (random), 1 (greedy) or 2 (strong, the default)");
 		out->bot_level = (int)json_integer_value(v);
 	}
 	if (strcmp(mode, "none") == 0)

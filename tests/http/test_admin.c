@@ -637,6 +637,8 @@ static void test_admin__drop_lets_the_bot_play(void)
 	CU_ASSERT(json_is_false(json_object_get(json_array_get(json_object_get(r.json, "seats"), 1), "open")));
 	CU_ASSERT(json_is_true(json_object_get(json_array_get(json_object_get(r.json, "seats"), 1), "bot")));
 	CU_ASSERT_PTR_NULL(json_object_get(json_array_get(json_object_get(r.json, "seats"), 0), "bot"));
+	/* the clock the drop made plays the seat with the strong bot */
+	CU_ASSERT_EQUAL(jint(json_object_get(r.json, "clock"), "bot_level"), 2);
 	ht_resp_release(&r);
 	/* the game page of someone signed in who does not play here: no Join button, and says who plays the seat */
 	snprintf(path, sizeof(path), "/games/%lld", (long long)id);

@@ -1077,6 +1077,8 @@ static void test_notify__clock_parse_errors(void)
 		"{\"mode\":\"bank\",\"turn_hours\":24}",
 		"{\"mode\":\"per_turn\",\"turn_hours\":24,\"timeout\":\"shrug\"}",
 		"{\"mode\":\"per_turn\",\"turn_hours\":24,\"colour\":\"red\"}",
+		"{\"mode\":\"per_turn\",\"turn_hours\":24,\"timeout\":\"bot\",\"bot_level\":3}",
+		"{\"mode\":\"per_turn\",\"turn_hours\":24,\"timeout\":\"bot\",\"bot_level\":-1}",
 		"[]",
 		NULL
 	};
@@ -1094,6 +1096,12 @@ static void test_notify__clock_parse_errors(void)
 	CU_ASSERT_EQUAL(k.turn_ms, 90 * 60000);
 	CU_ASSERT_EQUAL(k.reminder_ms, 90 * 60000 / 4);
 	ASSERT_STR_EQ(k.timeout, "bot");
+	/* the strong bot stands in unless the creator asks for another */
+	CU_ASSERT_EQUAL(k.bot_level, 2);
+	json_decref(j);
+	j = json_loads("{\"mode\":\"per_turn\",\"turn_hours\":24,\"timeout\":\"drop\",\"bot_level\":1}", 0, NULL);
+	CU_ASSERT_EQUAL(notify_clock_parse(j, &k, &e), 0);
+	CU_ASSERT_EQUAL(k.bot_level, 1);
 	json_decref(j);
 }
 

@@ -1,0 +1,325 @@
+/* tests/games/botmatch.c: plays bot games of a hosted game and prints win rates, scores, lengths, end reasons and speed */
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/registry.h"
+#include "games/alien-frontiers/af_internal.h"
+#include "games/space-station-phoenix/ssp.h"
+#include "games/starship-merchants/sm_state.h"
+
+#include "util/banned.h"
+
+/*
+ * A tool run by hand (docs/games/<game>.md and docs/performance.md quote it):
+ *
+ *   botmatch GAME match GAMES [LEVEL [OPPONENT [PLAYERS]]]
+ *     For 2, 3 and 4 players (or only PLAYERS): GAMES games with one seat at
+ *     LEVEL (default 2), rotating through the seats, the others at OPPONENT
+ *     (default 1). Prints how often LEVEL won (a shared first place counts as
+ *     a win), the winner's score, the game length and how the games ended.
+ *   botmatch GAME speed SECONDS [LEVEL [PLAYERS]]
+ *     Complete games with every seat at LEVEL through game_ops (bot + apply),
+ *     for SECONDS: games/s and steps/s on one core.
+ *
+ * Seeds are fixed, so a run is repeatable. Every step is one call of the
+ * bot and one of apply, as the notifier plays a seat after a timeout.
+ */
+
+#define MAX_STEPS 100000
+
+/* What a finished game looked like, read from the game's own state. */
+struct shape {
+	const char *end;       /* how it ended (a rulebook condition, or what else) */
+	int length;            /* rounds / turns / laps: the game's natural unit */
+	int built[GAME_MAX_SEATS]; /* per seat: sectors built (Space Station Phoenix), else -1 */
+};
+
+static void shape_af(const void *state, struct shape *out)
+{
+	const struct af_state *s = state;
+
+	out->end = af__colonies_left(s, s->ender) == 0 ? "last colony landed" : "other";
+	out->length = (s->turn + s->n - 1) / s->n;
+	for (int p = 0; p < s->n; p++)
+		out->built[p] = -1;
+}
+
+static void shape_ssp(const void *state, struct shape *out)
+{
+	const struct ssp_state *st = state;
+	int al = st->aliens[0] + st->aliens[1] + st->aliens[2] + st->aliens[3];
+
+	out->length = (st->turn + st->nplayers - 1) / st->nplayers;
+	if (st->end_by < 0)
+		out->end = "no rulebook condition";
+	else if (st->pl[st->end_by].points >= 40)
+		out->end = "40 points";
+	else if (ssp_rules_nsectors(st, st->end_by) >= 9)
+		out->end = "9 Sectors";
+	else if (al <= 4)
+		out->end = "4 or fewer Aliens";
+	else
+		out->end = "trigger (condition gone since)";
+	for (int p = 0; p < st->nplayers; p++)
+		out->built[p] = ssp_rules_nsectors(st, p);
+}
+
+static void shape_sm(const void *state, struct shape *out)
+{
+	const struct sm_state *s = state;
+
+	out->end = s->trigger >= 0 ? "100/150 trigger" : "other";
+	out->length = s->trigger >= 0 ? s->p[s->trigger].laps : 0;
+	for (int p = 0; p < s->n; p++)
+		out->built[p] = -1;
+}
+
+static const struct {
+	const char *id;
+	const char *unit;
+	void (*shape)(const void *state, struct shape *out);
+} games[] = {
+	{ "alien-frontiers", "rounds", shape_af },
+	{ "space-station-phoenix", "rounds", shape_ssp },
+	{ "starship-merchants", "laps of the trigger player", shape_sm },
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Play one game with levels[seat]; fills the result and the shape. 0, or -1
+ * with a message on stderr (a bot or apply failed, or the game did not end).
+ */
+static int play(const struct game_ops *g, int np, const int *levels, uint64_t seed, int idx,
+		json_t **result, struct shape *sh, long *steps)
+{
+	struct rng game_rng, bot_rng;
+	struct err e = { 0 };
+	void *st = NULL;
+	int rc = -1;
+
+	*result = NULL;
+	rng_seed(&game_rng, seed * 7919 + (uint64_t)np);
+	rng_seed(&bot_rng, seed * 104729 + 17);
+	if (g->setup(NULL, np, &game_rng, &st, &e)) {
+		fprintf(stderr, "setup: %s\n", e.msg);
+		return -1;
+	}
+	for (long n = 0; n < MAX_STEPS; n++) {
+		struct game_pending pd;
+		void *mv = NULL;
+		int seat;
+
+		g->pending(st, &pd);
+		if (!pd.seats) {
+			*result = g->result(st);
+			games[idx].shape(st, sh);
+			rc = 0;
+			break;
+		}
+		seat = __builtin_ctz(pd.seats);
+		if (g->bot(st, seat, levels[seat], &bot_rng, &mv, &e) < 0 || g->apply(st, seat, mv, &game_rng, &e) < 0) {
+			fprintf(stderr, "seed %llu step %ld seat %d: %s\n", (unsigned long long)seed, n, seat, e.msg);
+			g->move_free(mv);
+			break;
+		}
+		g->move_free(mv);
+		(*steps)++;
+	}
+	if (rc < 0 && !*result)
+		fprintf(stderr, "seed %llu: no end after %d steps\n", (unsigned long long)seed, MAX_STEPS);
+	g->state_free(st);
+	return rc;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+static void dist(const char *what, int *v, int n)
+{
+	double sum = 0;
+
+	if (n == 0)
+		return;
+	qsort(v, (size_t)n, sizeof(int), cmp_int);
+	for (int i = 0; i < n; i++)
+		sum += v[i];
+	printf("  %-30s min %4d  p10 %4d  median %4d  p90 %4d  max %4d  mean %6.1f\n", what, v[0], v[n / 10], v[n / 2],
+	       v[n * 9 / 10], v[n - 1], sum / n);
+}
+
+struct reasons {
+	const char *name[8];
+	int count[8];
+	int n;
+};
+
+static void reason_add(struct reasons *r, const char *name)
+{
+	for (int i = 0; i < r->n; i++)
+		if (strcmp(r->name[i], name) == 0) {
+			r->count[i]++;
+			return;
+		}
+	if (r->n < 8) {
+		r->name[r->n] = name;
+		r->count[r->n++] = 1;
+	}
+}
+
+static int match(const struct game_ops *g, int idx, int ngames, int level, int opp, int np)
+{
+	int *win = calloc((size_t)ngames, sizeof(int)), *mine = calloc((size_t)ngames, sizeof(int));
+	int *len = calloc((size_t)ngames, sizeof(int)), *built = calloc((size_t)ngames * GAME_MAX_SEATS, sizeof(int));
+	int *wbuilt = calloc((size_t)ngames, sizeof(int));
+	int wins = 0, shared = 0, done = 0, nbuilt = 0, seatwins[GAME_MAX_SEATS] = { 0 }, rc = 0;
+	long steps = 0;
+	struct reasons why = { 0 };
+	double t0 = now();
+
+	if (!win || !mine || !len || !built || !wbuilt) {
+		rc = -1;
+		goto done;
+	}
+	for (int i = 0; i < ngames; i++) {
+		int levels[GAME_MAX_SEATS], me = i % np, top = -1, nwin;
+		struct shape sh = { 0 };
+		json_t *res = NULL, *winners, *scores;
+
+		for (int p = 0; p < np; p++)
+			levels[p] = p == me ? level : opp;
+		if (play(g, np, levels, (uint64_t)i, idx, &res, &sh, &steps) < 0) {
+			json_decref(res);
+			rc = -1;
+			goto done;
+		}
+		winners = json_object_get(res, "winners");
+		scores = json_object_get(res, "scores");
+		nwin = (int)json_array_size(winners);
+		for (int k = 0; k < nwin; k++) {
+			int w = (int)json_integer_value(json_array_get(winners, (size_t)k));
+
+			if (w == me) {
+				wins++;
+				seatwins[me]++;
+				shared += nwin > 1;
+			}
+			if (top < 0)
+				top = w;
+		}
+		win[done] = (int)json_integer_value(json_array_get(scores, (size_t)(top < 0 ? 0 : top)));
+		mine[done] = (int)json_integer_value(json_array_get(scores, (size_t)me));
+		len[done] = sh.length;
+		if (sh.built[0] >= 0) {
+			for (int p = 0; p < np; p++)
+				built[nbuilt++] = sh.built[p];
+			wbuilt[done] = sh.built[top < 0 ? 0 : top];
+		}
+		reason_add(&why, sh.end);
+		done++;
+		json_decref(res);
+	}
+	printf("%s, %d players: level %d in one seat (rotating) against level %d, %d games\n", g->id, np, level, opp,
+	       done);
+	printf("  level %d won %d (%.1f%%; %d of them shared); wins by its seat:", level, wins,
+	       100.0 * wins / done, shared);
+	for (int p = 0; p < np; p++)
+		printf(" %d", seatwins[p]);
+	printf("\n  end:");
+	for (int r = 0; r < why.n; r++)
+		printf("%s %s %d (%.1f%%)", r ? "," : "", why.name[r], why.count[r], 100.0 * why.count[r] / done);
+	printf("\n");
+	dist("winner's score", win, done);
+	dist("level's own score", mine, done);
+	dist(games[idx].unit, len, done);
+	printf("  %-30s %.0f\n", "steps per game", (double)steps / done);
+	if (nbuilt) {
+		dist("sectors built, every player", built, nbuilt);
+		dist("sectors built, the winner", wbuilt, done);
+	}
+	printf("  (%.1f s)\n", now() - t0);
+done:
+	free(win);
+	free(mine);
+	free(len);
+	free(built);
+	free(wbuilt);
+	return rc;
+}
+
+static int speed(const struct game_ops *g, int idx, double secs, int level, int np)
+{
+	int levels[GAME_MAX_SEATS];
+	long games_done = 0, steps = 0;
+	double t0 = now(), el;
+
+	for (int p = 0; p < np; p++)
+		levels[p] = level;
+	do {
+		struct shape sh;
+		json_t *res = NULL;
+
+		if (play(g, np, levels, (uint64_t)games_done, idx, &res, &sh, &steps) < 0)
+			return -1;
+		json_decref(res);
+		games_done++;
+		el = now() - t0;
+	} while (el < secs);
+	printf("%s, %d players, level %d: %ld games in %.2f s: %.1f games/s, %.0f steps/s (%.1f steps/game)\n", g->id,
+	       np, level, games_done, el, (double)games_done / el, (double)steps / el,
+	       (double)steps / (double)games_done);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const struct game_ops *g;
+	int idx = -1;
+
+	if (argc < 4 || (strcmp(argv[2], "match") != 0 && strcmp(argv[2], "speed") != 0)) {
+		fprintf(stderr, "usage: botmatch GAME match GAMES [LEVEL [OPPONENT [PLAYERS]]]\n"
+				"       botmatch GAME speed SECONDS [LEVEL [PLAYERS]]\n");
+		return 2;
+	}
+	for (size_t i = 0; i < sizeof(games) / sizeof(games[0]); i++)
+		if (strcmp(games[i].id, argv[1]) == 0)
+			idx = (int)i;
+	if (idx < 0 || !(g = registry_find(argv[1])) || !g->bot) {
+		fprintf(stderr, "botmatch: no game '%s' with a bot\n", argv[1]);
+		return 2;
+	}
+	if (strcmp(argv[2], "speed") == 0) {
+		double secs = strtod(argv[3], NULL);
+		int level = argc > 4 ? (int)strtol(argv[4], NULL, 10) : 1;
+		int np = argc > 5 ? (int)strtol(argv[5], NULL, 10) : 0;
+
+		for (int n = g->min_players; n <= g->max_players; n++)
+			if ((np == 0 || n == np) && speed(g, idx, secs, level, n) < 0)
+				return 1;
+		return 0;
+	}
+	{
+		int ngames = (int)strtol(argv[3], NULL, 10);
+		int level = argc > 4 ? (int)strtol(argv[4], NULL, 10) : 2;
+		int opp = argc > 5 ? (int)strtol(argv[5], NULL, 10) : 1;
+		int np = argc > 6 ? (int)strtol(argv[6], NULL, 10) : 0;
+
+		if (ngames < 1)
+			return 2;
+		for (int n = g->min_players; n <= g->max_players; n++)
+			if ((np == 0 || n == np) && match(g, idx, ngames, level, opp, n) < 0)
+				return 1;
+	}
+	return 0;
+}
