@@ -7,11 +7,23 @@ libturnpost_a_SOURCES += \
 	src/engine/engine.c src/engine/engine.h \
 	src/engine/play.c src/engine/play.h \
 	src/engine/cache.c src/engine/cache.h \
-	src/engine/play_admin.c src/engine/play_admin.h
+	src/engine/play_admin.c src/engine/play_admin.h \
+	src/engine/actor.c src/engine/actor.h src/engine/tokens.c src/engine/tokens.h \
+	src/engine/signin.c src/engine/signin.h src/engine/outbox.c src/engine/outbox.h \
+	src/engine/chat.c src/engine/chat.h src/engine/join.c src/engine/join.h \
+	src/engine/account.c src/engine/account.h src/engine/create.c src/engine/create.h \
+	src/engine/health.c src/engine/health.h
 
 check_PROGRAMS += tests/unit/test_engine
 tests_unit_test_engine_SOURCES = tests/unit/test_engine.c tests/fake_game.c tests/fake_game.h tests/cunit_main.c
 tests_unit_test_engine_LDADD = $(TEST_LDADD)
+# The engine's actions, one suite per module, against a real store
+check_PROGRAMS += tests/unit/test_actions
+tests_unit_test_actions_SOURCES = tests/unit/test_actions.c tests/unit/actions_fixture.c tests/unit/actions_fixture.h \
+	tests/unit/test_tokens.c tests/unit/test_signin.c tests/unit/test_outbox.c tests/unit/test_chat.c \
+	tests/unit/test_join.c tests/unit/test_account.c tests/unit/test_create.c \
+	tests/fake_game.c tests/fake_game.h tests/cunit_main.c tests/testutil.h
+tests_unit_test_actions_LDADD = $(TEST_LDADD)
 # The position cache and the reply writer: cached answers equal uncached ones
 check_PROGRAMS += tests/unit/test_cache
 tests_unit_test_cache_SOURCES = tests/unit/test_cache.c tests/cunit_main.c tests/testutil.h

@@ -155,6 +155,44 @@ int play_game_create(struct store *s, const struct play_new_game *ng, int64_t *i
 	return rc;
 }
 
+int play_game_ids(struct store *s, int64_t user_id, int limit, int64_t **ids, int *n, struct err *err)
+{
+	struct store_conn *c;
+	int rc;
+
+	*ids = NULL;
+	*n = 0;
+	if ((rc = store_read_acquire(s, &c, err)) < 0)
+		return rc;
+	rc = store_game_ids(c, user_id, limit, ids, n, err);
+	store_read_release(c);
+	if (rc < 0) {
+		free(*ids);
+		*ids = NULL;
+		*n = 0;
+	}
+	return rc;
+}
+
+int play_games_open(struct store *s, int64_t user_id, int limit, int64_t **ids, int *n, struct err *err)
+{
+	struct store_conn *c;
+	int rc;
+
+	*ids = NULL;
+	*n = 0;
+	if ((rc = store_read_acquire(s, &c, err)) < 0)
+		return rc;
+	rc = store_games_open(c, user_id, limit, ids, n, err);
+	store_read_release(c);
+	if (rc < 0) {
+		free(*ids);
+		*ids = NULL;
+		*n = 0;
+	}
+	return rc;
+}
+
 /* A step made in this request, not yet stored. */
 struct pending_row {
 	struct store_move m;

@@ -89,6 +89,11 @@ int play_submit_start(struct store *s, const struct play_submit *rq, play_done_f
 		      struct play_pending **pending, struct play_outcome *out, struct err *err);
 int play_submit_finish(struct play_pending *pp, json_t **result, struct play_outcome *out, struct err *err);
 
+/* Game ids, newest first: all (user_id 0) or those where user_id holds a seat; at most limit. *ids new (free()). */
+int play_game_ids(struct store *s, int64_t user_id, int limit, int64_t **ids, int *n, struct err *err);
+/* Ids of active games with a seat user_id could join (see join_game), newest first; *ids new (free()). */
+int play_games_open(struct store *s, int64_t user_id, int limit, int64_t **ids, int *n, struct err *err);
+
 /* The game row's move count (cheap, for If-None-Match). */
 int play_move_count(struct store *s, int64_t id, int *move_count, struct err *err);
 

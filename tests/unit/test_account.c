@@ -1,0 +1,120 @@
+/* tests/unit/test_account.c: CUnit suite for engine/account (validation, changes, preferences, new accounts) */
+/* SPDX-License-Identifier: MIT */
+#include <string.h>
+
+#include "actions_fixture.h"
+#include "engine/account.h"
+#include "engine/tokens.h"
+#include "testutil.h"
+
+static int suite_init(void)
+{
+	return fx_open();
+}
+
+static void test_account__validation(void)
+{
+	char long_name[ACCOUNT_NAME_MAX + 2];
+
+	CU_ASSERT(account_valid_email("ann@example.org"));
+	CU_ASSERT_FALSE(account_valid_email("ann"));
+	CU_ASSERT_FALSE(account_valid_email("@example.org"));
+	CU_ASSERT_FALSE(account_valid_email("ann@"));
+	CU_ASSERT_FALSE(account_valid_email("a@b@c"));
+	CU_ASSERT_FALSE(account_valid_email("Ann <ann@example.org>"));
+	CU_ASSERT_FALSE(account_valid_email(NULL));
+	CU_ASSERT(account_valid_name("Ann"));
+	CU_ASSERT_FALSE(account_valid_name(""));
+	CU_ASSERT_FALSE(account_valid_name("A\nB"));
+	memset(long_name, 'a', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = '\0';
+	CU_ASSERT_FALSE(account_valid_name(long_name));
+}
+
+static void test_account__update_name_email_prefs(void)
+{
+	int64_t uid = fx_user("gus@example.org", "Gus", 0), other = fx_user("hal@example.org", "Hal", 0), found = 0;
+	json_t *change = json_pack("{s:{s:b},s:b}", "events", "chat", 0, "digest", 1), *prefs = NULL, *acc = NULL;
+	struct err e = {0};
+
+	CU_ASSERT_EQUAL_FATAL(account_update(fx_store, uid, "Gus Grey", "GUS@example.org", change, &prefs, &e), 0);
+	CU_ASSERT(json_is_false(json_object_get(json_object_get(prefs, "events"), "chat")));
+	CU_ASSERT(json_is_true(json_object_get(prefs, "digest")));
+	json_decref(prefs);
+	json_decref(change);
+	/* a later change keeps what it does not name */
+	change = json_pack("{s:b}", "digest", 0);
+	CU_ASSERT_EQUAL_FATAL(account_update(fx_store, uid, NULL, NULL, change, NULL, &e), 0);
+	json_decref(change);
+	CU_ASSERT_EQUAL_FATAL(account_get(fx_store, uid, &acc, &e), 0);
+	ASSERT_STR_EQ(json_string_value(json_object_get(acc, "name")), "Gus Grey");
+	CU_ASSERT(json_is_false(json_object_get(json_object_get(json_object_get(acc, "prefs"), "events"), "chat")));
+	CU_ASSERT(json_is_false(json_object_get(json_object_get(acc, "prefs"), "digest")));
+	CU_ASSERT(json_is_false(json_object_get(acc, "admin")));
+	json_decref(acc);
+	/* a new address */
+	CU_ASSERT_EQUAL(account_update(fx_store, uid, NULL, "gus@example.net", NULL, NULL, &e), 0);
+	CU_ASSERT_EQUAL(account_find_email(fx_store, "gus@example.net", &found, &e), 0);
+	CU_ASSERT_EQUAL(found, uid);
+	/* refusals: all or nothing */
+	CU_ASSERT_EQUAL(account_update(fx_store, uid, "", NULL, NULL, NULL, &e), ERR_INPUT);
+	CU_ASSERT_EQUAL(account_update(fx_store, uid, "Gus", "not-an-address", NULL, NULL, &e), ERR_INPUT);
+	CU_ASSERT_EQUAL(account_update(fx_store, uid, "Someone Else", "hal@example.org", NULL, NULL, &e), ERR_CONFLICT);
+	change = json_pack("{s:s}", "digest", "often");
+	{
+		json_t *sentinel = json_object();
+		prefs = sentinel;
+		CU_ASSERT_EQUAL(account_update(fx_store, uid, "Someone Else", NULL, change, &prefs, &e), ERR_INPUT);
+		CU_ASSERT_PTR_NULL(prefs);
+		json_decref(sentinel);
+	}
+	json_decref(change);
+	CU_ASSERT_EQUAL_FATAL(account_get(fx_store, uid, &acc, &e), 0);
+	ASSERT_STR_EQ(json_string_value(json_object_get(acc, "name")), "Gus Grey");
+	json_decref(acc);
+	CU_ASSERT_EQUAL(account_update(fx_store, 999999, "Nobody", NULL, NULL, NULL, &e), ERR_NOTFOUND);
+	{
+		json_t *sentinel = json_object();
+		acc = sentinel;
+		CU_ASSERT_EQUAL(account_get(fx_store, 999999, &acc, &e), ERR_NOTFOUND);
+		CU_ASSERT_PTR_NULL(acc);
+		json_decref(sentinel);
+	}
+	CU_ASSERT_EQUAL(account_find_email(fx_store, "nobody@example.org", &found, &e), ERR_NOTFOUND);
+	CU_ASSERT_EQUAL(found, 0);
+	(void)other;
+}
+
+static void test_account__add_with_a_token(void)
+{
+	char text[TOKEN_TEXT_MAX];
+	unsigned char hash[32];
+	struct tokens_holder h;
+	struct err e = {0};
+	int64_t uid = 0;
+
+	CU_ASSERT_EQUAL_FATAL(account_add(fx_store, "ivy@example.org", "Ivy", 1, "cli", &uid, text, &e), 0);
+	CU_ASSERT(uid > 0);
+	CU_ASSERT_EQUAL_FATAL(token_hash(text, hash), 0);
+	CU_ASSERT_EQUAL_FATAL(tokens_lookup(fx_store, hash, 1000, &h, &e), 0);
+	CU_ASSERT_EQUAL(h.user_id, uid);
+	CU_ASSERT(h.is_admin);
+	CU_ASSERT_EQUAL(account_add(fx_store, "ivy@example.org", "Ivy", 0, "cli", &uid, text, &e), ERR_CONFLICT);
+	CU_ASSERT_EQUAL(uid, 0);
+	CU_ASSERT_EQUAL(text[0], '\0');
+	CU_ASSERT_EQUAL(account_add(fx_store, "ivy", "Ivy", 0, "cli", &uid, text, &e), ERR_INPUT);
+	CU_ASSERT_EQUAL(account_add(fx_store, "jo@example.org", "", 0, "cli", &uid, text, &e), ERR_INPUT);
+}
+
+static CU_TestInfo cases[] = {
+	{ "test_account__validation", test_account__validation },
+	{ "test_account__update_name_email_prefs", test_account__update_name_email_prefs },
+	{ "test_account__add_with_a_token", test_account__add_with_a_token },
+	CU_TEST_INFO_NULL,
+};
+
+int test_account_register(void)
+{
+	TESTS_SUITE("account", suite_init, fx_close, cases);
+	return 0;
+}
