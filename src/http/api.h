@@ -1,37 +1,34 @@
-/* http/api.h: the JSON API v1 handlers (see docs/api.md) */
+/* http/api.h: the JSON API v1's shared parts (see docs/api.md); each group of routes has its api_*.c */
 /* SPDX-License-Identifier: MIT */
 #ifndef TURNPOST_HTTP_API_H
 #define TURNPOST_HTTP_API_H
 
 #include "http/http.h"
 
+/* The longest player name and token label. */
+#define API_MAX_NAME 80
+
 /* A player name: 1 to 80 characters, no control characters. */
 int api_valid_name(const char *s);
 /* An email address we accept: one @, no spaces or quoting, at most 254 characters. */
 int api_valid_email(const char *s);
-/* Whether a Prefer header value (RFC 7240) asks for return=minimal. */
-int api_prefers_minimal(const char *v);
-
-void api_healthz(struct http_request *rq, struct http_reply *r);
-void api_metrics(struct http_request *rq, struct http_reply *r);
-void api_catalog(struct http_request *rq, struct http_reply *r);
-void api_me(struct http_request *rq, struct http_reply *r);
-void api_token_create(struct http_request *rq, struct http_reply *r);
-void api_token_revoke_current(struct http_request *rq, struct http_reply *r);
-void api_token_revoke(struct http_request *rq, struct http_reply *r);
-void api_games_list(struct http_request *rq, struct http_reply *r);
-void api_games_create(struct http_request *rq, struct http_reply *r);
-void api_game_get(struct http_request *rq, struct http_reply *r);
-void api_game_legal(struct http_request *rq, struct http_reply *r);
-void api_game_moves(struct http_request *rq, struct http_reply *r);
-void api_game_move(struct http_request *rq, struct http_reply *r);
-void api_prefs_get(struct http_request *rq, struct http_reply *r);
-void api_prefs_put(struct http_request *rq, struct http_reply *r);
-void api_vacation_get(struct http_request *rq, struct http_reply *r);
-void api_vacation_post(struct http_request *rq, struct http_reply *r);
-void api_admin_outbox(struct http_request *rq, struct http_reply *r);
-void api_admin_outbox_resend(struct http_request *rq, struct http_reply *r);
-void api_admin_export(struct http_request *rq, struct http_reply *r);
-void api_admin_verify(struct http_request *rq, struct http_reply *r);
+/* Reply with the problem of an error code and its message. */
+void api_reply_err(struct http_reply *r, int rc, const struct err *e);
+/* Reply with an action's outcome: its error, or 200 with res (stolen). */
+void api_reply_result(struct http_reply *r, int rc, const struct err *e, json_t *res);
+/* Parse the body as a JSON object (new reference); replies 400 and returns NULL when it is not one. */
+json_t *api_body_json(struct http_request *rq, struct http_reply *r);
+/* Parse an entity tag "N" (also W/"N" or bare N); -1 when it is not one. */
+int api_parse_etag(const char *v);
+/* The ?seat= argument into *wanted (-1 when absent); replies 400 and returns -1 when malformed. */
+int api_seat_query(struct http_request *rq, struct http_reply *r, int *wanted);
+/*
+ * Which seat of game id the caller acts as: a seat token's own seat; for an
+ * account token the seat wanted (-1: the user's only seat). Admins without a
+ * seat see as spectators (-1). Replies and returns <0 when the caller has no
+ * business with this game.
+ */
+int api_seat_resolve(struct http_request *rq, struct http_reply *r, int64_t id, int wanted, int *seat,
+		     int *with_emails);
 
 #endif

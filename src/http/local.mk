@@ -1,15 +1,23 @@
-# src/http/local.mk: build fragment of the HTTP layer (server, routes, API, pages, boards), included by Makefile.am
+# src/http/local.mk: build fragment of the HTTP layer (server, routes, the JSON API, the pages, the admin console, boards), included by Makefile.am
 # SPDX-License-Identifier: MIT
 libturnpost_a_SOURCES += \
 	src/http/http.h src/http/server.c src/http/routes.c src/http/routes.h \
-	src/http/api.c src/http/api.h src/http/api_notify.c src/http/auth.c src/http/auth.h \
+	src/http/auth.c src/http/auth.h src/http/session.c src/http/session.h src/http/form.c src/http/form.h \
 	src/http/problem.c src/http/metrics.c src/http/metrics.h src/http/jsonw.c src/http/jsonw.h \
 	src/http/answers.c src/http/answers.h \
-	src/http/form.c src/http/form.h src/http/session.c src/http/session.h \
-	src/http/web.c src/http/web.h \
 	src/http/board.c src/http/board.h src/http/board_af.c src/http/board_ssp.c src/http/board_sm.c \
-	src/http/admin.h src/http/admin_api.c src/http/admin_web.c \
-	src/http/inbound.c src/http/inbound.h
+	src/http/api.c src/http/api.h src/http/api_public.c src/http/api_public.h \
+	src/http/api_me.c src/http/api_me.h src/http/api_token.c src/http/api_token.h \
+	src/http/api_games.c src/http/api_games.h src/http/api_game.c src/http/api_game.h \
+	src/http/api_move.c src/http/api_move.h src/http/api_inbound.c src/http/api_inbound.h \
+	src/http/web.c src/http/web.h src/http/web_home.c src/http/web_home.h \
+	src/http/web_signin.c src/http/web_signin.h src/http/web_account.c src/http/web_account.h \
+	src/http/web_new_game.c src/http/web_new_game.h src/http/web_game.c src/http/web_game.h \
+	src/http/web_move.c src/http/web_move.h src/http/web_chat.c src/http/web_chat.h \
+	src/http/web_join.c src/http/web_join.h src/http/web_history.c src/http/web_history.h \
+	src/http/console.c src/http/console.h src/http/console_api.c src/http/console_api.h \
+	src/http/console_act.c src/http/console_act.h src/http/console_web.c src/http/console_web.h \
+	src/http/console_game.c src/http/console_game.h src/http/console_form.c src/http/console_form.h
 
 # HTTP tests drive a real daemon (with the test game added) over loopback with libcurl
 check_PROGRAMS += tests/http/test_api tests/http/test_web tests/http/test_boards

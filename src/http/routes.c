@@ -5,25 +5,43 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "http/admin.h"
-#include "http/api.h"
-#include "http/inbound.h"
+#include "http/api_game.h"
+#include "http/api_games.h"
+#include "http/api_inbound.h"
+#include "http/api_me.h"
+#include "http/api_move.h"
+#include "http/api_public.h"
+#include "http/api_token.h"
+#include "http/console_act.h"
+#include "http/console_api.h"
+#include "http/console_form.h"
+#include "http/console_game.h"
+#include "http/console_web.h"
 #include "http/web.h"
+#include "http/web_account.h"
+#include "http/web_chat.h"
+#include "http/web_game.h"
+#include "http/web_history.h"
+#include "http/web_home.h"
+#include "http/web_join.h"
+#include "http/web_move.h"
+#include "http/web_new_game.h"
+#include "http/web_signin.h"
 #include "util/banned.h"
 
 const struct route routes[] = {
-	{ "GET", "/healthz", api_healthz, ROUTE_PUBLIC, "liveness: 200 when the database answers" },
-	{ "GET", "/metrics", api_metrics, ROUTE_PUBLIC, "counters in Prometheus text format" },
-	{ "GET", "/api/v1/catalog", api_catalog, ROUTE_PUBLIC, "the hosted games, player counts and options" },
-	{ "GET", "/api/v1/me", api_me, ROUTE_AUTH, "who this token belongs to" },
-	{ "GET", "/api/v1/me/preferences", api_prefs_get, ROUTE_AUTH, "which notifications you get, and how" },
-	{ "PUT", "/api/v1/me/preferences", api_prefs_put, ROUTE_AUTH | ROUTE_BODY, "change your notification preferences" },
-	{ "GET", "/api/v1/me/vacation", api_vacation_get, ROUTE_AUTH, "your vacation and what is left of the allowance" },
-	{ "POST", "/api/v1/me/vacation", api_vacation_post, ROUTE_AUTH | ROUTE_BODY, "start or end a vacation" },
-	{ "GET", "/api/v1/admin/outbox", api_admin_outbox, ROUTE_ADMIN, "notifications by state (?state=dead)" },
-	{ "POST", "/api/v1/admin/outbox/{id}/resend", api_admin_outbox_resend, ROUTE_ADMIN,
+	{ "GET", "/healthz", api_public_healthz, ROUTE_PUBLIC, "liveness: 200 when the database answers" },
+	{ "GET", "/metrics", api_public_metrics, ROUTE_PUBLIC, "counters in Prometheus text format" },
+	{ "GET", "/api/v1/catalog", api_public_catalog, ROUTE_PUBLIC, "the hosted games, player counts and options" },
+	{ "GET", "/api/v1/me", api_me_get, ROUTE_AUTH, "who this token belongs to" },
+	{ "GET", "/api/v1/me/preferences", api_me_prefs_get, ROUTE_AUTH, "which notifications you get, and how" },
+	{ "PUT", "/api/v1/me/preferences", api_me_prefs_put, ROUTE_AUTH | ROUTE_BODY, "change your notification preferences" },
+	{ "GET", "/api/v1/me/vacation", api_me_vacation_get, ROUTE_AUTH, "your vacation and what is left of the allowance" },
+	{ "POST", "/api/v1/me/vacation", api_me_vacation_post, ROUTE_AUTH | ROUTE_BODY, "start or end a vacation" },
+	{ "GET", "/api/v1/admin/outbox", console_api_outbox, ROUTE_ADMIN, "notifications by state (?state=dead)" },
+	{ "POST", "/api/v1/admin/outbox/{id}/resend", console_act_outbox_resend, ROUTE_ADMIN,
 	  "deliver a dead notification again" },
-	{ "POST", "/api/v1/inbound/email", inbound_email, ROUTE_PUBLIC | ROUTE_BODY | ROUTE_INBOUND,
+	{ "POST", "/api/v1/inbound/email", api_inbound_email, ROUTE_PUBLIC | ROUTE_BODY | ROUTE_INBOUND,
 	  "a reply to a notification: its move lines are played (shared secret; docs/email.md)" },
 	{ "POST", "/api/v1/tokens", api_token_create, ROUTE_AUTH | ROUTE_BODY, "a new API token for yourself" },
 	{ "DELETE", "/api/v1/tokens/current", api_token_revoke_current, ROUTE_AUTH, "revoke the token in use" },
@@ -33,75 +51,75 @@ const struct route routes[] = {
 	{ "GET", "/api/v1/games/{id}", api_game_get, ROUTE_AUTH, "a game: status, seats, your view" },
 	{ "GET", "/api/v1/games/{id}/legal", api_game_legal, ROUTE_AUTH, "your legal steps now" },
 	{ "GET", "/api/v1/games/{id}/moves", api_game_moves, ROUTE_AUTH, "the steps made so far" },
-	{ "POST", "/api/v1/games/{id}/moves", api_game_move, ROUTE_AUTH | ROUTE_BODY, "make steps, all or nothing" },
-	{ "GET", "/", web_home, ROUTE_WEB, "home: your games, those waiting for you first" },
+	{ "POST", "/api/v1/games/{id}/moves", api_move_post, ROUTE_AUTH | ROUTE_BODY, "make steps, all or nothing" },
+	{ "GET", "/", web_home_show, ROUTE_WEB, "home: your games, those waiting for you first" },
 	{ "GET", "/static/{token}", web_static, ROUTE_PUBLIC, "the stylesheet and script" },
 	{ "GET", "/signin", web_signin_form, ROUTE_WEB, "ask for a sign-in link" },
 	{ "POST", "/signin", web_signin_send, ROUTE_WEB, "email a sign-in link" },
 	{ "GET", "/signin/{token}", web_signin_confirm, ROUTE_WEB, "confirm a sign-in link" },
 	{ "POST", "/signin/{token}", web_signin_use, ROUTE_WEB, "use a sign-in link" },
-	{ "GET", "/s/{token}", web_seat_link, ROUTE_WEB, "a notification's seat link: signs in to that seat" },
-	{ "POST", "/signout", web_signout, ROUTE_WEB, "sign out" },
-	{ "GET", "/account", web_account, ROUTE_WEB, "name and notification preferences" },
+	{ "GET", "/s/{token}", web_signin_seat_link, ROUTE_WEB, "a notification's seat link: signs in to that seat" },
+	{ "POST", "/signout", web_signin_out, ROUTE_WEB, "sign out" },
+	{ "GET", "/account", web_account_show, ROUTE_WEB, "name and notification preferences" },
 	{ "POST", "/account", web_account_save, ROUTE_WEB, "save the account" },
 	{ "GET", "/games/new", web_new_game_form, ROUTE_WEB, "choose a game and invite players" },
-	{ "POST", "/games/new", web_new_game, ROUTE_WEB, "create a game" },
-	{ "GET", "/games/{id}", web_game, ROUTE_WEB, "the game page: board, turn, legal steps, chat" },
-	{ "POST", "/games/{id}/move", web_game_move, ROUTE_WEB, "make steps from the game page" },
-	{ "POST", "/games/{id}/chat", web_game_chat, ROUTE_WEB, "say something in the game's chat" },
-	{ "POST", "/games/{id}/join", web_game_join, ROUTE_WEB, "take an open seat" },
-	{ "GET", "/games/{id}/history", web_history, ROUTE_WEB, "every step with player and time" },
-	{ "GET", "/api/v1/admin/games/{id}/export", api_admin_export, ROUTE_ADMIN, "a game's replay file" },
-	{ "POST", "/api/v1/admin/games/{id}/verify", api_admin_verify, ROUTE_ADMIN,
+	{ "POST", "/games/new", web_new_game_create, ROUTE_WEB, "create a game" },
+	{ "GET", "/games/{id}", web_game_show, ROUTE_WEB, "the game page: board, turn, legal steps, chat" },
+	{ "POST", "/games/{id}/move", web_move_post, ROUTE_WEB, "make steps from the game page" },
+	{ "POST", "/games/{id}/chat", web_chat_post, ROUTE_WEB, "say something in the game's chat" },
+	{ "POST", "/games/{id}/join", web_join_post, ROUTE_WEB, "take an open seat" },
+	{ "GET", "/games/{id}/history", web_history_show, ROUTE_WEB, "every step with player and time" },
+	{ "GET", "/api/v1/admin/games/{id}/export", console_api_export, ROUTE_ADMIN, "a game's replay file" },
+	{ "POST", "/api/v1/admin/games/{id}/verify", console_act_verify, ROUTE_ADMIN,
 	  "replay a game and compare every snapshot" },
 	/* the admin console (docs/admin.md): JSON under /api/v1/admin/, pages under /admin */
-	{ "GET", "/api/v1/admin/games", admin_api_games, ROUTE_ADMIN,
+	{ "GET", "/api/v1/admin/games", console_api_games, ROUTE_ADMIN,
 	  "games by ?game=, ?status=, ?email=, ?waiting_days=, ?dead=1" },
-	{ "POST", "/api/v1/admin/games/import", admin_api_import, ROUTE_ADMIN | ROUTE_BODY | ROUTE_UPLOAD,
+	{ "POST", "/api/v1/admin/games/import", console_act_import, ROUTE_ADMIN | ROUTE_BODY | ROUTE_UPLOAD,
 	  "create a game from a replay file" },
-	{ "GET", "/api/v1/admin/games/{id}", admin_api_game, ROUTE_ADMIN,
+	{ "GET", "/api/v1/admin/games/{id}", console_api_game, ROUTE_ADMIN,
 	  "a game with emails, clocks, tokens, notifications and chat" },
-	{ "GET", "/api/v1/admin/games/{id}/timeline", admin_api_timeline, ROUTE_ADMIN,
+	{ "GET", "/api/v1/admin/games/{id}/timeline", console_api_timeline, ROUTE_ADMIN,
 	  "every step with seat, player, channel, time and client address" },
-	{ "GET", "/api/v1/admin/games/{id}/position", admin_api_position, ROUTE_ADMIN,
+	{ "GET", "/api/v1/admin/games/{id}/position", console_api_position, ROUTE_ADMIN,
 	  "the position after step ?n= (0: the set-up)" },
-	{ "GET", "/api/v1/admin/games/{id}/diff", admin_api_diff, ROUTE_ADMIN,
+	{ "GET", "/api/v1/admin/games/{id}/diff", console_api_diff, ROUTE_ADMIN,
 	  "what changed in the view from step ?from= to ?to=" },
-	{ "GET", "/api/v1/admin/games/{id}/notifications", admin_api_notifications, ROUTE_ADMIN,
+	{ "GET", "/api/v1/admin/games/{id}/notifications", console_api_notifications, ROUTE_ADMIN,
 	  "a game's notifications and their delivery state" },
-	{ "GET", "/api/v1/admin/games/{id}/chat", admin_api_chat, ROUTE_ADMIN, "a game's chat" },
-	{ "POST", "/api/v1/admin/games/{id}/rollback", admin_api_rollback, ROUTE_ADMIN | ROUTE_BODY,
+	{ "GET", "/api/v1/admin/games/{id}/chat", console_api_chat, ROUTE_ADMIN, "a game's chat" },
+	{ "POST", "/api/v1/admin/games/{id}/rollback", console_act_rollback, ROUTE_ADMIN | ROUTE_BODY,
 	  "roll back to an earlier step" },
-	{ "POST", "/api/v1/admin/games/{id}/seat", admin_api_seat, ROUTE_ADMIN | ROUTE_BODY,
+	{ "POST", "/api/v1/admin/games/{id}/seat", console_act_seat, ROUTE_ADMIN | ROUTE_BODY,
 	  "give a seat another player or email" },
-	{ "POST", "/api/v1/admin/games/{id}/drop", admin_api_drop, ROUTE_ADMIN | ROUTE_BODY,
+	{ "POST", "/api/v1/admin/games/{id}/drop", console_act_drop, ROUTE_ADMIN | ROUTE_BODY,
 	  "drop a player: the bot plays the seat" },
-	{ "POST", "/api/v1/admin/games/{id}/extend", admin_api_extend, ROUTE_ADMIN | ROUTE_BODY,
+	{ "POST", "/api/v1/admin/games/{id}/extend", console_act_extend, ROUTE_ADMIN | ROUTE_BODY,
 	  "extend a seat's deadline" },
-	{ "POST", "/api/v1/admin/games/{id}/abort", admin_api_abort, ROUTE_ADMIN | ROUTE_BODY, "abort a game" },
-	{ "POST", "/api/v1/admin/notifications/{id}/resend", admin_api_resend, ROUTE_ADMIN | ROUTE_BODY,
+	{ "POST", "/api/v1/admin/games/{id}/abort", console_act_abort, ROUTE_ADMIN | ROUTE_BODY, "abort a game" },
+	{ "POST", "/api/v1/admin/notifications/{id}/resend", console_act_resend, ROUTE_ADMIN | ROUTE_BODY,
 	  "deliver a dead notification again, with a reason" },
-	{ "POST", "/api/v1/admin/tokens/{id}/revoke", admin_api_revoke, ROUTE_ADMIN | ROUTE_BODY,
+	{ "POST", "/api/v1/admin/tokens/{id}/revoke", console_act_revoke, ROUTE_ADMIN | ROUTE_BODY,
 	  "revoke any token, with a reason" },
-	{ "GET", "/api/v1/admin/audit", admin_api_audit, ROUTE_ADMIN, "the audit log by ?game=, ?action=, ?actor=" },
-	{ "GET", "/admin", admin_web_index, ROUTE_WEB | ROUTE_ADMIN, "admin: games with filters, import" },
-	{ "GET", "/admin/audit", admin_web_audit, ROUTE_WEB | ROUTE_ADMIN, "admin: the audit log with filters" },
-	{ "POST", "/admin/import", admin_web_import, ROUTE_WEB | ROUTE_ADMIN | ROUTE_UPLOAD,
+	{ "GET", "/api/v1/admin/audit", console_api_audit, ROUTE_ADMIN, "the audit log by ?game=, ?action=, ?actor=" },
+	{ "GET", "/admin", console_web_index, ROUTE_WEB | ROUTE_ADMIN, "admin: games with filters, import" },
+	{ "GET", "/admin/audit", console_web_audit, ROUTE_WEB | ROUTE_ADMIN, "admin: the audit log with filters" },
+	{ "POST", "/admin/import", console_form_import, ROUTE_WEB | ROUTE_ADMIN | ROUTE_UPLOAD,
 	  "admin: import a replay file" },
-	{ "POST", "/admin/tokens/revoke", admin_web_revoke, ROUTE_WEB | ROUTE_ADMIN, "admin: revoke a token" },
-	{ "POST", "/admin/notifications/{id}/resend", admin_web_resend, ROUTE_WEB | ROUTE_ADMIN,
+	{ "POST", "/admin/tokens/revoke", console_form_revoke, ROUTE_WEB | ROUTE_ADMIN, "admin: revoke a token" },
+	{ "POST", "/admin/notifications/{id}/resend", console_form_resend, ROUTE_WEB | ROUTE_ADMIN,
 	  "admin: deliver a dead notification again" },
-	{ "GET", "/admin/games/{id}", admin_web_game, ROUTE_WEB | ROUTE_ADMIN,
+	{ "GET", "/admin/games/{id}", console_game_show, ROUTE_WEB | ROUTE_ADMIN,
 	  "admin: a game's seats, timeline, notifications, chat and actions" },
-	{ "GET", "/admin/games/{id}/step", admin_web_step, ROUTE_WEB | ROUTE_ADMIN,
+	{ "GET", "/admin/games/{id}/step", console_game_step, ROUTE_WEB | ROUTE_ADMIN,
 	  "admin: the board at step ?n=, and the diff to step ?diff=" },
-	{ "GET", "/admin/games/{id}/export", admin_web_export, ROUTE_WEB | ROUTE_ADMIN, "admin: download the replay file" },
-	{ "POST", "/admin/games/{id}/verify", admin_web_verify, ROUTE_WEB | ROUTE_ADMIN, "admin: verify a game" },
-	{ "POST", "/admin/games/{id}/rollback", admin_web_rollback, ROUTE_WEB | ROUTE_ADMIN, "admin: roll back" },
-	{ "POST", "/admin/games/{id}/seat", admin_web_seat, ROUTE_WEB | ROUTE_ADMIN, "admin: replace a seat's player" },
-	{ "POST", "/admin/games/{id}/drop", admin_web_drop, ROUTE_WEB | ROUTE_ADMIN, "admin: drop a player" },
-	{ "POST", "/admin/games/{id}/extend", admin_web_extend, ROUTE_WEB | ROUTE_ADMIN, "admin: extend a deadline" },
-	{ "POST", "/admin/games/{id}/abort", admin_web_abort, ROUTE_WEB | ROUTE_ADMIN, "admin: abort a game" },
+	{ "GET", "/admin/games/{id}/export", console_game_export, ROUTE_WEB | ROUTE_ADMIN, "admin: download the replay file" },
+	{ "POST", "/admin/games/{id}/verify", console_form_verify, ROUTE_WEB | ROUTE_ADMIN, "admin: verify a game" },
+	{ "POST", "/admin/games/{id}/rollback", console_form_rollback, ROUTE_WEB | ROUTE_ADMIN, "admin: roll back" },
+	{ "POST", "/admin/games/{id}/seat", console_form_seat, ROUTE_WEB | ROUTE_ADMIN, "admin: replace a seat's player" },
+	{ "POST", "/admin/games/{id}/drop", console_form_drop, ROUTE_WEB | ROUTE_ADMIN, "admin: drop a player" },
+	{ "POST", "/admin/games/{id}/extend", console_form_extend, ROUTE_WEB | ROUTE_ADMIN, "admin: extend a deadline" },
+	{ "POST", "/admin/games/{id}/abort", console_form_abort, ROUTE_WEB | ROUTE_ADMIN, "admin: abort a game" },
 	{ NULL, NULL, NULL, 0, NULL }
 };
 

@@ -11,9 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "http/api_inbound.h"
 #include "http/auth.h"
 #include "http/form.h"
-#include "http/inbound.h"
 #include "http/http.h"
 #include "http/session.h"
 #include "http/web.h"
@@ -242,7 +242,7 @@ static size_t body_limit_for(struct http_server *srv, struct MHD_Connection *con
 	if (rt && (rt->flags & ROUTE_INBOUND)) {
 		/* a whole email with attachments: only for a sender that shows the secret (or signs the body) */
 		int has_sig = 0;
-		if (inbound_credentials_ok(&probe, &has_sig) || has_sig)
+		if (api_inbound_credentials_ok(&probe, &has_sig) || has_sig)
 			return srv->cfg.inbound_body_limit > srv->cfg.body_limit ? srv->cfg.inbound_body_limit
 										 : srv->cfg.body_limit;
 		return srv->cfg.body_limit;

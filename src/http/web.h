@@ -1,4 +1,4 @@
-/* http/web.h: the HTML pages: home, sign-in, games, history, chat, account */
+/* http/web.h: the HTML pages' shared plumbing (web.c); each page group has its web_*.c */
 /* SPDX-License-Identifier: MIT */
 #ifndef TURNPOST_HTTP_WEB_H
 #define TURNPOST_HTTP_WEB_H
@@ -10,23 +10,17 @@ void web_error_page(struct http_request *rq, struct http_reply *r, int status, c
 /* Render template name with data (stolen), adding the common fields (title, user, csrf). */
 void web_render(struct http_request *rq, struct http_reply *r, int status, const char *name, const char *title,
 		json_t *data);
+/* 0 when a user is signed in; otherwise -1 with a redirect to /signin in r. */
+int web_need_user(struct http_request *rq, struct http_reply *r);
+/* The title of a game id of the registry (the id itself when unknown). Borrowed. */
+const char *web_game_title(const char *id);
+/*
+ * The seat this browser plays in game_id: ?seat= (or the form's seat) when the
+ * user holds it, else their first; -1 when none. *held: how many seats they hold.
+ */
+int web_seat(struct http_request *rq, const json_t *seats_full, int64_t game_id, int *held);
 
-void web_home(struct http_request *rq, struct http_reply *r);
+/* GET /static/{token}: the stylesheet and script. */
 void web_static(struct http_request *rq, struct http_reply *r);
-void web_signin_form(struct http_request *rq, struct http_reply *r);
-void web_signin_send(struct http_request *rq, struct http_reply *r);
-void web_signin_confirm(struct http_request *rq, struct http_reply *r);
-void web_signin_use(struct http_request *rq, struct http_reply *r);
-void web_seat_link(struct http_request *rq, struct http_reply *r);
-void web_signout(struct http_request *rq, struct http_reply *r);
-void web_account(struct http_request *rq, struct http_reply *r);
-void web_account_save(struct http_request *rq, struct http_reply *r);
-void web_new_game_form(struct http_request *rq, struct http_reply *r);
-void web_new_game(struct http_request *rq, struct http_reply *r);
-void web_game(struct http_request *rq, struct http_reply *r);
-void web_game_move(struct http_request *rq, struct http_reply *r);
-void web_game_chat(struct http_request *rq, struct http_reply *r);
-void web_game_join(struct http_request *rq, struct http_reply *r);
-void web_history(struct http_request *rq, struct http_reply *r);
 
 #endif

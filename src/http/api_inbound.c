@@ -1,6 +1,6 @@
-/* http/inbound.c: the inbound email endpoint: shared-secret check, the body shapes mail services POST, the answer */
+/* http/api_inbound.c: the inbound email endpoint: shared-secret check, the body shapes mail services POST, the answer */
 /* SPDX-License-Identifier: MIT */
-#include "http/inbound.h"
+#include "http/api_inbound.h"
 
 #include <sodium.h>
 #include <stdio.h>
@@ -25,7 +25,7 @@ static int secret_equal(const char *given, size_t len, const char *secret)
 	return token_hash_equal(a, b);
 }
 
-int inbound_credentials_ok(const struct http_request *rq, int *has_signature)
+int api_inbound_credentials_ok(const struct http_request *rq, int *has_signature)
 {
 	const char *secret = http_config(rq)->inbound_secret;
 	const char *h = http_header(rq, "Authorization");
@@ -121,7 +121,7 @@ static int read_body(const struct http_request *rq, struct mail_msg *m, struct e
 		       "or application/x-www-form-urlencoded, not %s", ct);
 }
 
-void inbound_email(struct http_request *rq, struct http_reply *r)
+void api_inbound_email(struct http_request *rq, struct http_reply *r)
 {
 	const struct http_config *cfg = http_config(rq);
 	struct mail_inbound_config mc = { .any_sender = cfg->inbound_any_sender };
@@ -135,7 +135,7 @@ void inbound_email(struct http_request *rq, struct http_reply *r)
 				   "inbound email is off: start turnpostd with --inbound-secret (see docs/email.md)", NULL);
 		return;
 	}
-	if (!inbound_credentials_ok(rq, &has_sig) && !(has_sig && signature_ok(rq))) {
+	if (!api_inbound_credentials_ok(rq, &has_sig) && !(has_sig && signature_ok(rq))) {
 		http_reply_problem(r, ERR_UNAUTH, "inbound_unauthorized",
 				   "send the inbound secret as \"Authorization: Bearer SECRET\", as the password of "
 				   "Basic authentication, or sign the body (X-Turnpost-Signature: sha256=HMAC)",

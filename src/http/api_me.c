@@ -1,15 +1,39 @@
-/* http/api_notify.c: the JSON API of notifications: preferences, vacations, game clocks, the admin outbox */
+/* http/api_me.c: the JSON API of your account: who you are, notification preferences, vacations */
 /* SPDX-License-Identifier: MIT */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "http/api_me.h"
 
-#include "engine/play_admin.h"
-#include "http/api.h"
+#include <stdlib.h>
+
 #include "notify/notify.h"
 #include "store/store.h"
 #include "util/clock.h"
 #include "util/banned.h"
+
+void api_me_get(struct http_request *rq, struct http_reply *r)
+{
+	const struct http_auth *a = &rq->auth;
+	json_t *o = json_object();
+	struct store_conn *c;
+	struct err e = {0};
+
+	json_object_set_new(o, "token_id", json_integer(a->token_id));
+	json_object_set_new(o, "kind", json_string(a->kind == TOKEN_SEAT ? "seat" : "account"));
+	json_object_set_new(o, "admin", json_boolean(a->is_admin));
+	if (a->kind == TOKEN_SEAT) {
+		json_object_set_new(o, "game", json_integer(a->game_id));
+		json_object_set_new(o, "seat", json_integer(a->seat));
+	}
+	if (a->user_id && store_read_acquire(http_store(rq), &c, &e) == 0) {
+		struct store_user u;
+		if (store_user_by_id(c, a->user_id, &u, &e) == 0) {
+			json_object_set_new(o, "user", json_pack("{s:I,s:s,s:s}", "id", (json_int_t)u.id, "email",
+								 u.email, "name", u.name));
+		}
+		store_user_release(&u);
+		store_read_release(c);
+	}
+	http_reply_json(r, 200, o);
+}
 
 static json_t *object_body(struct http_request *rq, struct http_reply *r)
 {
@@ -51,13 +75,13 @@ static void prefs_reply(struct http_request *rq, struct http_reply *r)
 	store_user_release(&u);
 }
 
-void api_prefs_get(struct http_request *rq, struct http_reply *r)
+void api_me_prefs_get(struct http_request *rq, struct http_reply *r)
 {
 	if (need_account(rq, r) == 0)
 		prefs_reply(rq, r);
 }
 
-void api_prefs_put(struct http_request *rq, struct http_reply *r)
+void api_me_prefs_put(struct http_request *rq, struct http_reply *r)
 {
 	struct store_conn *c;
 	struct store_user u = {0};
@@ -90,7 +114,7 @@ void api_prefs_put(struct http_request *rq, struct http_reply *r)
 	prefs_reply(rq, r);
 }
 
-void api_vacation_get(struct http_request *rq, struct http_reply *r)
+void api_me_vacation_get(struct http_request *rq, struct http_reply *r)
 {
 	struct err e = {0};
 	json_t *o;
@@ -104,7 +128,7 @@ void api_vacation_get(struct http_request *rq, struct http_reply *r)
 		http_reply_json(r, 200, o);
 }
 
-void api_vacation_post(struct http_request *rq, struct http_reply *r)
+void api_me_vacation_post(struct http_request *rq, struct http_reply *r)
 {
 	struct err e = {0};
 	json_t *body, *days, *o;
@@ -132,90 +156,4 @@ void api_vacation_post(struct http_request *rq, struct http_reply *r)
 		http_reply_problem(r, rc, NULL, e.msg, NULL);
 	else
 		http_reply_json(r, 200, o);
-}
-
-void api_admin_outbox(struct http_request *rq, struct http_reply *r)
-{
-	const char *state = http_query(rq, "state");
-	struct store_outbox_row *rows = NULL;
-	struct store_conn *c;
-	struct err e = {0};
-	json_t *list;
-	int n = 0, rc;
-
-	if (state && strcmp(state, "pending") && strcmp(state, "sent") && strcmp(state, "dead") &&
-	    strcmp(state, "skipped")) {
-		http_reply_problem(r, ERR_INPUT, "bad_state", "?state= must be pending, sent, dead or skipped", NULL);
-		return;
-	}
-	if ((rc = store_read_acquire(http_store(rq), &c, &e)) == 0) {
-		rc = store_outbox_list(c, state, 0, 500, &rows, &n, &e);
-		store_read_release(c);
-	}
-	if (rc < 0) {
-		http_reply_problem(r, rc, NULL, e.msg, NULL);
-		return;
-	}
-	list = json_array();
-	for (int i = 0; i < n; i++)
-		json_array_append_new(list, notify_row_json(&rows[i]));
-	store_outbox_rows_free(rows, n);
-	http_reply_json(r, 200, json_pack("{s:o}", "notifications", list));
-}
-
-void api_admin_outbox_resend(struct http_request *rq, struct http_reply *r)
-{
-	struct store_outbox_row row;
-	struct store_conn *c;
-	struct err e = {0};
-	int64_t now = clock_now_ms();
-	json_t *body = NULL;
-	const char *reason = NULL;
-	char detail[48];
-	int rc;
-
-	/* an optional {"reason": "..."} for the audit row (the console's own re-send requires one) */
-	if (rq->body.len) {
-		body = json_loadb(rq->body.data, rq->body.len, 0, NULL);
-		if (!json_is_object(body)) {
-			json_decref(body);
-			http_reply_problem(r, ERR_INPUT, "malformed_json", "the body, when any, must be a JSON object", NULL);
-			return;
-		}
-		reason = json_string_value(json_object_get(body, "reason"));
-	}
-	if ((rc = play_admin_reason_check(reason, 0, &e)) < 0) {
-		json_decref(body);
-		http_reply_problem(r, rc, "bad_reason", e.msg, NULL);
-		return;
-	}
-	if (reason && !*reason)
-		reason = NULL;
-	snprintf(detail, sizeof(detail), "{\"outbox\":%lld}", (long long)rq->ids[0]);
-	if ((rc = store_write_begin(http_store(rq), &c, &e)) == 0) {
-		rc = store_outbox_resend(c, rq->ids[0], now, &e);
-		if (rc == 0)
-			rc = store_audit_add(c, rq->auth.user_id, "api", "outbox_resend", 0, reason, -1, -1, detail, now,
-					     &e);
-		if (rc == 0)
-			rc = store_write_commit(c, &e);
-		else
-			store_write_rollback(c);
-	}
-	json_decref(body);
-	if (rc < 0) {
-		http_reply_problem(r, rc, rc == ERR_CONFLICT ? "not_dead" : NULL, e.msg, NULL);
-		return;
-	}
-	if ((rc = store_read_acquire(http_store(rq), &c, &e)) == 0) {
-		rc = store_outbox_get(c, rq->ids[0], &row, &e);
-		store_read_release(c);
-	}
-	if (rc < 0) {
-		http_reply_problem(r, rc, NULL, e.msg, NULL);
-		return;
-	}
-	http_reply_json(r, 200, notify_row_json(&row));
-	free(row.payload);
-	free(row.last_error);
 }

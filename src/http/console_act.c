@@ -1,0 +1,301 @@
+/* http/console_act.c: the admin console's JSON actions under /api/v1/admin/, each with a reason for its audit row */
+/* SPDX-License-Identifier: MIT */
+#include "http/console_act.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/play.h"
+#include "engine/play_admin.h"
+#include "http/api.h"
+#include "notify/notify.h"
+#include "util/clock.h"
+#include "util/banned.h"
+
+/* The body as a JSON object; replies 400 and returns NULL when it is not one. */
+static json_t *body_object(struct http_request *rq, struct http_reply *r)
+{
+	json_error_t jerr;
+	json_t *v;
+
+	if (!rq->body.len) {
+		http_reply_problem(r, ERR_INPUT, "empty_body", "this needs a JSON object with at least a \"reason\"", NULL);
+		return NULL;
+	}
+	v = json_loadb(rq->body.data, rq->body.len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!json_is_object(v)) {
+		char detail[256];
+		snprintf(detail, sizeof(detail), "the body must be a JSON object%s%s", v ? "" : ": ", v ? "" : jerr.text);
+		json_decref(v);
+		http_reply_problem(r, ERR_INPUT, "malformed_json", detail, NULL);
+		return NULL;
+	}
+	return v;
+}
+
+static struct play_admin_actor actor(const struct http_request *rq, const json_t *body)
+{
+	struct play_admin_actor a = { .user_id = rq->auth.user_id, .channel = "api", .client = rq->client,
+				      .reason = json_string_value(json_object_get(body, "reason")) };
+	return a;
+}
+
+/* An integer field of the body in [0, max]; replies 400 and returns -1 when missing or out of range. */
+static int body_int(const json_t *body, const char *name, long max, struct http_reply *r, long *out)
+{
+	const json_t *v = json_object_get(body, name);
+	char detail[128];
+
+	if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) <= max) {
+		*out = (long)json_integer_value(v);
+		return 0;
+	}
+	snprintf(detail, sizeof(detail), "\"%s\" must be a whole number from 0 to %ld", name, max);
+	http_reply_problem(r, ERR_INPUT, "bad_field", detail, NULL);
+	return -1;
+}
+
+void console_act_rollback(struct http_request *rq, struct http_reply *r)
+{
+	struct err e = {0};
+	struct play_admin_actor a;
+	json_t *body = body_object(rq, r), *res = NULL;
+	long to;
+	int rc;
+
+	if (!body)
+		return;
+	if (body_int(body, "to", 1000000000, r, &to) == 0) {
+		a = actor(rq, body);
+		rc = play_admin_rollback(http_store(rq), &a, rq->ids[0], (int)to, &res, &e);
+		api_reply_result(r, rc, &e, res);
+	}
+	json_decref(body);
+}
+
+void console_act_seat(struct http_request *rq, struct http_reply *r)
+{
+	struct err e = {0};
+	struct play_admin_actor a;
+	json_t *body = body_object(rq, r), *res = NULL, *email;
+	const char *name;
+	long seat;
+	int rc;
+
+	if (!body)
+		return;
+	if (body_int(body, "seat", GAME_MAX_SEATS - 1, r, &seat) < 0)
+		goto out;
+	name = json_string_value(json_object_get(body, "name"));
+	email = json_object_get(body, "email");
+	if (name && *name && !api_valid_name(name)) {
+		http_reply_problem(r, ERR_INPUT, "bad_name", "a name is 1 to 80 printable characters", NULL);
+		goto out;
+	}
+	if (email && !json_is_null(email) && (!json_is_string(email) ||
+					      (*json_string_value(email) && !api_valid_email(json_string_value(email))))) {
+		http_reply_problem(r, ERR_INPUT, "bad_email", "\"email\" must be an email address, or null for no player",
+				   NULL);
+		goto out;
+	}
+	a = actor(rq, body);
+	rc = play_admin_seat_replace(http_store(rq), &a, rq->ids[0], (int)seat, name, json_string_value(email), &res,
+				     &e);
+	api_reply_result(r, rc, &e, res);
+out:
+	json_decref(body);
+}
+
+void console_act_drop(struct http_request *rq, struct http_reply *r)
+{
+	struct err e = {0};
+	struct play_admin_actor a;
+	json_t *body = body_object(rq, r), *res = NULL;
+	long seat;
+	int rc;
+
+	if (!body)
+		return;
+	if (body_int(body, "seat", GAME_MAX_SEATS - 1, r, &seat) == 0) {
+		a = actor(rq, body);
+		rc = play_admin_drop(http_store(rq), &a, rq->ids[0], (int)seat, &res, &e);
+		api_reply_result(r, rc, &e, res);
+	}
+	json_decref(body);
+}
+
+void console_act_extend(struct http_request *rq, struct http_reply *r)
+{
+	struct err e = {0};
+	struct play_admin_actor a;
+	json_t *body = body_object(rq, r), *res = NULL, *hours, *minutes;
+	long seat;
+	double ms;
+	int rc;
+
+	if (!body)
+		return;
+	if (body_int(body, "seat", GAME_MAX_SEATS - 1, r, &seat) < 0)
+		goto out;
+	hours = json_object_get(body, "hours");
+	minutes = json_object_get(body, "minutes");
+	if ((hours && !json_is_number(hours)) || (minutes && !json_is_number(minutes)) || (!hours && !minutes)) {
+		http_reply_problem(r, ERR_INPUT, "bad_field", "give \"hours\" (or \"minutes\"): how much longer", NULL);
+		goto out;
+	}
+	ms = (hours ? json_number_value(hours) * 3600000.0 : 0) + (minutes ? json_number_value(minutes) * 60000.0 : 0);
+	a = actor(rq, body);
+	rc = play_admin_extend(http_store(rq), &a, rq->ids[0], (int)seat,
+			       ms > 0 && ms < 1e15 ? (int64_t)(ms + 0.5) : -1, &res, &e);
+	api_reply_result(r, rc, &e, res);
+out:
+	json_decref(body);
+}
+
+/* An action on the path's id that needs nothing but the body's reason. */
+typedef int (*id_action)(struct store *s, const struct play_admin_actor *a, int64_t id, json_t **out,
+			 struct err *err);
+
+static void id_action_reply(struct http_request *rq, struct http_reply *r, id_action fn)
+{
+	struct err e = {0};
+	struct play_admin_actor a;
+	json_t *body = body_object(rq, r), *res = NULL;
+	int rc;
+
+	if (!body)
+		return;
+	a = actor(rq, body);
+	rc = fn(http_store(rq), &a, rq->ids[0], &res, &e);
+	api_reply_result(r, rc, &e, res);
+	json_decref(body);
+}
+
+void console_act_abort(struct http_request *rq, struct http_reply *r)
+{
+	id_action_reply(rq, r, play_admin_abort);
+}
+
+void console_act_import(struct http_request *rq, struct http_reply *r)
+{
+	struct err e = {0};
+	struct play_admin_actor a;
+	json_t *body = body_object(rq, r), *res = NULL, *file;
+	int rc;
+
+	if (!body)
+		return;
+	file = json_object_get(body, "replay");
+	if (!json_is_object(file)) {
+		http_reply_problem(r, ERR_INPUT, "bad_field",
+				   "send {\"reason\": \"...\", \"replay\": {the replay file from export}}", NULL);
+		json_decref(body);
+		return;
+	}
+	a = actor(rq, body);
+	rc = play_admin_import(http_store(rq), &a, file, &res, &e);
+	if (rc == 0) {
+		snprintf(r->location, sizeof(r->location), "/api/v1/admin/games/%lld",
+			 (long long)json_integer_value(json_object_get(res, "id")));
+		http_reply_json(r, 201, res);
+	} else {
+		api_reply_err(r, rc, &e);
+	}
+	json_decref(body);
+}
+
+void console_act_resend(struct http_request *rq, struct http_reply *r)
+{
+	id_action_reply(rq, r, play_admin_resend);
+}
+
+void console_act_revoke(struct http_request *rq, struct http_reply *r)
+{
+	id_action_reply(rq, r, play_admin_revoke);
+}
+
+void console_act_verify(struct http_request *rq, struct http_reply *r)
+{
+	struct err e = {0};
+	struct play_admin_actor a = { .user_id = rq->auth.user_id, .channel = "api", .client = rq->client };
+	json_t *body = NULL;
+	int first_bad, rc;
+
+	/* an optional {"reason": "..."} for the audit row */
+	if (rq->body.len) {
+		body = json_loadb(rq->body.data, rq->body.len, 0, NULL);
+		if (!json_is_object(body)) {
+			json_decref(body);
+			http_reply_problem(r, ERR_INPUT, "malformed_json", "the body, when any, must be a JSON object", NULL);
+			return;
+		}
+		a.reason = json_string_value(json_object_get(body, "reason"));
+	}
+	rc = play_admin_verify(http_store(rq), &a, rq->ids[0], &first_bad, NULL, &e);
+	json_decref(body);
+	if (rc == 0)
+		http_reply_json(r, 200, json_pack("{s:I,s:b}", "game", (json_int_t)rq->ids[0], "ok", 1));
+	else if (rc == ERR_CONFLICT)
+		http_reply_json(r, 200, json_pack("{s:I,s:b,s:i,s:s}", "game", (json_int_t)rq->ids[0], "ok", 0,
+						  "first_difference", first_bad, "detail", e.msg));
+	else
+		api_reply_err(r, rc, &e);
+}
+
+void console_act_outbox_resend(struct http_request *rq, struct http_reply *r)
+{
+	struct store_outbox_row row;
+	struct store_conn *c;
+	struct err e = {0};
+	int64_t now = clock_now_ms();
+	json_t *body = NULL;
+	const char *reason = NULL;
+	char detail[48];
+	int rc;
+
+	/* an optional {"reason": "..."} for the audit row (the console's own re-send requires one) */
+	if (rq->body.len) {
+		body = json_loadb(rq->body.data, rq->body.len, 0, NULL);
+		if (!json_is_object(body)) {
+			json_decref(body);
+			http_reply_problem(r, ERR_INPUT, "malformed_json", "the body, when any, must be a JSON object", NULL);
+			return;
+		}
+		reason = json_string_value(json_object_get(body, "reason"));
+	}
+	if ((rc = play_admin_reason_check(reason, 0, &e)) < 0) {
+		json_decref(body);
+		http_reply_problem(r, rc, "bad_reason", e.msg, NULL);
+		return;
+	}
+	if (reason && !*reason)
+		reason = NULL;
+	snprintf(detail, sizeof(detail), "{\"outbox\":%lld}", (long long)rq->ids[0]);
+	if ((rc = store_write_begin(http_store(rq), &c, &e)) == 0) {
+		rc = store_outbox_resend(c, rq->ids[0], now, &e);
+		if (rc == 0)
+			rc = store_audit_add(c, rq->auth.user_id, "api", "outbox_resend", 0, reason, -1, -1, detail, now,
+					     &e);
+		if (rc == 0)
+			rc = store_write_commit(c, &e);
+		else
+			store_write_rollback(c);
+	}
+	json_decref(body);
+	if (rc < 0) {
+		http_reply_problem(r, rc, rc == ERR_CONFLICT ? "not_dead" : NULL, e.msg, NULL);
+		return;
+	}
+	if ((rc = store_read_acquire(http_store(rq), &c, &e)) == 0) {
+		rc = store_outbox_get(c, rq->ids[0], &row, &e);
+		store_read_release(c);
+	}
+	if (rc < 0) {
+		http_reply_problem(r, rc, NULL, e.msg, NULL);
+		return;
+	}
+	http_reply_json(r, 200, notify_row_json(&row));
+	free(row.payload);
+	free(row.last_error);
+}

@@ -1,0 +1,294 @@
+/* http/web_game.c: the game page: board, turn, legal steps as tap buttons, chat */
+/* SPDX-License-Identifier: MIT */
+#include "http/web_game.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/play.h"
+#include "http/board.h"
+#include "http/web.h"
+#include "util/clock.h"
+#include "util/banned.h"
+
+#define CHAT_SHOWN 50
+
+/* Legal steps as tap buttons: groups of at most this many before a group is split by its next word. */
+#define GROUP_MAX 16
+/* Sets of at most this many steps stay with their parent group when it is split. */
+#define GROUP_SMALL 4
+
+/* The n-th space-separated word of t (0-based) into word; 0, or -1 when t has fewer words. */
+static int nth_word(const char *t, int n, char *word, size_t size)
+{
+	size_t len;
+
+	for (; n > 0; n--) {
+		t = strchr(t, ' ');
+		if (!t)
+			return -1;
+		t++;
+	}
+	len = strcspn(t, " ");
+	if (!len)
+		return -1;
+	snprintf(word, size, "%.*s", (int)(len < size - 1 ? len : size - 1), t);
+	return 0;
+}
+
+/*
+ * A button's label: the step with runs of the same word counted
+ * ("keep food food food water" -> "keep 3×food water"). The canonical text
+ * stays the submitted value.
+ */
+static char *step_label(const char *t)
+{
+	struct buf b = BUF_INIT;
+
+	while (*t) {
+		size_t len = strcspn(t, " ");
+		int run = 1;
+		const char *next = t + len;
+		while (*next == ' ' && !strncmp(next + 1, t, len) && (next[1 + len] == ' ' || next[1 + len] == '\0')) {
+			run++;
+			next += 1 + len;
+		}
+		if (b.len)
+			buf_addc(&b, ' ');
+		if (run > 1)
+			buf_addf(&b, "%d\xc3\x97", run);
+		buf_add(&b, t, len);
+		t = next;
+		while (*t == ' ')
+			t++;
+	}
+	return buf_detach(&b, NULL);
+}
+
+static void group_add(json_t *groups, const char *name, const json_t *texts)
+{
+	json_t *moves = json_array(), *m;
+	size_t i;
+
+	json_array_foreach(texts, i, m) {
+		char *label = step_label(json_string_value(m));
+		json_array_append_new(moves, json_pack("{s:O,s:s}", "value", m, "label", label));
+		free(label);
+	}
+	{
+		char *title = step_label(name);
+		json_array_append_new(groups, json_pack("{s:s,s:o,s:I}", "name", title, "moves", moves, "count",
+							 (json_int_t)json_array_size(texts)));
+		free(title);
+	}
+}
+
+/*
+ * Steps sharing the first `depth` words (prefix) as one group, or, when
+ * there are more than GROUP_MAX and the next word sorts them into a few
+ * sets, as one group per big set (recursively), the rest kept together.
+ */
+static void group_split(json_t *groups, const char *prefix, const json_t *texts, int depth)
+{
+	json_t *byword = json_object(), *order = json_array(), *m, *key;
+	size_t i, n = json_array_size(texts);
+
+	if (n > GROUP_MAX && depth < 12) {
+		json_array_foreach(texts, i, m) {
+			char word[64] = "";
+			json_t *set;
+			nth_word(json_string_value(m), depth, word, sizeof(word));
+			set = json_object_get(byword, word);
+			if (!set) {
+				set = json_array();
+				json_object_set_new(byword, word, set);
+				json_array_append_new(order, json_string(word));
+			}
+			json_array_append(set, m);
+		}
+	}
+	if (json_array_size(order) < 2 || json_array_size(order) > n / 2) {
+		group_add(groups, prefix, texts);
+	} else {
+		/* the steps that end here and the small sets stay in this group; big sets become their own */
+		json_t *here = json_array();
+		json_array_foreach(texts, i, m) {
+			char word[64] = "";
+			nth_word(json_string_value(m), depth, word, sizeof(word));
+			if (!*word || json_array_size(json_object_get(byword, word)) <= GROUP_SMALL)
+				json_array_append(here, m);
+		}
+		if (json_array_size(here))
+			group_add(groups, prefix, here);
+		json_decref(here);
+		json_array_foreach(order, i, key) {
+			const char *w = json_string_value(key);
+			json_t *set = json_object_get(byword, w);
+			struct buf b = BUF_INIT;
+			if (!*w || json_array_size(set) <= GROUP_SMALL)
+				continue;
+			buf_addf(&b, "%s %s", prefix, w);
+			group_split(groups, b.data, set, depth + 1);
+			buf_release(&b);
+		}
+	}
+	json_decref(byword);
+	json_decref(order);
+}
+
+/*
+ * The legal steps as groups for the page: by first word, long groups split
+ * by the following words; each step {"value": canonical text, "label"}.
+ */
+static json_t *legal_groups(json_t *moves)
+{
+	json_t *groups = json_array(), *byname = json_object(), *order = json_array(), *m;
+	size_t i;
+
+	json_array_foreach(moves, i, m) {
+		char word[32] = "";
+		json_t *set;
+
+		nth_word(json_string_value(m), 0, word, sizeof(word));
+		set = json_object_get(byname, word);
+		if (!set) {
+			set = json_array();
+			json_object_set_new(byname, word, set);
+			json_array_append_new(order, json_string(word));
+		}
+		json_array_append(set, m);
+	}
+	json_array_foreach(order, i, m)
+		group_split(groups, json_string_value(m), json_object_get(byname, json_string_value(m)), 1);
+	json_array_foreach(groups, i, m) {
+		json_int_t count = json_integer_value(json_object_get(m, "count"));
+		json_object_set_new(m, "open", json_boolean(json_array_size(groups) <= 2 || count <= 8));
+	}
+	json_decref(byname);
+	json_decref(order);
+	return groups;
+}
+
+static json_t *view_items(json_t *view)
+{
+	json_t *items = json_array(), *v;
+	const char *key;
+
+	json_object_foreach(view, key, v) {
+		char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+		if (text && strlen(text) > 400)
+			memcpy(text + 396, "...", 4);
+		json_array_append_new(items, json_pack("{s:s,s:s}", "key", key, "value", text ? text : ""));
+		free(text);
+	}
+	return items;
+}
+
+static char *result_text(json_t *result, json_t *seats)
+{
+	struct buf b = BUF_INIT;
+	json_t *w;
+	size_t i;
+
+	buf_adds(&b, json_array_size(json_object_get(result, "winners")) > 1 ? "Shared win: " : "Winner: ");
+	json_array_foreach(json_object_get(result, "winners"), i, w) {
+		json_int_t seat = json_integer_value(w);
+		json_t *score = json_array_get(json_object_get(result, "scores"), (size_t)seat);
+		const char *name = json_string_value(json_object_get(json_array_get(seats, (size_t)seat), "name"));
+		buf_addf(&b, "%s%s", i ? ", " : "", name ? name : "?");
+		if (json_is_integer(score))
+			buf_addf(&b, " (%lld)", (long long)json_integer_value(score));
+	}
+	if (json_string_value(json_object_get(result, "tiebreak")))
+		buf_addf(&b, ". %s", json_string_value(json_object_get(result, "tiebreak")));
+	return buf_detach(&b, NULL);
+}
+
+/* Render the game page; error (stolen, may be NULL) is shown inline. */
+void web_game_page(struct http_request *rq, struct http_reply *r, int64_t id, int status, json_t *error,
+		      const char *typed)
+{
+	struct err e = {0};
+	json_t *g = NULL, *legal = NULL, *chat = json_array(), *data, *seats, *s;
+	struct store_chat *msgs = NULL;
+	struct store_conn *c;
+	struct buf svg = BUF_INIT;
+	int held, seat, nmsgs = 0, active;
+	size_t i;
+	char path[48];
+
+	seat = web_seat(rq, NULL, id, &held);
+	if (play_game_json(http_store(rq), id, seat, seat >= 0 || rq->sess.is_admin, &g, &e) < 0) {
+		json_decref(error);
+		web_error_page(rq, r, e.code == ERR_NOTFOUND ? 404 : 500, e.code == ERR_NOTFOUND ? "No such game." : e.msg);
+		return;
+	}
+	active = !strcmp(json_string_value(json_object_get(g, "status")), "active");
+	if (seat >= 0 && active && play_legal_json(http_store(rq), id, seat, &legal, &e) == 0 &&
+	    json_array_size(json_object_get(legal, "moves"))) {
+		json_object_set_new(g, "your_turn", json_true());
+		json_object_set_new(g, "groups", legal_groups(json_object_get(legal, "moves")));
+	}
+	json_decref(legal);
+	json_object_set_new(g, "can_undo", json_boolean(seat >= 0 && json_integer_value(json_object_get(g, "undo_seat")) == seat));
+	json_object_set_new(g, "finished", json_boolean(!active));
+	json_object_set_new(g, "prompt", json_incref(json_object_get(json_object_get(g, "pending"), "prompt")));
+	seats = json_object_get(g, "seats");
+	json_array_foreach(seats, i, s) {
+		json_int_t n = json_integer_value(json_object_get(s, "seat"));
+		json_t *act = json_object_get(g, "active_seats");
+		size_t k;
+		json_t *a;
+		json_array_foreach(act, k, a)
+			if (json_integer_value(a) == n)
+				json_object_set_new(s, "active", json_true());
+		if (n == seat)
+			json_object_set_new(s, "you", json_true());
+		json_object_del(s, "email");
+	}
+	if (!active && json_is_object(json_object_get(g, "result"))) {
+		char *t = result_text(json_object_get(g, "result"), seats);
+		json_object_set_new(g, "result_text", json_string(t));
+		free(t);
+	}
+	if (board_svg(json_string_value(json_object_get(g, "game")), json_object_get(g, "view"), seats, seat, &svg) == 0)
+		json_object_set_new(g, "board", json_string(svg.data));
+	else
+		json_object_set_new(g, "view_items", view_items(json_object_get(g, "view")));
+	buf_release(&svg);
+	json_object_del(g, "view");
+	if (store_read_acquire(http_store(rq), &c, &e) == 0) {
+		store_chat_list(c, id, CHAT_SHOWN, &msgs, &nmsgs, &e);
+		store_read_release(c);
+	}
+	for (int k = 0; k < nmsgs; k++) {
+		char when[32];
+		clock_format_human(msgs[k].at, when);
+		json_array_append_new(chat, json_pack("{s:s,s:s,s:s}", "name", msgs[k].name, "text", msgs[k].text,
+						      "time", when));
+	}
+	store_chats_free(msgs, nmsgs);
+	json_object_set_new(g, "chat", chat);
+	json_object_set_new(g, "can_chat", json_boolean(seat >= 0));
+	{
+		int any_open = 0;
+		json_array_foreach(seats, i, s)
+			any_open |= json_is_true(json_object_get(s, "open"));
+		json_object_set_new(g, "join", json_boolean(rq->sess.user_id && seat < 0 && active && !held && any_open));
+	}
+	data = json_pack("{s:o}", "game", g);
+	if (error)
+		json_object_set_new(data, "error", error);
+	if (typed)
+		json_object_set_new(data, "typed", json_string(typed));
+	snprintf(path, sizeof(path), "%s #%lld", json_string_value(json_object_get(g, "title")), (long long)id);
+	web_render(rq, r, status, "game", path, data);
+}
+
+void web_game_show(struct http_request *rq, struct http_reply *r)
+{
+	if (web_need_user(rq, r) < 0)
+		return;
+	web_game_page(rq, r, rq->ids[0], 200, NULL, NULL);
+}

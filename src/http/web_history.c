@@ -1,0 +1,50 @@
+/* http/web_history.c: a game's history page: every step with player and time */
+/* SPDX-License-Identifier: MIT */
+#include "http/web_history.h"
+
+#include "engine/play.h"
+#include "engine/play_admin.h"
+#include "http/web.h"
+#include "util/clock.h"
+#include "util/banned.h"
+
+void web_history_show(struct http_request *rq, struct http_reply *r)
+{
+	int64_t id = rq->ids[0];
+	struct store_game g;
+	struct store_seat *seats = NULL;
+	struct err e = {0};
+	json_t *moves = NULL, *list = json_array(), *m;
+	int nseats = 0, held;
+	size_t i;
+
+	if (web_need_user(rq, r) < 0)
+		return;
+	if (play_game_info(http_store(rq), id, &g, &seats, &nseats, &e) < 0) {
+		store_game_release(&g);
+		json_decref(list);
+		web_error_page(rq, r, 404, "No such game.");
+		return;
+	}
+	if (web_seat(rq, NULL, id, &held) < 0 && !rq->sess.is_admin) {
+		store_seats_free(seats, nseats);
+		store_game_release(&g);
+		json_decref(list);
+		web_error_page(rq, r, 403, "Only the players of a game can read its history.");
+		return;
+	}
+	/* the timeline names who sat in the seat at each step, across seat replacements and drops */
+	play_admin_timeline(http_store(rq), id, &moves, &e);
+	json_array_foreach(json_object_get(moves, "steps"), i, m) {
+		char when[32];
+		clock_format_human(json_integer_value(json_object_get(m, "at")), when);
+		json_array_append_new(list, json_pack("{s:O,s:O,s:O,s:s,s:O}", "n", json_object_get(m, "n"), "player",
+						      json_object_get(m, "player"), "text", json_object_get(m, "text"),
+						      "time", when, "via", json_object_get(m, "via")));
+	}
+	json_decref(moves);
+	web_render(rq, r, 200, "history", "History",
+		   json_pack("{s:I,s:s,s:o}", "id", (json_int_t)id, "web_game_title", web_game_title(g.game), "moves", list));
+	store_seats_free(seats, nseats);
+	store_game_release(&g);
+}
