@@ -1,11 +1,11 @@
 /* tests/turnpost_test.c: the turnpost CLI with the test game added, for the HTTP tests */
 /* SPDX-License-Identifier: MIT */
-#include "admin.h"
+#include "cli/cli.h"
 #include "engine/registry.h"
 #include "fake_game.h"
 
 int main(int argc, char **argv)
 {
 	registry_add_for_tests(&fake_game);
-	return admin_main(argc, argv);
+	return cli_main(argc, argv);
 }

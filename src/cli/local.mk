@@ -1,0 +1,11 @@
+# src/cli/local.mk: build fragment of turnpost, the admin command line, included by Makefile.am
+# SPDX-License-Identifier: MIT
+# The commands live in the library so that tests/turnpost-test can add the test game to them.
+libturnpost_a_SOURCES += \
+	src/cli/cli.c src/cli/cli.h src/cli/user.c src/cli/token.c src/cli/game.c src/cli/replay.c \
+	src/cli/action.c src/cli/outbox.c src/cli/backup.c
+turnpost_SOURCES = src/cli/main.c
+
+# The command table: help, per-command usage, declared options, and the man page agree
+TESTS += tests/cli/test_table.sh
+EXTRA_DIST += tests/cli/test_table.sh
