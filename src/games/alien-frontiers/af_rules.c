@@ -904,19 +904,31 @@ static int discard_card(struct af_state *s, int p, const struct af_move *m, stru
 
 		if (m->fac < 0 || m->n != 1)
 			FAIL("Name the facility and the ship (e.g. 'discard plasma-cannon mine p2:6').");
-		if (o == p || o >= s->n || (m->tok[0] & AF_TOK_RELIC))
-			FAIL("Plasma Cannon's discard power returns a ship of another player's colour.");
-		for (int i = o * AF_SHIPS_PER; i < (o + 1) * AF_SHIPS_PER; i++)
-			if (s->loc[i] == AF_LOC_FAC + m->fac && s->val[i] == v)
-				ship = i;
+		if (o == p || o >= s->n)
+			FAIL("Plasma Cannon's discard power returns a ship of another player.");
+		if (m->tok[0] & AF_TOK_RELIC) {
+			/* the Relic Ship may be the target; it goes home, never to a stock */
+			if (s->relic_owner == o && s->loc[AF_RELIC] == AF_LOC_FAC + m->fac && s->val[AF_RELIC] == v)
+				ship = AF_RELIC;
+		} else {
+			for (int i = o * AF_SHIPS_PER; i < (o + 1) * AF_SHIPS_PER; i++)
+				if (s->loc[i] == AF_LOC_FAC + m->fac && s->val[i] == v)
+					ship = i;
+		}
 		if (ship < 0)
-			FAIL("Player %d has no ship showing %d at %s.", o + 1, v, FAC_NAME(m->fac));
+			FAIL("Player %d has no%s ship showing %d at %s.", o + 1,
+			     (m->tok[0] & AF_TOK_RELIC) ? " Relic" : "", v, FAC_NAME(m->fac));
+		/* the Relic Ship has no colour: it never counts toward this tally */
 		if (colour_kept(s, o) <= 3)
 			FAIL("Player %d has %d ships of their colour on the board; the target needs more than 3.", o + 1,
 			     colour_kept(s, o));
 		if (commit) {
-			s->loc[ship] = AF_LOC_STOCK;
-			s->val[ship] = 0;
+			if (ship == AF_RELIC) {
+				relic_home(s);
+			} else {
+				s->loc[ship] = AF_LOC_STOCK;
+				s->val[ship] = 0;
+			}
 		}
 		break;
 	}
@@ -1009,13 +1021,16 @@ static int raid(struct af_state *s, int p, const struct af_move *m, struct err *
 				     s->fuel[v], s->ore[v], tf, to);
 			total += tf + to;
 		}
+		/* four in total, or everything the eligible players hold when that is fewer */
 		want = avail < 4 ? avail : 4;
 		if (!want)
 			FAIL("Nobody has resources you may steal; take an alien tech card instead.");
-		if (total > 4)
-			FAIL("A raid takes at most 4 resources in all; you asked for %d.", total);
 		if (total < 1)
-			FAIL("Say what to steal: up to 4 resources or one alien tech card.");
+			FAIL("Say what to steal: 4 resources or one alien tech card.");
+		if (total != want && want == 4)
+			FAIL("A raid takes 4 resources in all; you asked for %d.", total);
+		if (total != want)
+			FAIL("A raid takes all %d resources the others hold; you asked for %d.", want, total);
 		if (!commit)
 			return 0;
 		for (int v = 0; v < s->n; v++) {
@@ -1039,7 +1054,7 @@ int af__step(struct af_state *s, int seat, const struct af_move *m, struct rng *
 	if (seat != p)
 		FAILC(ERR_FORBIDDEN, "It is Player %d's turn, not yours.", p + 1);
 	if (s->raid && m->kind != AF_M_RAID)
-		FAIL("Finish your raid first: steal up to 4 resources or one alien tech card (e.g. 'raid p%d 2 fuel 2 ore').",
+		FAIL("Finish your raid first: steal 4 resources or one alien tech card (e.g. 'raid p%d 2 fuel 2 ore').",
 		     (p + 1) % s->n + 1);
 	switch (m->kind) {
 	case AF_M_DOCK:
@@ -1447,7 +1462,7 @@ static void legal_raid(struct emit *e, int p)
 		k[j]++;
 		for (int b = 0; b < nb; b++)
 			total += k[b];
-		if (total >= 1 && total <= want) {
+		if (total == want) {
 			struct af_move m;
 
 			af__move_init(&m, AF_M_RAID);
@@ -1608,12 +1623,12 @@ int af__candidates(const struct af_state *s, int seat, struct af_move *out, int 
 		case AF_CANNON: {
 			int seen[AF_NFAC][64] = { { 0 } };
 
-			for (int i = 0; i < AF_RELIC; i++) {
-				int o = i / AF_SHIPS_PER, key;
+			for (int i = 0; i <= AF_RELIC; i++) {
+				int o = af__ship_owner(s, i), key;
 
-				if (o == p || s->loc[i] < AF_LOC_FAC)
+				if (o < 0 || o == p || s->loc[i] < AF_LOC_FAC)
 					continue;
-				key = (o << 4) | s->val[i];
+				key = (o << 4) | s->val[i] | (i == AF_RELIC ? AF_TOK_RELIC : 0);
 				if (seen[s->loc[i] - AF_LOC_FAC][key])
 					continue;
 				seen[s->loc[i] - AF_LOC_FAC][key] = 1;

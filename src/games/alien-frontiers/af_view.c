@@ -327,7 +327,7 @@ void af__pending(const struct af_state *s, struct game_pending *out)
 	if (s->raid) {
 		snprintf(out->kind, sizeof(out->kind), "raid");
 		snprintf(out->prompt, sizeof(out->prompt),
-			 "Player %d: raid - steal up to 4 resources or one alien tech card (e.g. 'raid p%d 2 fuel 2 ore')",
+			 "Player %d: raid - steal 4 resources (all there is when the others hold fewer) or one alien tech card (e.g. 'raid p%d 2 fuel 2 ore')",
 			 s->cur + 1, (s->cur + 1) % s->n + 1);
 	} else if (len) {
 		snprintf(out->kind, sizeof(out->kind), "turn");
