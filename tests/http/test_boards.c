@@ -352,11 +352,11 @@ static void test_boards__sm_page_and_taps(void)
 {
 	static const char *const words[] = { "Starship Merchants board", "The circuit", "1. Shipyard", "2. Market", "3. Belt",
 					     "4. Dock", "Players", "Mark 1 scout", "Mark 1 tug", "Known space",
-					     "Destinations", "Ann", "Cy", "17 credits", "15 credits", NULL };
+					     "Destinations", "Ann", "Cy", "15 credits", NULL };
 	static const char *const later[] = { "Starship Merchants board", "The circuit", "Refineries", "Destinations",
 					     "credits", NULL };
 
-	/* everyone starts at the Shipyard; the last seat (Cy) with 15 credits, each seat before one more */
+	/* everyone starts at the Shipyard with 15 credits */
 	play_taps(&sm, words, 2, pick_first);
 	play_taps(&sm, later, 20, pick_spread);
 }

@@ -9,8 +9,7 @@
  * marked "summary"); published in docs/games/starship-merchants.md.
  */
 const struct sm_consts sm_consts = {
-	.start_credits = 15,           /* reviews */
-	.start_seat_step = 1,          /* ours: 18/17/16/15 at 4 players, see the docs */
+	.start_credits = 15,           /* reviews: every player */
 	.mark_limit = { 4, 4, 3, 2 },  /* summary */
 	.loan_markers = 2,             /* summary */
 	.claim_cost = 6,               /* summary */

@@ -81,8 +81,7 @@ struct sm_dest {
 
 /* Rule numbers, given by the summary unless marked ours in the docs. */
 struct sm_consts {
-	int start_credits;     /* 15: the last player in turn order */
-	int start_seat_step;   /* 1: each earlier seat starts with this much more (ours, seat balance) */
+	int start_credits;     /* 15: every player, whatever the seat */
 	int mark_limit[SM_NMARKS]; /* ships of a Mark one player may own: 4 4 3 2 */
 	int loan_markers;      /* 2 markers per lease */
 	int claim_cost;        /* 6 */

@@ -390,18 +390,30 @@ int sm_rules_check(const struct sm_state *s, int seat, const struct sm_move *m, 
 
 /* ---- applying ---- */
 
-static void pay_loans_in_full(struct sm_player *pl, struct sm_ship *only)
+/* A scrapped ship's markers: paid in full as far as the credits go, the rest forgiven. */
+static void pay_scrapped_loans(struct sm_player *pl, struct sm_ship *sh)
+{
+	while (sh->loans) {
+		int c = sm_marker_cost(sh);
+
+		pl->credits = pl->credits >= c ? pl->credits - c : 0;
+		sh->loans--;
+	}
+}
+
+/*
+ * The final circuit's "Loan Markers MUST be all paid off": every marker the
+ * credits cover is paid; one they do not cover stays on its ship, later
+ * credits (the waiting turns' 5) go to it, and what is still owed at the end
+ * counts against the final score (sm_player_score). Never forgiven.
+ */
+static void pay_loans(struct sm_player *pl)
 {
 	for (int i = 0; i < pl->nships; i++) {
 		struct sm_ship *sh = &pl->ships[i];
 
-		if (only && sh != only)
-			continue;
-		while (sh->loans) {
-			/* the debt is forgiven beyond what the player has (credits never go below 0) */
-			int c = sm_marker_cost(sh);
-
-			pl->credits = pl->credits >= c ? pl->credits - c : 0;
+		while (sh->loans && pl->credits >= sm_marker_cost(sh)) {
+			pl->credits -= sm_marker_cost(sh);
 			sh->loans--;
 		}
 	}
@@ -420,7 +432,7 @@ static void unload(struct sm_player *pl, struct sm_ship *sh)
 static void finish_game(struct sm_state *s)
 {
 	for (int p = 0; p < s->n; p++)
-		pay_loans_in_full(&s->p[p], NULL);
+		pay_loans(&s->p[p]);
 	s->phase = SM_PH_OVER;
 }
 
@@ -452,6 +464,7 @@ static void end_turn(struct sm_state *s)
 		if (!s->p[s->cur].finished)
 			break;
 		s->p[s->cur].credits += sm_consts.dock_wait;
+		pay_loans(&s->p[s->cur]);
 		s->p[s->cur].turns++;
 		s->turn_no++;
 	}
@@ -461,7 +474,7 @@ static void trigger_end(struct sm_state *s, int seat)
 {
 	s->final = 1;
 	s->trigger = seat;
-	pay_loans_in_full(&s->p[seat], NULL);
+	pay_loans(&s->p[seat]);
 	s->p[seat].credits += sm_consts.trigger_bonus;
 	for (int p = 0; p < s->n; p++) {
 		s->p[p].finished = p == seat;
@@ -518,8 +531,8 @@ static void dock_action(struct sm_state *s)
 	}
 	dock_pay(s, pl);
 	if (s->final) {
-		/* final circuit: tokens stay aboard, nothing is scrapped, loans are paid off */
-		pay_loans_in_full(pl, NULL);
+		/* final circuit: paid first, then the loans from what the player has now */
+		pay_loans(pl);
 		pl->finished = 1;
 		end_turn(s);
 		return;
@@ -532,7 +545,7 @@ static void dock_action(struct sm_state *s)
 			continue;
 		}
 		unload(pl, sh);
-		pay_loans_in_full(pl, sh);
+		pay_scrapped_loans(pl, sh);
 		if (sh->pilot >= 0 && s->nsalvage < SM_MAX_SALVAGE)
 			s->salvage[s->nsalvage++] = sh->pilot;
 		for (int g = 0; g < sh->ngear && s->nsalvage < SM_MAX_SALVAGE; g++)
@@ -566,10 +579,9 @@ static void arrive(struct sm_state *s, struct sm_player *pl)
 	}
 	if (pl->pos == SM_DOCK) {
 		pl->dock_at = ++s->dock_seq;
-		if (s->final) {
-			pay_loans_in_full(pl, NULL);
+		/* the loans are paid after the Dock's payout (dock_action) or, on a pass, at once */
+		if (s->final)
 			pl->finished = 1;
-		}
 	}
 }
 
@@ -697,6 +709,7 @@ int sm_rules_apply(struct sm_state *s, int seat, const struct sm_move *m, struct
 			pl->may_leave = 0;
 			pl->finished = 1;
 			pl->credits += sm_consts.dock_wait;
+			pay_loans(pl);
 			end_turn(s);
 			break;
 		}
@@ -715,6 +728,8 @@ int sm_rules_apply(struct sm_state *s, int seat, const struct sm_move *m, struct
 		break;
 	case SM_MV_PASS:
 		arrive(s, pl);
+		if (s->final && pl->finished)
+			pay_loans(pl);
 		end_turn(s);
 		break;
 	case SM_MV_BUY_SHIP:

@@ -97,14 +97,14 @@ int sm_draw_token(struct sm_state *s, struct rng *rng)
 }
 
 /*
- * Later seats win more often with equal starting credits: the earlier seats
- * reach the Shipyard first and buy the last ships of a Mark that is about to
- * become obsolete, while later seats get the next Mark. One credit per later
- * seat offsets part of it (measurements in docs/games/starship-merchants.md).
+ * The published game starts everyone with 15 credits; the seat balance is
+ * left to the content set (measurements in docs/games/starship-merchants.md).
  */
 int sm_start_credits(int n, int seat)
 {
-	return sm_consts.start_credits + (n - 1 - seat) * sm_consts.start_seat_step;
+	(void)n;
+	(void)seat;
+	return sm_consts.start_credits;
 }
 
 int sm_state_setup(int n, struct rng *rng, struct sm_state **out, struct err *err)
@@ -299,6 +299,11 @@ int sm_player_loan_debt(const struct sm_player *pl)
 	for (int i = 0; i < pl->nships; i++)
 		n += pl->ships[i].loans * sm_marker_cost(&pl->ships[i]);
 	return n;
+}
+
+int sm_player_score(const struct sm_player *pl)
+{
+	return pl->credits - sm_player_loan_debt(pl);
 }
 
 int sm_owned_of_mark(const struct sm_player *pl, int mark)

@@ -102,7 +102,7 @@ struct sm_state {
 /* 0..2: the column of per-player-count tables. */
 int sm_state_col(const struct sm_state *s);
 
-/* Starting credits of seat (0-based) in an n-player game: 15 plus 1 per later seat. */
+/* Starting credits of seat (0-based) in an n-player game: 15 for every seat. */
 int sm_start_credits(int n, int seat);
 
 /* New state for n players (2..4), rng draws the displays. */
@@ -127,6 +127,8 @@ int sm_marker_cost(const struct sm_ship *sh);            /* one loan marker: hal
 int sm_ship_payment(const struct sm_state *s, int seat, const struct sm_ship *sh);
 int sm_player_loans(const struct sm_player *pl);
 int sm_player_loan_debt(const struct sm_player *pl);     /* credits to repay every marker */
+/* The final score: credits less the loan markers still unpaid (may be below 0). */
+int sm_player_score(const struct sm_player *pl);
 int sm_owned_of_mark(const struct sm_player *pl, int mark);
 
 /* Draw one card of a category group (0: pilot or gear, 1: refinery); -1 when none is left. */

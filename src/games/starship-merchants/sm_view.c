@@ -174,21 +174,22 @@ json_t *sm_view_build(const struct sm_state *s, int seat)
 	return o;
 }
 
-/* a before b in the final order: more credits, then the earlier arrival in the Dock */
+/* a before b in the final order: the higher score, then the earlier arrival in the Dock */
 static int ahead(const struct sm_state *s, int a, int b)
 {
 	const struct sm_player *pa = &s->p[a], *pb = &s->p[b];
 
-	if (pa->credits != pb->credits)
-		return pa->credits > pb->credits;
+	if (sm_player_score(pa) != sm_player_score(pb))
+		return sm_player_score(pa) > sm_player_score(pb);
 	return pa->dock_at && (!pb->dock_at || pa->dock_at < pb->dock_at);
 }
 
+/* scores are credits less any loan still unpaid (sm_player_score) */
 json_t *sm_view_result(const struct sm_state *s)
 {
 	json_t *o, *scores = json_array(), *ranks = json_array(), *winners = json_array();
 	struct buf tb = BUF_INIT;
-	int best = -1, tied = 0;
+	int best = 0, tied = 0;
 
 	if (s->phase != SM_PH_OVER) {
 		json_decref(scores);
@@ -197,27 +198,27 @@ json_t *sm_view_result(const struct sm_state *s)
 		return NULL;
 	}
 	for (int p = 0; p < s->n; p++) {
-		int rank = 1;
+		int rank = 1, score = sm_player_score(&s->p[p]);
 
 		for (int q = 0; q < s->n; q++)
 			if (q != p && ahead(s, q, p))
 				rank++;
-		json_array_append_new(scores, json_integer(s->p[p].credits));
+		json_array_append_new(scores, json_integer(score));
 		json_array_append_new(ranks, json_integer(rank));
 		if (rank == 1)
 			json_array_append_new(winners, json_integer(p));
-		if (best < 0 || s->p[p].credits > best)
-			best = s->p[p].credits;
+		if (p == 0 || score > best)
+			best = score;
 	}
 	for (int p = 0; p < s->n; p++)
-		tied += s->p[p].credits == best;
+		tied += sm_player_score(&s->p[p]) == best;
 	if (tied > 1) {
 		int first = 0;
 
 		buf_adds(&tb, "tied on ");
 		buf_addf(&tb, "%d credits:", best);
 		for (int p = 0; p < s->n; p++) {
-			if (s->p[p].credits != best)
+			if (sm_player_score(&s->p[p]) != best)
 				continue;
 			buf_addf(&tb, "%s p%d", first ? "," : "", p + 1);
 			first = 1;

@@ -1,5 +1,6 @@
 /* tests/games/starship-merchants/sm_measure.c: plays bot games of Starship Merchants and prints length and score figures */
 /* SPDX-License-Identifier: MIT */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,8 @@
 /*
  * Usage: sm_measure [games [level-of-seat-0 [level-of-others]]]
  * For 2, 3 and 4 players: laps of the trigger player, turns per player,
- * winning and losing scores (min / median / max) and the win rate of seat 0.
+ * winning and losing scores (credits less unpaid loans; min / median / max),
+ * the win rate of seat 0 and the wins by seat.
  */
 static int cmp(const void *a, const void *b)
 {
@@ -72,16 +74,18 @@ int main(int argc, char **argv)
 				continue;
 			}
 			{
-				int best = -1, bi = 0, second = -1, maxlap = 0, nt = 0, nsh = 0;
+				int best = 0, bi = 0, second = INT_MIN, maxlap = 0, nt = 0, nsh = 0;
 
 				for (int p = 0; p < n; p++) {
-					if (s->p[p].credits > best || (s->p[p].credits == best && s->p[p].dock_at < s->p[bi].dock_at)) {
-						if (best >= 0)
+					int sc = sm_player_score(&s->p[p]);
+
+					if (p == 0 || sc > best || (sc == best && s->p[p].dock_at < s->p[bi].dock_at)) {
+						if (p > 0)
 							second = second > best ? second : best;
-						best = s->p[p].credits;
+						best = sc;
 						bi = p;
-					} else if (s->p[p].credits > second) {
-						second = s->p[p].credits;
+					} else if (sc > second) {
+						second = sc;
 					}
 					if (s->p[p].laps > maxlap)
 						maxlap = s->p[p].laps;
@@ -97,7 +101,7 @@ int main(int argc, char **argv)
 				wins0 += bi == 0;
 				triggers[s->trigger]++;
 				for (int p = 0; p < n; p++)
-					seatsum[p] += s->p[p].credits;
+					seatsum[p] += sm_player_score(&s->p[p]);
 				firstwins[bi]++;
 				done++;
 			}
@@ -107,11 +111,11 @@ int main(int argc, char **argv)
 		       n, done, unfinished, lv0, lvo, wins0, done ? 100.0 * wins0 / done : 0);
 		printf("  wins by seat:");
 		for (int p = 0; p < n; p++)
-			printf(" %d", firstwins[p]);
+			printf(" %d (%.1f%%)", firstwins[p], done ? 100.0 * firstwins[p] / done : 0);
 		printf("; triggers by seat:");
 		for (int p = 0; p < n; p++)
 			printf(" %d", triggers[p]);
-		printf("; mean credits by seat:");
+		printf("; mean score by seat:");
 		for (int p = 0; p < n; p++)
 			printf(" %.1f", done ? (double)seatsum[p] / done : 0);
 		printf("\n");

@@ -82,8 +82,16 @@ static void play_many(int n, int games, int random_share)
 				ones += json_integer_value(json_array_get(ranks, i)) == 1;
 			CU_ASSERT(ones >= 1);
 			CU_ASSERT_EQUAL(json_array_size(json_object_get(res, "winners")), (size_t)ones);
-			for (int p = 0; p < n; p++)
-				CU_ASSERT(s->p[p].finished && s->p[p].pos == SM_DOCK && !sm_player_loans(&s->p[p]));
+			for (int p = 0; p < n; p++) {
+				const struct sm_player *pl = &s->p[p];
+
+				CU_ASSERT(pl->finished && pl->pos == SM_DOCK);
+				/* every loan marker the credits cover is paid; the rest counts against the score */
+				for (int i = 0; i < pl->nships; i++)
+					CU_ASSERT(!pl->ships[i].loans || pl->credits < sm_marker_cost(&pl->ships[i]));
+				CU_ASSERT_EQUAL(json_integer_value(json_array_get(json_object_get(res, "scores"), p)),
+						sm_player_score(pl));
+			}
 			json_decref(res);
 		}
 		sm_state_free(s);

@@ -71,9 +71,9 @@ static void test_sm__setup_2_3_4(void)
 		CU_ASSERT_EQUAL(s->n, n);
 		CU_ASSERT_EQUAL(s->era, 1);
 		for (int p = 0; p < n; p++) {
-			/* 15 for the last seat, one more per later seat: 18/17/16/15 at 4 players */
-			CU_ASSERT_EQUAL(s->p[p].credits, 15 + (n - 1 - p));
-			CU_ASSERT_EQUAL(sm_start_credits(n, p), 15 + (n - 1 - p));
+			/* every player starts with 15 credits (the published game) */
+			CU_ASSERT_EQUAL(s->p[p].credits, 15);
+			CU_ASSERT_EQUAL(sm_start_credits(n, p), 15);
 			CU_ASSERT_EQUAL(s->p[p].pos, SM_SHIPYARD);
 			CU_ASSERT_EQUAL(s->p[p].nships, 0);
 			CU_ASSERT_EQUAL(s->p[p].setup[SM_COBALT], 1);
@@ -163,7 +163,7 @@ static void test_sm__shipyard_buy(void)
 	t_ok(s, "stay", &r);
 	t_ok(s, "buy scout", &r);
 	CU_ASSERT_EQUAL(s->p[0].nships, 1);
-	CU_ASSERT_EQUAL(s->p[0].credits, 16 - k->cost);
+	CU_ASSERT_EQUAL(s->p[0].credits, 15 - k->cost);
 	CU_ASSERT_EQUAL(s->p[0].ships[0].no, 1);
 	CU_ASSERT_EQUAL(s->p[0].ships[0].mark, 1);
 	CU_ASSERT_EQUAL(s->p[0].ships[0].loans, 0);
@@ -194,7 +194,7 @@ static void test_sm__lease_and_loan_arithmetic(void)
 
 	t_ok(s, "stay", &r);
 	t_ok(s, "lease scout", &r);
-	CU_ASSERT_EQUAL(s->p[0].credits, 16 - cost / 2);
+	CU_ASSERT_EQUAL(s->p[0].credits, 15 - cost / 2);
 	CU_ASSERT_EQUAL(s->p[0].ships[0].loans, 2);
 	CU_ASSERT_EQUAL(sm_player_loan_debt(&s->p[0]), cost);
 	/* back at the Shipyard: two markers at half price each */
@@ -881,6 +881,85 @@ static void test_sm__final_circuit(void)
 	sm_state_free(s);
 }
 
+/*
+ * Final circuit: the Dock pays out first and the loan markers are paid off
+ * after, from the credits the player then has ("Loan Markers MUST be all paid
+ * off"). p2 arrives with 0 credits, a leased Mark 1 tug (two markers of 4) and
+ * two Cobalt aboard (8 credits).
+ */
+static void test_sm__final_dock_pays_before_loans(void)
+{
+	struct rng r;
+	struct sm_state *s = dock_arrival(2, 145, 0, &r);
+	struct sm_player *pl = &s->p[1];
+
+	t_give_ship(s, 1, 1, SM_TUG, 2);
+	pl->ships[0].cargo[SM_COBALT] = 2;
+	s->bag[SM_COBALT] -= 2;
+	pl->credits = 0;
+	t_ok(s, "move", &r); /* p1 triggers (forced) */
+	CU_ASSERT_FATAL(s->final);
+	at(s, 1, SM_BELT);
+	t_ok(s, "move", &r); /* into the Dock: paid 8, then the two markers (8) */
+	CU_ASSERT_EQUAL(s->last_pay[1], 8);
+	CU_ASSERT_EQUAL(sm_player_loans(pl), 0);
+	CU_ASSERT_EQUAL(pl->credits, 0);
+	CU_ASSERT_EQUAL(s->phase, SM_PH_OVER);
+	sm_state_free(s);
+}
+
+/*
+ * Loans that the payout does not cover are not forgiven: the markers stay,
+ * later credits go to them, and what is still owed at the end is taken off the
+ * player's final credits (the score may go below zero). A late Mark 4 lease
+ * is no free money.
+ */
+static void test_sm__final_unpaid_loans_count_against_score(void)
+{
+	struct rng r;
+	struct sm_state *s = dock_arrival(3, 145, 0, &r);
+	struct sm_player *pl = &s->p[1];
+	json_t *res, *v, *seat;
+	struct err e = { 0 };
+	int c0;
+
+	s->era = 4;
+	t_give_ship(s, 1, 4, SM_SCOUT, 2); /* two markers of 16 */
+	pl->ships[0].cargo[SM_ICE9] = 1;
+	s->bag[SM_ICE9]--;
+	pl->credits = 3;
+	s->p[2].pos = SM_MARKET;
+	t_ok(s, "move", &r); /* p1 triggers (forced) */
+	CU_ASSERT_FATAL(s->final);
+	at(s, 1, SM_BELT);
+	t_ok(s, "move", &r); /* Dock: paid 2, 5 credits pay no 16-credit marker */
+	CU_ASSERT(pl->finished);
+	CU_ASSERT_EQUAL(s->last_pay[1], 2);
+	CU_ASSERT_EQUAL(pl->credits, 5);
+	CU_ASSERT_EQUAL(sm_player_loans(pl), 2);
+	/* the view says what is owed */
+	CU_ASSERT_FATAL(game_starship_merchants.view(s, 1, &v, &e) == 0);
+	seat = json_array_get(json_object_get(v, "seats"), 1);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(seat, "debt")), 32);
+	json_decref(v);
+	/* p3 goes round; the waiting turns' 5 credits go to the markers */
+	c0 = pl->credits;
+	CU_ASSERT_EQUAL(s->cur, 2);
+	t_ok(s, "pass", &r); /* Belt */
+	CU_ASSERT_EQUAL(s->cur, 2);
+	CU_ASSERT_EQUAL(pl->credits + 16 * (2 - sm_player_loans(pl)), c0 + 5);
+	t_ok(s, "pass", &r); /* Dock: p3 done, the game is over */
+	CU_ASSERT_FATAL(s->phase == SM_PH_OVER);
+	res = game_starship_merchants.result(s);
+	CU_ASSERT_FATAL(res != NULL);
+	/* p2 ends with 10 credits and both 16-credit markers unpaid: 10 - 32 */
+	CU_ASSERT_EQUAL(pl->credits, 10);
+	CU_ASSERT_EQUAL(json_integer_value(json_array_get(json_object_get(res, "scores"), 1)), 10 - 32);
+	CU_ASSERT_EQUAL(json_integer_value(json_array_get(json_object_get(res, "ranks"), 1)), 3);
+	json_decref(res);
+	sm_state_free(s);
+}
+
 static void test_sm__final_dock_stay(void)
 {
 	struct rng r;
@@ -1144,6 +1223,8 @@ int tests_register(void)
 		{ "test_sm__forced_trigger", test_sm__forced_trigger },
 		{ "test_sm__final_circuit", test_sm__final_circuit },
 		{ "test_sm__final_dock_stay", test_sm__final_dock_stay },
+		{ "test_sm__final_dock_pays_before_loans", test_sm__final_dock_pays_before_loans },
+		{ "test_sm__final_unpaid_loans_count_against_score", test_sm__final_unpaid_loans_count_against_score },
 		{ "test_sm__tiebreak", test_sm__tiebreak },
 		{ "test_sm__errors", test_sm__errors },
 		{ "test_sm__notation", test_sm__notation },
