@@ -933,6 +933,10 @@ static json_t *moves_array(const struct store_move *moves, int n, int with_clien
 		json_object_set_new(m, "text", json_string(moves[i].text));
 		json_object_set_new(m, "via", json_string(moves[i].via));
 		json_object_set_new(m, "at", json_integer(moves[i].at));
+		if (moves[i].kind == STORE_MOVE_ROLLBACK) {
+			json_object_set_new(m, "kind", json_string("rollback"));
+			json_object_set_new(m, "to", json_integer(moves[i].target));
+		}
 		clock_format_utc(moves[i].at, at);
 		json_object_set_new(m, "time", json_string(at));
 		if (with_client && moves[i].client)
@@ -1026,9 +1030,9 @@ int play_verify(struct store *s, int64_t id, int *first_bad, struct err *err)
 			rc = err_set(err, ERR_CONFLICT, "game %lld: step %d is missing from the log", (long long)id, k);
 			goto done;
 		}
-		if (m->seat < 0) {
+		if (m->kind == STORE_MOVE_ROLLBACK) {
 			/* an admin's rollback: the position of an earlier step again, not to be undone */
-			int rb = play_rollback_target(m->text, m->seat, m->via);
+			int rb = m->target;
 			if (rb < 0 || rb >= k) {
 				*first_bad = k;
 				rc = err_set(err, ERR_CONFLICT, "game %lld: step %d (%s) is not a rollback to an earlier step",
@@ -1148,6 +1152,32 @@ done:
 	return rc;
 }
 
+/*
+ * The step a replay file's move rolls back to: its "to" when its "kind" is
+ * "rollback" (-2 when that is missing or negative), -1 for a player's step.
+ * Files written before steps had kinds carry a rollback only as its text
+ * ("rollback to N", seat -1, via "admin"): those are read as rollbacks too.
+ */
+static int import_rollback_target(const json_t *m)
+{
+	const char *kind = json_string_value(json_object_get(m, "kind"));
+	const char *text = json_string_value(json_object_get(m, "text"));
+	const char *via = json_string_value(json_object_get(m, "via"));
+	const json_t *to = json_object_get(m, "to");
+	char *end;
+	long n;
+
+	if (kind)
+		return strcmp(kind, "rollback") != 0 ? -1
+			: json_is_integer(to) && json_integer_value(to) >= 0 && json_integer_value(to) < 1000000000
+			? (int)json_integer_value(to) : -2;
+	if (json_integer_value(json_object_get(m, "seat")) >= 0 || !via || strcmp(via, "admin") != 0 || !text ||
+	    strncmp(text, "rollback to ", 12) != 0 || text[12] < '0' || text[12] > '9')
+		return -1;
+	n = strtol(text + 12, &end, 10);
+	return *end || n >= 1000000000 ? -2 : (int)n;
+}
+
 int play_import(struct store *s, const json_t *file, int64_t created_by, int64_t *id, struct err *err)
 {
 	const json_t *seats_j = json_object_get(file, "seats"), *moves_j = json_object_get(file, "moves");
@@ -1204,14 +1234,17 @@ int play_import(struct store *s, const json_t *file, int64_t created_by, int64_t
 		};
 		struct play_outcome po;
 		json_t *res = NULL;
+		int to;
 
 		if (!text) {
 			rc = err_set(err, ERR_INPUT, "move %zu of the replay file has no text", i + 1);
 			break;
 		}
-		if (play_rollback_target(text, rq.seat, rq.via) >= 0)
-			rc = play_admin__rollback_in_tx(c, *id, play_rollback_target(text, rq.seat, rq.via), NULL,
-							rq.at ? rq.at : clock_now_ms(), NULL, 0, NULL, NULL, err);
+		if ((to = import_rollback_target(m)) >= 0)
+			rc = play_admin__rollback_in_tx(c, *id, to, NULL, rq.at ? rq.at : clock_now_ms(), NULL, 0, NULL,
+							NULL, err);
+		else if (to != -1)
+			rc = err_set(err, ERR_INPUT, "a rollback needs \"to\": the number of an earlier step");
 		else
 			rc = submit_in_tx(c, &rq, &res, &po, err);
 		json_decref(res);

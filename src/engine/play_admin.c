@@ -22,21 +22,6 @@
 #define CHAT_MAX 1000
 #define DIFF_MAX 500
 
-int play_rollback_target(const char *text, int seat, const char *via)
-{
-	size_t plen = strlen(ROLLBACK_PREFIX);
-	char *end;
-	long n;
-
-	if (seat >= 0 || !via || strcmp(via, "admin") != 0 || !text || strncmp(text, ROLLBACK_PREFIX, plen) != 0)
-		return -1;
-	text += plen;
-	if (*text < '0' || *text > '9')
-		return -1;
-	n = strtol(text, &end, 10);
-	return *end || n < 0 || n > 1000000000 ? -1 : (int)n;
-}
-
 static json_t *seats_array(unsigned mask)
 {
 	json_t *a = json_array();
@@ -160,6 +145,8 @@ int play_admin__rollback_in_tx(struct store_conn *c, int64_t game_id, int to, co
 	final_text = final ? json_dumps(final, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 	snprintf(text, sizeof(text), ROLLBACK_PREFIX "%d", to);
 	row.n = g.move_count + 1;
+	row.kind = STORE_MOVE_ROLLBACK;
+	row.target = to;
 	row.seat = -1;
 	row.text = text;
 	snprintf(row.via, sizeof(row.via), "admin");

@@ -23,16 +23,13 @@ struct play_admin_actor {
 /*
  * ---- rollback ----
  * The move log stays append-only: rolling back to step N appends an admin
- * step (seat -1, via "admin", text "rollback to N") whose snapshot is step
- * N's. The game goes on from there; the move count keeps growing (so a
+ * step of kind STORE_MOVE_ROLLBACK with target N (seat -1, via "admin",
+ * text "rollback to N" for people to read) whose snapshot is step N's. The game goes on from there; the move count keeps growing (so a
  * page or client holding the old count gets 412), verify replays the step
  * as "the position of step N again", and export/import carry it like any
  * other step. Nobody can undo across it. Rolling back restores step N's
  * random generator too: the same steps draw the same numbers again.
  */
-
-/* N when m is an admin rollback step ("rollback to N", seat -1, via admin), else -1. */
-int play_rollback_target(const char *text, int seat, const char *via);
 
 /*
  * Append the rollback step inside the caller's write transaction: the game's

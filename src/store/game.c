@@ -370,8 +370,8 @@ int store_game_ids(struct store_conn *c, int64_t user_id, int limit, int64_t **i
 int store_move_append(struct store_conn *c, int64_t game_id, const struct store_move *m, struct err *err)
 {
 	static const char sql[] =
-		"INSERT INTO moves(game_id, n, seat, text, via, client, at, back, undo_seat, snapshot)"
-		" VALUES (?,?,?,?,?,?,?,?,?,?)";
+		"INSERT INTO moves(game_id, n, seat, text, via, client, at, back, undo_seat, snapshot, kind, target)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?)";
 	sqlite3_stmt *st = store__stmt(c, sql, err);
 
 	if (!st)
@@ -386,6 +386,13 @@ int store_move_append(struct store_conn *c, int64_t game_id, const struct store_
 	sqlite3_bind_int(st, 8, m->back);
 	sqlite3_bind_int(st, 9, m->undo_seat);
 	store__bind_text(st, 10, m->snapshot);
+	if (m->kind == STORE_MOVE_ROLLBACK) {
+		sqlite3_bind_text(st, 11, "rollback", -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 12, m->target);
+	} else {
+		sqlite3_bind_text(st, 11, "step", -1, SQLITE_STATIC);
+		sqlite3_bind_null(st, 12);
+	}
 	if (sqlite3_step(st) != SQLITE_DONE)
 		return store__fail(c, "append move", err);
 	return 0;
@@ -401,13 +408,15 @@ static void move_row(sqlite3_stmt *st, struct store_move *m, int with_snapshot)
 	m->at = sqlite3_column_int64(st, 5);
 	m->back = sqlite3_column_int(st, 6);
 	m->undo_seat = sqlite3_column_int(st, 7);
-	m->snapshot = with_snapshot ? store__text(st, 8) : NULL;
+	m->kind = sqlite3_column_int(st, 8) ? STORE_MOVE_ROLLBACK : STORE_MOVE_STEP;
+	m->target = m->kind == STORE_MOVE_ROLLBACK ? sqlite3_column_int(st, 9) : 0;
+	m->snapshot = with_snapshot ? store__text(st, 10) : NULL;
 }
 
 int store_move_get(struct store_conn *c, int64_t game_id, int n, struct store_move *out, struct err *err)
 {
 	static const char sql[] =
-		"SELECT n, seat, text, via, client, at, back, undo_seat, snapshot FROM moves"
+		"SELECT n, seat, text, via, client, at, back, undo_seat, kind = 'rollback', target, snapshot FROM moves"
 		" WHERE game_id = ? AND n = ?";
 	static const char initial_sql[] = "SELECT initial, created_at FROM games WHERE id = ?";
 	sqlite3_stmt *st;
@@ -444,10 +453,11 @@ int store_moves_list(struct store_conn *c, int64_t game_id, int with_snapshots, 
 		     int *n, struct err *err)
 {
 	static const char sql[] =
-		"SELECT n, seat, text, via, client, at, back, undo_seat, snapshot FROM moves"
+		"SELECT n, seat, text, via, client, at, back, undo_seat, kind = 'rollback', target, snapshot FROM moves"
 		" WHERE game_id = ? ORDER BY n";
 	static const char sql_nosnap[] =
-		"SELECT n, seat, text, via, client, at, back, undo_seat FROM moves WHERE game_id = ? ORDER BY n";
+		"SELECT n, seat, text, via, client, at, back, undo_seat, kind = 'rollback', target FROM moves"
+		" WHERE game_id = ? ORDER BY n";
 	sqlite3_stmt *st = store__stmt(c, with_snapshots ? sql : sql_nosnap, err);
 	struct store_move *list = NULL;
 	int count = 0, alloc = 0, r;

@@ -207,8 +207,13 @@ struct store_seat {
 };
 void store_seats_free(struct store_seat *seats, int n);
 
+/* What a stored step is: a player's step (or undo), or an admin's rollback to an earlier position. */
+enum store_move_kind { STORE_MOVE_STEP = 0, STORE_MOVE_ROLLBACK = 1 };
+
 struct store_move {
 	int n;
+	enum store_move_kind kind;
+	int target;     /* STORE_MOVE_ROLLBACK: the step whose position it restores; else 0 */
 	int seat;
 	char *text;
 	char via[12];

@@ -7,6 +7,7 @@
 
 #include "engine/engine.h"
 #include "engine/play.h"
+#include "engine/play_admin.h"
 #include "engine/registry.h"
 #include "fake_game.h"
 #include "testutil.h"
@@ -308,6 +309,57 @@ static void test_engine__export_import_roundtrip(void)
 	json_decref(a);
 }
 
+/* A rollback is a step of its own kind: verify, export and import know it by its kind, not its text. */
+static void test_engine__rollback_is_a_kind_of_step(void)
+{
+	int64_t id = new_game(2, 11), copy = 0;
+	struct play_admin_actor a = { .channel = "cli", .reason = "test" };
+	struct store_move *moves = NULL;
+	struct store_conn *c;
+	struct err e = {0};
+	json_t *file = NULL, *m, *again = NULL;
+	size_t i;
+	int n = 0, bad = -1;
+
+	CU_ASSERT_EQUAL_FATAL(submit(id, 0, -1, "add 1", "end", NULL, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(submit(id, 1, -1, "add 2", NULL, NULL, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(play_admin_rollback(st, &a, id, 1, NULL, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(store_read_acquire(st, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_moves_list(c, id, 0, &moves, &n, &e), 0);
+	store_read_release(c);
+	CU_ASSERT_EQUAL_FATAL(n, 4);
+	CU_ASSERT_EQUAL(moves[2].kind, STORE_MOVE_STEP);
+	CU_ASSERT_EQUAL(moves[3].kind, STORE_MOVE_ROLLBACK);
+	CU_ASSERT_EQUAL(moves[3].target, 1);
+	CU_ASSERT_EQUAL(moves[3].seat, -1);
+	store_moves_free(moves, n);
+	CU_ASSERT_EQUAL(play_verify(st, id, &bad, &e), 0);
+	/* the replay file says so too, and an import replays it */
+	CU_ASSERT_EQUAL_FATAL(play_export(st, id, &file, &e), 0);
+	m = json_array_get(json_object_get(file, "moves"), 3);
+	ASSERT_STR_EQ(json_string_value(json_object_get(m, "kind")), "rollback");
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(m, "to")), 1);
+	CU_ASSERT_PTR_NULL(json_object_get(json_array_get(json_object_get(file, "moves"), 0), "kind"));
+	CU_ASSERT_EQUAL_FATAL(play_import(st, file, 0, &copy, &e), 0);
+	CU_ASSERT_EQUAL(play_verify(st, copy, &bad, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(play_export(st, copy, &again, &e), 0);
+	CU_ASSERT(json_equal(json_object_get(file, "moves"), json_object_get(again, "moves")));
+	json_decref(again);
+	/* a file written before steps had kinds: the admin's text still reads as a rollback */
+	json_array_foreach(json_object_get(file, "moves"), i, m) {
+		json_object_del(m, "kind");
+		json_object_del(m, "to");
+	}
+	CU_ASSERT_EQUAL(play_import(st, file, 0, &copy, &e), 0);
+	CU_ASSERT_EQUAL(play_verify(st, copy, &bad, &e), 0);
+	/* a rollback without its target is refused, nothing stored */
+	m = json_array_get(json_object_get(file, "moves"), 3);
+	json_object_set_new(m, "kind", json_string("rollback"));
+	CU_ASSERT_EQUAL(play_import(st, file, 0, &copy, &e), ERR_INPUT);
+	CU_ASSERT_EQUAL(copy, 0);
+	json_decref(file);
+}
+
 static CU_TestInfo engine_cases[] = {
 	{ "test_engine__snapshot_roundtrip", test_engine__snapshot_roundtrip },
 	{ "test_engine__step_reports_reveal", test_engine__step_reports_reveal },
@@ -318,6 +370,7 @@ static CU_TestInfo engine_cases[] = {
 	{ "test_engine__idempotency", test_engine__idempotency },
 	{ "test_engine__verify_finds_tampering", test_engine__verify_finds_tampering },
 	{ "test_engine__export_import_roundtrip", test_engine__export_import_roundtrip },
+	{ "test_engine__rollback_is_a_kind_of_step", test_engine__rollback_is_a_kind_of_step },
 	CU_TEST_INFO_NULL
 };
 

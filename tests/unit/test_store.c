@@ -311,6 +311,73 @@ static void test_store__moves_log_migration_keeps_every_move(void)
 }
 
 
+/* A database made before 005_move_kind.sql: its admin rollbacks become steps of kind rollback with their target. */
+static void test_store__move_kind_migration_marks_rollbacks(void)
+{
+	static const char rows[] =
+		"INSERT INTO games(id, game, seed, nplayers, move_count, initial, created_at, updated_at)"
+		" VALUES (1, 'counting-race', 's1', 2, 4, '{}', 0, 0);"
+		"INSERT INTO moves(game_id, n, seat, text, via, at, back, undo_seat, snapshot) VALUES"
+		" (1, 1, 0, 'add 1', 'web', 11, 0, 0, '{\"a\":1}'), (1, 2, 0, 'end', 'web', 12, 1, -1, '{\"a\":2}'),"
+		" (1, 3, -1, 'rollback to 1', 'admin', 13, 2, -1, '{\"a\":1}'),"
+		" (1, 4, 1, 'rollback to 0', 'api', 14, 3, 1, '{\"a\":4}');";
+	char old[160];
+	sqlite3 *db = NULL;
+	struct store *s = NULL;
+	struct store_conn *c;
+	struct store_move *moves = NULL, one = {0};
+	struct store_move rb = { .n = 5, .kind = STORE_MOVE_ROLLBACK, .target = 2, .seat = -1, .text = "rollback to 2",
+				 .via = "admin", .back = 4, .undo_seat = -1, .snapshot = "{\"a\":2}" };
+	struct err e = {0};
+	int n = 0;
+
+	snprintf(old, sizeof(old), "%s/old5.db", dir);
+	CU_ASSERT_EQUAL_FATAL(sqlite3_open(old, &db), SQLITE_OK);
+	CU_ASSERT_EQUAL(sqlite3_exec(db, "CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)",
+				     NULL, NULL, NULL), SQLITE_OK);
+	for (const struct embed_file *f = embed_sql; f->name; f++) {
+		char rec[160];
+
+		if (strcmp(f->name, "005_move_kind.sql") >= 0)
+			continue;
+		CU_ASSERT_EQUAL(sqlite3_exec(db, f->text, NULL, NULL, NULL), SQLITE_OK);
+		snprintf(rec, sizeof(rec), "INSERT INTO schema_migrations VALUES ('%s', 0)", f->name);
+		CU_ASSERT_EQUAL(sqlite3_exec(db, rec, NULL, NULL, NULL), SQLITE_OK);
+	}
+	CU_ASSERT_EQUAL(sqlite3_exec(db, rows, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+
+	CU_ASSERT_EQUAL_FATAL(store_open(old, NULL, &s, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(store_read_acquire(s, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_moves_list(c, 1, 0, &moves, &n, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 4);
+	CU_ASSERT_EQUAL(moves[0].kind, STORE_MOVE_STEP);
+	CU_ASSERT_EQUAL(moves[1].kind, STORE_MOVE_STEP);
+	CU_ASSERT_EQUAL(moves[2].kind, STORE_MOVE_ROLLBACK);
+	CU_ASSERT_EQUAL(moves[2].target, 1);
+	ASSERT_STR_EQ(moves[2].text, "rollback to 1");
+	/* only an admin's row was one: a player's text is a player's step */
+	CU_ASSERT_EQUAL(moves[3].kind, STORE_MOVE_STEP);
+	store_moves_free(moves, n);
+	store_read_release(c);
+	/* a new rollback keeps its kind and target, read one by one or listed */
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(s, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_move_append(c, 1, &rb, &e), 0);
+	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(store_read_acquire(s, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_move_get(c, 1, 5, &one, &e), 0);
+	CU_ASSERT_EQUAL(one.kind, STORE_MOVE_ROLLBACK);
+	CU_ASSERT_EQUAL(one.target, 2);
+	ASSERT_STR_EQ(one.snapshot, "{\"a\":2}");
+	store_move_release(&one);
+	CU_ASSERT_EQUAL(store_move_get(c, 1, 1, &one, &e), 0);
+	CU_ASSERT_EQUAL(one.kind, STORE_MOVE_STEP);
+	CU_ASSERT_EQUAL(one.target, 0);
+	store_move_release(&one);
+	store_read_release(c);
+	store_close(s);
+}
+
 /* store_game_head: the latest step read again comes from memory, and never a step that was not committed. */
 static void test_store__head_reads_remember_committed_steps(void)
 {
@@ -453,6 +520,7 @@ static CU_TestInfo store_cases[] = {
 	{ "test_store__open_creates_and_migrates", test_store__open_creates_and_migrates },
 	{ "test_store__open_bad_path_fails_clearly", test_store__open_bad_path_fails_clearly },
 	{ "test_store__moves_log_migration_keeps_every_move", test_store__moves_log_migration_keeps_every_move },
+	{ "test_store__move_kind_migration_marks_rollbacks", test_store__move_kind_migration_marks_rollbacks },
 	{ "test_store__head_reads_remember_committed_steps", test_store__head_reads_remember_committed_steps },
 	{ "test_store__change_generation_only_for_changed_credentials",
 	  test_store__change_generation_only_for_changed_credentials },
