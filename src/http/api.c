@@ -25,32 +25,6 @@ void api_reply_result(struct http_reply *r, int rc, const struct err *e, json_t 
 		http_reply_json(r, 200, res);
 }
 
-/* Parse the body as a JSON object; replies 400 and returns NULL when it is not one. */
-json_t *api_body_json(struct http_request *rq, struct http_reply *r)
-{
-	json_error_t jerr;
-	json_t *v;
-
-	if (!rq->body.len) {
-		http_reply_problem(r, ERR_INPUT, "empty_body", "this needs a JSON object in the request body", NULL);
-		return NULL;
-	}
-	v = json_loadb(rq->body.data, rq->body.len, JSON_REJECT_DUPLICATES, &jerr);
-	if (!v) {
-		char detail[256];
-		snprintf(detail, sizeof(detail), "the body is not valid JSON: %s at line %d column %d", jerr.text,
-			 jerr.line, jerr.column);
-		http_reply_problem(r, ERR_INPUT, "malformed_json", detail, NULL);
-		return NULL;
-	}
-	if (!json_is_object(v)) {
-		json_decref(v);
-		http_reply_problem(r, ERR_INPUT, "malformed_json", "the body must be a JSON object", NULL);
-		return NULL;
-	}
-	return v;
-}
-
 /*
  * Which seat of game id the caller acts as: a seat token's own seat; for an
  * account token the seat given by ?seat= or the body, else the user's only

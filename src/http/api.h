@@ -16,8 +16,6 @@ int api_valid_email(const char *s);
 void api_reply_err(struct http_reply *r, int rc, const struct err *e);
 /* Reply with an action's outcome: its error, or 200 with res (stolen). */
 void api_reply_result(struct http_reply *r, int rc, const struct err *e, json_t *res);
-/* Parse the body as a JSON object (new reference); replies 400 and returns NULL when it is not one. */
-json_t *api_body_json(struct http_request *rq, struct http_reply *r);
 /* Parse an entity tag "N" (also W/"N" or bare N); -1 when it is not one. */
 int api_parse_etag(const char *v);
 /* The ?seat= argument into *wanted (-1 when absent); replies 400 and returns -1 when malformed. */

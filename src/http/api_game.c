@@ -20,11 +20,9 @@ void api_game_get(struct http_request *rq, struct http_reply *r)
 	struct err e = {0};
 	json_t *o;
 	uint64_t v0 = 0, v1 = 0;
-	int seat, with_emails, wanted, rc, count, versioned;
+	int seat = rq->seat, with_emails = rq->with_emails, rc, count, versioned;
 	char etag[32];
 
-	if (api_seat_query(rq, r, &wanted) < 0 || api_seat_resolve(rq, r, id, wanted, &seat, &with_emails) < 0)
-		return;
 	/* the same answer as last time while nothing at all was committed since (http/answers.h) */
 	versioned = store_data_version(store, &v0, &e) == 0;
 	if (versioned && inm && answers_get(store_id(store), id, seat, with_emails, v0, NULL, etag) &&
@@ -78,15 +76,9 @@ void api_game_legal(struct http_request *rq, struct http_reply *r)
 	int64_t id = rq->ids[0];
 	struct err e = {0};
 	json_t *o;
-	int seat, with_emails, wanted, rc;
+	int rc;
 
-	if (api_seat_query(rq, r, &wanted) < 0 || api_seat_resolve(rq, r, id, wanted, &seat, &with_emails) < 0)
-		return;
-	if (seat < 0) {
-		http_reply_problem(r, ERR_FORBIDDEN, "not_a_player", "spectators have no legal steps", NULL);
-		return;
-	}
-	if ((rc = play_legal_json(http_store(rq), id, seat, &o, &e)) < 0) {
+	if ((rc = play_legal_json(http_store(rq), id, rq->seat, &o, &e)) < 0) {
 		api_reply_err(r, rc, &e);
 		return;
 	}
@@ -99,10 +91,8 @@ void api_game_moves(struct http_request *rq, struct http_reply *r)
 	int64_t id = rq->ids[0];
 	struct err e = {0};
 	json_t *o;
-	int seat, with_emails, rc;
+	int rc;
 
-	if (api_seat_resolve(rq, r, id, -1, &seat, &with_emails) < 0)
-		return;
 	if ((rc = play_moves_json(http_store(rq), id, &o, &e)) < 0) {
 		api_reply_err(r, rc, &e);
 		return;

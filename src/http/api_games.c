@@ -23,19 +23,13 @@ void api_games_create(struct http_request *rq, struct http_reply *r)
 	struct store_clock clock;
 	const struct game_ops *ops;
 	struct err e = {0};
-	json_t *body, *pl, *opts, *seats, *res;
+	json_t *body = rq->json, *pl, *opts, *seats, *res;
 	char detail[200];
 	int64_t id;
 	size_t n;
 	int rc;
 
-	if (rq->auth.kind == TOKEN_SEAT || !rq->auth.user_id) {
-		http_reply_problem(r, ERR_FORBIDDEN, "account_token_needed",
-				   "creating a game needs an account token, not a seat token", NULL);
-		return;
-	}
-	if (!(body = api_body_json(rq, r)))
-		return;
+	/* an account token and a JSON object (routes.h) */
 	ng.game = json_string_value(json_object_get(body, "game"));
 	if (!ng.game || !(ops = registry_find(ng.game))) {
 		snprintf(detail, sizeof(detail), "\"game\" must name a hosted game (see /api/v1/catalog)%s%s%s",
@@ -110,7 +104,6 @@ void api_games_create(struct http_request *rq, struct http_reply *r)
 done:
 	for (int i = 0; i < GAME_MAX_SEATS; i++)
 		memset(tokens[i], 0, TOKEN_TEXT_MAX);
-	json_decref(body);
 }
 
 void api_games_list(struct http_request *rq, struct http_reply *r)

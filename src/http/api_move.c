@@ -117,7 +117,6 @@ static void move_finish(struct http_request *rq, struct http_reply *r, void *ctx
 void api_move_post(struct http_request *rq, struct http_reply *r)
 {
 	int64_t id = rq->ids[0];
-	const char *ctype = http_header(rq, "Content-Type");
 	const char *if_match = http_header(rq, "If-Match");
 	const char *idem = http_header(rq, "Idempotency-Key");
 	const char *lines[PLAY_MAX_LINES];
@@ -128,19 +127,18 @@ void api_move_post(struct http_request *rq, struct http_reply *r)
 	struct buf hashed = BUF_INIT;
 	unsigned char hash[32];
 	struct move_wait *mv;
-	json_t *body = NULL, *arr;
-	int seat, with_emails, wanted = -1, n = 0, rc;
+	json_t *arr;
+	int seat = rq->seat, n = 0, rc;
 
-	if (ctype && strncmp(ctype, "text/plain", 10) == 0) {
+	/* the body is text (ROUTE_TEXT) or a JSON object, and the seat is resolved (routes.h) */
+	if (!rq->json) {
 		n = text_lines(rq->body.data, lines, PLAY_MAX_LINES);
 		if (n < 0) {
 			http_reply_problem(r, ERR_INPUT, "too_many_moves", "at most 64 steps in one request", NULL);
 			goto done;
 		}
 	} else {
-		if (!(body = api_body_json(rq, r)))
-			goto done;
-		arr = json_object_get(body, "moves");
+		arr = json_object_get(rq->json, "moves");
 		if (!json_is_array(arr)) {
 			http_reply_problem(r, ERR_INPUT, "bad_moves",
 					   "the body needs \"moves\": an array of step texts", NULL);
@@ -159,8 +157,6 @@ void api_move_post(struct http_request *rq, struct http_reply *r)
 			}
 			lines[n++] = t;
 		}
-		if (json_is_integer(json_object_get(body, "seat")))
-			wanted = (int)json_integer_value(json_object_get(body, "seat"));
 	}
 	if (n == 0) {
 		http_reply_problem(r, ERR_INPUT, "no_moves", "no steps given", NULL);
@@ -184,12 +180,6 @@ void api_move_post(struct http_request *rq, struct http_reply *r)
 					   "Idempotency-Key must be 1 to 128 visible ASCII characters", NULL);
 			goto done;
 		}
-	}
-	if (api_seat_resolve(rq, r, id, wanted, &seat, &with_emails) < 0)
-		goto done;
-	if (seat < 0) {
-		http_reply_problem(r, ERR_FORBIDDEN, "not_a_player", "you hold no seat in this game", NULL);
-		goto done;
 	}
 	sub.seat = seat;
 	sub.lines = lines;
@@ -218,5 +208,4 @@ void api_move_post(struct http_request *rq, struct http_reply *r)
 	}
 done:
 	buf_release(&hashed);
-	json_decref(body);
 }

@@ -13,31 +13,11 @@
 #include "util/clock.h"
 #include "util/banned.h"
 
-/* The body as a JSON object; replies 400 and returns NULL when it is not one. */
-static json_t *body_object(struct http_request *rq, struct http_reply *r)
-{
-	json_error_t jerr;
-	json_t *v;
-
-	if (!rq->body.len) {
-		http_reply_problem(r, ERR_INPUT, "empty_body", "this needs a JSON object with at least a \"reason\"", NULL);
-		return NULL;
-	}
-	v = json_loadb(rq->body.data, rq->body.len, JSON_REJECT_DUPLICATES, &jerr);
-	if (!json_is_object(v)) {
-		char detail[256];
-		snprintf(detail, sizeof(detail), "the body must be a JSON object%s%s", v ? "" : ": ", v ? "" : jerr.text);
-		json_decref(v);
-		http_reply_problem(r, ERR_INPUT, "malformed_json", detail, NULL);
-		return NULL;
-	}
-	return v;
-}
-
-static struct play_admin_actor actor(const struct http_request *rq, const json_t *body)
+/* The admin and the reason the route declared (routes.h: ROUTE_JSON | ROUTE_REASON). */
+static struct play_admin_actor actor(const struct http_request *rq)
 {
 	struct play_admin_actor a = { .user_id = rq->auth.user_id, .channel = "api", .client = rq->client,
-				      .reason = json_string_value(json_object_get(body, "reason")) };
+				      .reason = rq->reason };
 	return a;
 }
 
@@ -60,97 +40,83 @@ void console_act_rollback(struct http_request *rq, struct http_reply *r)
 {
 	struct err e = {0};
 	struct play_admin_actor a;
-	json_t *body = body_object(rq, r), *res = NULL;
+	json_t *body = rq->json, *res = NULL;
 	long to;
 	int rc;
 
-	if (!body)
-		return;
 	if (body_int(body, "to", 1000000000, r, &to) == 0) {
-		a = actor(rq, body);
+		a = actor(rq);
 		rc = play_admin_rollback(http_store(rq), &a, rq->ids[0], (int)to, &res, &e);
 		api_reply_result(r, rc, &e, res);
 	}
-	json_decref(body);
 }
 
 void console_act_seat(struct http_request *rq, struct http_reply *r)
 {
 	struct err e = {0};
 	struct play_admin_actor a;
-	json_t *body = body_object(rq, r), *res = NULL, *email;
+	json_t *body = rq->json, *res = NULL, *email;
 	const char *name;
 	long seat;
 	int rc;
 
-	if (!body)
-		return;
 	if (body_int(body, "seat", GAME_MAX_SEATS - 1, r, &seat) < 0)
-		goto out;
+		return;
 	name = json_string_value(json_object_get(body, "name"));
 	email = json_object_get(body, "email");
 	if (name && *name && !api_valid_name(name)) {
 		http_reply_problem(r, ERR_INPUT, "bad_name", "a name is 1 to 80 printable characters", NULL);
-		goto out;
+		return;
 	}
 	if (email && !json_is_null(email) && (!json_is_string(email) ||
 					      (*json_string_value(email) && !api_valid_email(json_string_value(email))))) {
 		http_reply_problem(r, ERR_INPUT, "bad_email", "\"email\" must be an email address, or null for no player",
 				   NULL);
-		goto out;
+		return;
 	}
-	a = actor(rq, body);
+	a = actor(rq);
 	rc = play_admin_seat_replace(http_store(rq), &a, rq->ids[0], (int)seat, name, json_string_value(email), &res,
 				     &e);
 	api_reply_result(r, rc, &e, res);
-out:
-	json_decref(body);
 }
 
 void console_act_drop(struct http_request *rq, struct http_reply *r)
 {
 	struct err e = {0};
 	struct play_admin_actor a;
-	json_t *body = body_object(rq, r), *res = NULL;
+	json_t *body = rq->json, *res = NULL;
 	long seat;
 	int rc;
 
-	if (!body)
-		return;
 	if (body_int(body, "seat", GAME_MAX_SEATS - 1, r, &seat) == 0) {
-		a = actor(rq, body);
+		a = actor(rq);
 		rc = play_admin_drop(http_store(rq), &a, rq->ids[0], (int)seat, &res, &e);
 		api_reply_result(r, rc, &e, res);
 	}
-	json_decref(body);
 }
 
 void console_act_extend(struct http_request *rq, struct http_reply *r)
 {
 	struct err e = {0};
 	struct play_admin_actor a;
-	json_t *body = body_object(rq, r), *res = NULL, *hours, *minutes;
+	json_t *body = rq->json, *res = NULL, *hours, *minutes;
 	long seat;
 	double ms;
 	int rc;
 
-	if (!body)
-		return;
 	if (body_int(body, "seat", GAME_MAX_SEATS - 1, r, &seat) < 0)
-		goto out;
+		return;
 	hours = json_object_get(body, "hours");
 	minutes = json_object_get(body, "minutes");
 	if ((hours && !json_is_number(hours)) || (minutes && !json_is_number(minutes)) || (!hours && !minutes)) {
 		http_reply_problem(r, ERR_INPUT, "bad_field", "give \"hours\" (or \"minutes\"): how much longer", NULL);
-		goto out;
+		return;
 	}
 	ms = (hours ? json_number_value(hours) * 3600000.0 : 0) + (minutes ? json_number_value(minutes) * 60000.0 : 0);
-	a = actor(rq, body);
+	a = actor(rq);
 	rc = play_admin_extend(http_store(rq), &a, rq->ids[0], (int)seat,
 			       ms > 0 && ms < 1e15 ? (int64_t)(ms + 0.5) : -1, &res, &e);
 	api_reply_result(r, rc, &e, res);
-out:
-	json_decref(body);
 }
 
 /* An action on the path's id that needs nothing but the body's reason. */
@@ -161,15 +127,12 @@ static void id_action_reply(struct http_request *rq, struct http_reply *r, id_ac
 {
 	struct err e = {0};
 	struct play_admin_actor a;
-	json_t *body = body_object(rq, r), *res = NULL;
+	json_t *res = NULL;
 	int rc;
 
-	if (!body)
-		return;
-	a = actor(rq, body);
+	a = actor(rq);
 	rc = fn(http_store(rq), &a, rq->ids[0], &res, &e);
 	api_reply_result(r, rc, &e, res);
-	json_decref(body);
 }
 
 void console_act_abort(struct http_request *rq, struct http_reply *r)
@@ -181,19 +144,16 @@ void console_act_import(struct http_request *rq, struct http_reply *r)
 {
 	struct err e = {0};
 	struct play_admin_actor a;
-	json_t *body = body_object(rq, r), *res = NULL, *file;
+	json_t *body = rq->json, *res = NULL, *file;
 	int rc;
 
-	if (!body)
-		return;
 	file = json_object_get(body, "replay");
 	if (!json_is_object(file)) {
 		http_reply_problem(r, ERR_INPUT, "bad_field",
 				   "send {\"reason\": \"...\", \"replay\": {the replay file from export}}", NULL);
-		json_decref(body);
 		return;
 	}
-	a = actor(rq, body);
+	a = actor(rq);
 	rc = play_admin_import(http_store(rq), &a, file, &res, &e);
 	if (rc == 0) {
 		snprintf(r->location, sizeof(r->location), "/api/v1/admin/games/%lld",
@@ -202,7 +162,6 @@ void console_act_import(struct http_request *rq, struct http_reply *r)
 	} else {
 		api_reply_err(r, rc, &e);
 	}
-	json_decref(body);
 }
 
 void console_act_resend(struct http_request *rq, struct http_reply *r)
@@ -218,22 +177,11 @@ void console_act_revoke(struct http_request *rq, struct http_reply *r)
 void console_act_verify(struct http_request *rq, struct http_reply *r)
 {
 	struct err e = {0};
-	struct play_admin_actor a = { .user_id = rq->auth.user_id, .channel = "api", .client = rq->client };
-	json_t *body = NULL;
+	/* an optional {"reason": "..."} for the audit row (ROUTE_REASON_OPTIONAL) */
+	struct play_admin_actor a = actor(rq);
 	int first_bad, rc;
 
-	/* an optional {"reason": "..."} for the audit row */
-	if (rq->body.len) {
-		body = json_loadb(rq->body.data, rq->body.len, 0, NULL);
-		if (!json_is_object(body)) {
-			json_decref(body);
-			http_reply_problem(r, ERR_INPUT, "malformed_json", "the body, when any, must be a JSON object", NULL);
-			return;
-		}
-		a.reason = json_string_value(json_object_get(body, "reason"));
-	}
 	rc = play_admin_verify(http_store(rq), &a, rq->ids[0], &first_bad, NULL, &e);
-	json_decref(body);
 	if (rc == 0)
 		http_reply_json(r, 200, json_pack("{s:I,s:b}", "game", (json_int_t)rq->ids[0], "ok", 1));
 	else if (rc == ERR_CONFLICT)
@@ -249,28 +197,11 @@ void console_act_outbox_resend(struct http_request *rq, struct http_reply *r)
 	struct store_conn *c;
 	struct err e = {0};
 	int64_t now = clock_now_ms();
-	json_t *body = NULL;
-	const char *reason = NULL;
+	/* an optional {"reason": "..."} for the audit row (the console's own re-send requires one) */
+	const char *reason = rq->reason;
 	char detail[48];
 	int rc;
 
-	/* an optional {"reason": "..."} for the audit row (the console's own re-send requires one) */
-	if (rq->body.len) {
-		body = json_loadb(rq->body.data, rq->body.len, 0, NULL);
-		if (!json_is_object(body)) {
-			json_decref(body);
-			http_reply_problem(r, ERR_INPUT, "malformed_json", "the body, when any, must be a JSON object", NULL);
-			return;
-		}
-		reason = json_string_value(json_object_get(body, "reason"));
-	}
-	if ((rc = play_admin_reason_check(reason, 0, &e)) < 0) {
-		json_decref(body);
-		http_reply_problem(r, rc, "bad_reason", e.msg, NULL);
-		return;
-	}
-	if (reason && !*reason)
-		reason = NULL;
 	snprintf(detail, sizeof(detail), "{\"outbox\":%lld}", (long long)rq->ids[0]);
 	if ((rc = store_write_begin(http_store(rq), &c, &e)) == 0) {
 		rc = store_outbox_resend(c, rq->ids[0], now, &e);
@@ -282,7 +213,6 @@ void console_act_outbox_resend(struct http_request *rq, struct http_reply *r)
 		else
 			store_write_rollback(c);
 	}
-	json_decref(body);
 	if (rc < 0) {
 		http_reply_problem(r, rc, rc == ERR_CONFLICT ? "not_dead" : NULL, e.msg, NULL);
 		return;

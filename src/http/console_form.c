@@ -20,7 +20,7 @@
 static struct play_admin_actor actor(const struct http_request *rq)
 {
 	struct play_admin_actor a = { .user_id = rq->sess.user_id, .channel = "web", .client = rq->client,
-				      .reason = form_get(rq->form, "reason") };
+				      .reason = rq->reason };
 	return a;
 }
 

@@ -94,6 +94,12 @@ struct http_request {
 	struct http_auth auth;
 	struct web_session sess; /* ROUTE_WEB routes */
 	struct form *form;       /* a parsed urlencoded body (ROUTE_WEB POSTs) */
+	/* what the route's declarations prepared before the handler (http/routes.h) */
+	json_t *json;            /* ROUTE_JSON: the body, a JSON object (NULL: an empty optional body, or text) */
+	const char *reason;      /* ROUTE_REASON(_OPTIONAL): the admin's reason, checked (NULL: none); borrowed */
+	int seat;                /* ROUTE_SEAT: the seat the caller acts as in game ids[0]; -1: a spectator */
+	int with_emails;         /* ROUTE_SEAT (API): the game's answer may show the seats' emails */
+	int held;                /* ROUTE_SEAT (pages): how many seats of the game the user holds */
 	/* http_defer */
 	pthread_mutex_t defer_lock;
 	pthread_cond_t defer_cond; /* a stopping server's handler waits on it instead of suspending */

@@ -2,9 +2,13 @@
 /* SPDX-License-Identifier: MIT */
 #include "http/routes.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/play_admin.h"
+
+#include "http/api.h"
 #include "http/api_game.h"
 #include "http/api_games.h"
 #include "http/api_inbound.h"
@@ -17,6 +21,7 @@
 #include "http/console_form.h"
 #include "http/console_game.h"
 #include "http/console_web.h"
+#include "http/form.h"
 #include "http/web.h"
 #include "http/web_account.h"
 #include "http/web_chat.h"
@@ -34,24 +39,32 @@ const struct route routes[] = {
 	{ "GET", "/metrics", api_public_metrics, ROUTE_PUBLIC, "counters in Prometheus text format" },
 	{ "GET", "/api/v1/catalog", api_public_catalog, ROUTE_PUBLIC, "the hosted games, player counts and options" },
 	{ "GET", "/api/v1/me", api_me_get, ROUTE_AUTH, "who this token belongs to" },
-	{ "GET", "/api/v1/me/preferences", api_me_prefs_get, ROUTE_AUTH, "which notifications you get, and how" },
-	{ "PUT", "/api/v1/me/preferences", api_me_prefs_put, ROUTE_AUTH | ROUTE_BODY, "change your notification preferences" },
-	{ "GET", "/api/v1/me/vacation", api_me_vacation_get, ROUTE_AUTH, "your vacation and what is left of the allowance" },
-	{ "POST", "/api/v1/me/vacation", api_me_vacation_post, ROUTE_AUTH | ROUTE_BODY, "start or end a vacation" },
+	{ "GET", "/api/v1/me/preferences", api_me_prefs_get, ROUTE_AUTH | ROUTE_ACCOUNT,
+	  "which notifications you get, and how" },
+	{ "PUT", "/api/v1/me/preferences", api_me_prefs_put, ROUTE_AUTH | ROUTE_ACCOUNT | ROUTE_JSON,
+	  "change your notification preferences" },
+	{ "GET", "/api/v1/me/vacation", api_me_vacation_get, ROUTE_AUTH | ROUTE_ACCOUNT,
+	  "your vacation and what is left of the allowance" },
+	{ "POST", "/api/v1/me/vacation", api_me_vacation_post, ROUTE_AUTH | ROUTE_ACCOUNT | ROUTE_JSON,
+	  "start or end a vacation" },
 	{ "GET", "/api/v1/admin/outbox", console_api_outbox, ROUTE_ADMIN, "notifications by state (?state=dead)" },
-	{ "POST", "/api/v1/admin/outbox/{id}/resend", console_act_outbox_resend, ROUTE_ADMIN,
-	  "deliver a dead notification again" },
+	{ "POST", "/api/v1/admin/outbox/{id}/resend", console_act_outbox_resend,
+	  ROUTE_ADMIN | ROUTE_JSON | ROUTE_JSON_OPTIONAL | ROUTE_REASON_OPTIONAL, "deliver a dead notification again" },
 	{ "POST", "/api/v1/inbound/email", api_inbound_email, ROUTE_PUBLIC | ROUTE_BODY | ROUTE_INBOUND,
 	  "a reply to a notification: its move lines are played (shared secret; docs/email.md)" },
-	{ "POST", "/api/v1/tokens", api_token_create, ROUTE_AUTH | ROUTE_BODY, "a new API token for yourself" },
+	{ "POST", "/api/v1/tokens", api_token_create, ROUTE_AUTH | ROUTE_ACCOUNT | ROUTE_JSON | ROUTE_JSON_OPTIONAL,
+	  "a new API token for yourself" },
 	{ "DELETE", "/api/v1/tokens/current", api_token_revoke_current, ROUTE_AUTH, "revoke the token in use" },
-	{ "DELETE", "/api/v1/tokens/{id}", api_token_revoke, ROUTE_ADMIN, "revoke any token (admins)" },
+	{ "DELETE", "/api/v1/tokens/{id}", api_token_revoke, ROUTE_ADMIN | ROUTE_REASON_OPTIONAL,
+	  "revoke any token (admins)" },
 	{ "GET", "/api/v1/games", api_games_list, ROUTE_AUTH, "your games (admins: all)" },
-	{ "POST", "/api/v1/games", api_games_create, ROUTE_AUTH | ROUTE_BODY, "create a game" },
-	{ "GET", "/api/v1/games/{id}", api_game_get, ROUTE_AUTH, "a game: status, seats, your view" },
-	{ "GET", "/api/v1/games/{id}/legal", api_game_legal, ROUTE_AUTH, "your legal steps now" },
-	{ "GET", "/api/v1/games/{id}/moves", api_game_moves, ROUTE_AUTH, "the steps made so far" },
-	{ "POST", "/api/v1/games/{id}/moves", api_move_post, ROUTE_AUTH | ROUTE_BODY, "make steps, all or nothing" },
+	{ "POST", "/api/v1/games", api_games_create, ROUTE_AUTH | ROUTE_ACCOUNT | ROUTE_JSON, "create a game" },
+	{ "GET", "/api/v1/games/{id}", api_game_get, ROUTE_AUTH | ROUTE_SEAT, "a game: status, seats, your view" },
+	{ "GET", "/api/v1/games/{id}/legal", api_game_legal, ROUTE_AUTH | ROUTE_SEAT | ROUTE_PLAYER,
+	  "your legal steps now" },
+	{ "GET", "/api/v1/games/{id}/moves", api_game_moves, ROUTE_AUTH | ROUTE_SEAT, "the steps made so far" },
+	{ "POST", "/api/v1/games/{id}/moves", api_move_post,
+	  ROUTE_AUTH | ROUTE_JSON | ROUTE_TEXT | ROUTE_SEAT | ROUTE_PLAYER, "make steps, all or nothing" },
 	{ "GET", "/", web_home_show, ROUTE_WEB, "home: your games, those waiting for you first" },
 	{ "GET", "/static/{token}", web_static, ROUTE_PUBLIC, "the stylesheet and script" },
 	{ "GET", "/signin", web_signin_form, ROUTE_WEB, "ask for a sign-in link" },
@@ -60,23 +73,28 @@ const struct route routes[] = {
 	{ "POST", "/signin/{token}", web_signin_use, ROUTE_WEB, "use a sign-in link" },
 	{ "GET", "/s/{token}", web_signin_seat_link, ROUTE_WEB, "a notification's seat link: signs in to that seat" },
 	{ "POST", "/signout", web_signin_out, ROUTE_WEB, "sign out" },
-	{ "GET", "/account", web_account_show, ROUTE_WEB, "name and notification preferences" },
-	{ "POST", "/account", web_account_save, ROUTE_WEB, "save the account" },
-	{ "GET", "/games/new", web_new_game_form, ROUTE_WEB, "choose a game and invite players" },
-	{ "POST", "/games/new", web_new_game_create, ROUTE_WEB, "create a game" },
-	{ "GET", "/games/{id}", web_game_show, ROUTE_WEB, "the game page: board, turn, legal steps, chat" },
-	{ "POST", "/games/{id}/move", web_move_post, ROUTE_WEB, "make steps from the game page" },
-	{ "POST", "/games/{id}/chat", web_chat_post, ROUTE_WEB, "say something in the game's chat" },
-	{ "POST", "/games/{id}/join", web_join_post, ROUTE_WEB, "take an open seat" },
-	{ "GET", "/games/{id}/history", web_history_show, ROUTE_WEB, "every step with player and time" },
+	{ "GET", "/account", web_account_show, ROUTE_WEB | ROUTE_USER, "name and notification preferences" },
+	{ "POST", "/account", web_account_save, ROUTE_WEB | ROUTE_USER, "save the account" },
+	{ "GET", "/games/new", web_new_game_form, ROUTE_WEB | ROUTE_USER, "choose a game and invite players" },
+	{ "POST", "/games/new", web_new_game_create, ROUTE_WEB | ROUTE_USER, "create a game" },
+	{ "GET", "/games/{id}", web_game_show, ROUTE_WEB | ROUTE_USER,
+	  "the game page: board, turn, legal steps, chat" },
+	{ "POST", "/games/{id}/move", web_move_post, ROUTE_WEB | ROUTE_USER | ROUTE_SEAT | ROUTE_PLAYER,
+	  "make steps from the game page" },
+	{ "POST", "/games/{id}/chat", web_chat_post, ROUTE_WEB | ROUTE_USER | ROUTE_SEAT | ROUTE_PLAYER,
+	  "say something in the game's chat" },
+	{ "POST", "/games/{id}/join", web_join_post, ROUTE_WEB | ROUTE_USER, "take an open seat" },
+	{ "GET", "/games/{id}/history", web_history_show, ROUTE_WEB | ROUTE_USER | ROUTE_SEAT,
+	  "every step with player and time" },
 	{ "GET", "/api/v1/admin/games/{id}/export", console_api_export, ROUTE_ADMIN, "a game's replay file" },
-	{ "POST", "/api/v1/admin/games/{id}/verify", console_act_verify, ROUTE_ADMIN,
+	{ "POST", "/api/v1/admin/games/{id}/verify", console_act_verify,
+	  ROUTE_ADMIN | ROUTE_JSON | ROUTE_JSON_OPTIONAL | ROUTE_REASON_OPTIONAL,
 	  "replay a game and compare every snapshot" },
 	/* the admin console (docs/admin.md): JSON under /api/v1/admin/, pages under /admin */
 	{ "GET", "/api/v1/admin/games", console_api_games, ROUTE_ADMIN,
 	  "games by ?game=, ?status=, ?email=, ?waiting_days=, ?dead=1" },
-	{ "POST", "/api/v1/admin/games/import", console_act_import, ROUTE_ADMIN | ROUTE_BODY | ROUTE_UPLOAD,
-	  "create a game from a replay file" },
+	{ "POST", "/api/v1/admin/games/import", console_act_import,
+	  ROUTE_ADMIN | ROUTE_JSON | ROUTE_UPLOAD | ROUTE_REASON, "create a game from a replay file" },
 	{ "GET", "/api/v1/admin/games/{id}", console_api_game, ROUTE_ADMIN,
 	  "a game with emails, clocks, tokens, notifications and chat" },
 	{ "GET", "/api/v1/admin/games/{id}/timeline", console_api_timeline, ROUTE_ADMIN,
@@ -88,40 +106,159 @@ const struct route routes[] = {
 	{ "GET", "/api/v1/admin/games/{id}/notifications", console_api_notifications, ROUTE_ADMIN,
 	  "a game's notifications and their delivery state" },
 	{ "GET", "/api/v1/admin/games/{id}/chat", console_api_chat, ROUTE_ADMIN, "a game's chat" },
-	{ "POST", "/api/v1/admin/games/{id}/rollback", console_act_rollback, ROUTE_ADMIN | ROUTE_BODY,
+	{ "POST", "/api/v1/admin/games/{id}/rollback", console_act_rollback, ROUTE_ADMIN | ROUTE_JSON | ROUTE_REASON,
 	  "roll back to an earlier step" },
-	{ "POST", "/api/v1/admin/games/{id}/seat", console_act_seat, ROUTE_ADMIN | ROUTE_BODY,
+	{ "POST", "/api/v1/admin/games/{id}/seat", console_act_seat, ROUTE_ADMIN | ROUTE_JSON | ROUTE_REASON,
 	  "give a seat another player or email" },
-	{ "POST", "/api/v1/admin/games/{id}/drop", console_act_drop, ROUTE_ADMIN | ROUTE_BODY,
+	{ "POST", "/api/v1/admin/games/{id}/drop", console_act_drop, ROUTE_ADMIN | ROUTE_JSON | ROUTE_REASON,
 	  "drop a player: the bot plays the seat" },
-	{ "POST", "/api/v1/admin/games/{id}/extend", console_act_extend, ROUTE_ADMIN | ROUTE_BODY,
+	{ "POST", "/api/v1/admin/games/{id}/extend", console_act_extend, ROUTE_ADMIN | ROUTE_JSON | ROUTE_REASON,
 	  "extend a seat's deadline" },
-	{ "POST", "/api/v1/admin/games/{id}/abort", console_act_abort, ROUTE_ADMIN | ROUTE_BODY, "abort a game" },
-	{ "POST", "/api/v1/admin/notifications/{id}/resend", console_act_resend, ROUTE_ADMIN | ROUTE_BODY,
-	  "deliver a dead notification again, with a reason" },
-	{ "POST", "/api/v1/admin/tokens/{id}/revoke", console_act_revoke, ROUTE_ADMIN | ROUTE_BODY,
+	{ "POST", "/api/v1/admin/games/{id}/abort", console_act_abort, ROUTE_ADMIN | ROUTE_JSON | ROUTE_REASON,
+	  "abort a game" },
+	{ "POST", "/api/v1/admin/notifications/{id}/resend", console_act_resend,
+	  ROUTE_ADMIN | ROUTE_JSON | ROUTE_REASON, "deliver a dead notification again, with a reason" },
+	{ "POST", "/api/v1/admin/tokens/{id}/revoke", console_act_revoke, ROUTE_ADMIN | ROUTE_JSON | ROUTE_REASON,
 	  "revoke any token, with a reason" },
 	{ "GET", "/api/v1/admin/audit", console_api_audit, ROUTE_ADMIN, "the audit log by ?game=, ?action=, ?actor=" },
 	{ "GET", "/admin", console_web_index, ROUTE_WEB | ROUTE_ADMIN, "admin: games with filters, import" },
 	{ "GET", "/admin/audit", console_web_audit, ROUTE_WEB | ROUTE_ADMIN, "admin: the audit log with filters" },
-	{ "POST", "/admin/import", console_form_import, ROUTE_WEB | ROUTE_ADMIN | ROUTE_UPLOAD,
+	{ "POST", "/admin/import", console_form_import, ROUTE_WEB | ROUTE_ADMIN | ROUTE_UPLOAD | ROUTE_REASON,
 	  "admin: import a replay file" },
-	{ "POST", "/admin/tokens/revoke", console_form_revoke, ROUTE_WEB | ROUTE_ADMIN, "admin: revoke a token" },
-	{ "POST", "/admin/notifications/{id}/resend", console_form_resend, ROUTE_WEB | ROUTE_ADMIN,
+	{ "POST", "/admin/tokens/revoke", console_form_revoke, ROUTE_WEB | ROUTE_ADMIN | ROUTE_REASON,
+	  "admin: revoke a token" },
+	{ "POST", "/admin/notifications/{id}/resend", console_form_resend, ROUTE_WEB | ROUTE_ADMIN | ROUTE_REASON,
 	  "admin: deliver a dead notification again" },
 	{ "GET", "/admin/games/{id}", console_game_show, ROUTE_WEB | ROUTE_ADMIN,
 	  "admin: a game's seats, timeline, notifications, chat and actions" },
 	{ "GET", "/admin/games/{id}/step", console_game_step, ROUTE_WEB | ROUTE_ADMIN,
 	  "admin: the board at step ?n=, and the diff to step ?diff=" },
-	{ "GET", "/admin/games/{id}/export", console_game_export, ROUTE_WEB | ROUTE_ADMIN, "admin: download the replay file" },
-	{ "POST", "/admin/games/{id}/verify", console_form_verify, ROUTE_WEB | ROUTE_ADMIN, "admin: verify a game" },
-	{ "POST", "/admin/games/{id}/rollback", console_form_rollback, ROUTE_WEB | ROUTE_ADMIN, "admin: roll back" },
-	{ "POST", "/admin/games/{id}/seat", console_form_seat, ROUTE_WEB | ROUTE_ADMIN, "admin: replace a seat's player" },
-	{ "POST", "/admin/games/{id}/drop", console_form_drop, ROUTE_WEB | ROUTE_ADMIN, "admin: drop a player" },
-	{ "POST", "/admin/games/{id}/extend", console_form_extend, ROUTE_WEB | ROUTE_ADMIN, "admin: extend a deadline" },
-	{ "POST", "/admin/games/{id}/abort", console_form_abort, ROUTE_WEB | ROUTE_ADMIN, "admin: abort a game" },
+	{ "GET", "/admin/games/{id}/export", console_game_export, ROUTE_WEB | ROUTE_ADMIN,
+	  "admin: download the replay file" },
+	{ "POST", "/admin/games/{id}/verify", console_form_verify, ROUTE_WEB | ROUTE_ADMIN | ROUTE_REASON_OPTIONAL,
+	  "admin: verify a game" },
+	{ "POST", "/admin/games/{id}/rollback", console_form_rollback, ROUTE_WEB | ROUTE_ADMIN | ROUTE_REASON,
+	  "admin: roll back" },
+	{ "POST", "/admin/games/{id}/seat", console_form_seat, ROUTE_WEB | ROUTE_ADMIN | ROUTE_REASON,
+	  "admin: replace a seat's player" },
+	{ "POST", "/admin/games/{id}/drop", console_form_drop, ROUTE_WEB | ROUTE_ADMIN | ROUTE_REASON,
+	  "admin: drop a player" },
+	{ "POST", "/admin/games/{id}/extend", console_form_extend, ROUTE_WEB | ROUTE_ADMIN | ROUTE_REASON,
+	  "admin: extend a deadline" },
+	{ "POST", "/admin/games/{id}/abort", console_form_abort, ROUTE_WEB | ROUTE_ADMIN | ROUTE_REASON,
+	  "admin: abort a game" },
 	{ NULL, NULL, NULL, 0, NULL }
 };
+
+/* ---- what the declarations mean: done once here, before the handler ---- */
+
+/* The problem answered for every ROUTE_JSON route whose body is not a JSON object. */
+static int json_body(struct http_request *rq, struct http_reply *r, unsigned flags)
+{
+	const char *ctype = http_header(rq, "Content-Type");
+	json_error_t jerr;
+	char detail[256];
+
+	if ((flags & ROUTE_TEXT) && ctype && strncmp(ctype, "text/plain", 10) == 0)
+		return 0;
+	if (!rq->body.len) {
+		if (flags & ROUTE_JSON_OPTIONAL)
+			return 0;
+		http_reply_problem(r, ERR_INPUT, "empty_body", "this needs a JSON object in the request body", NULL);
+		return -1;
+	}
+	rq->json = json_loadb(rq->body.data, rq->body.len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!rq->json) {
+		snprintf(detail, sizeof(detail), "the body is not valid JSON: %s at line %d column %d", jerr.text,
+			 jerr.line, jerr.column);
+		http_reply_problem(r, ERR_INPUT, "malformed_json", detail, NULL);
+		return -1;
+	}
+	if (!json_is_object(rq->json)) {
+		http_reply_problem(r, ERR_INPUT, "malformed_json", "the body must be a JSON object", NULL);
+		return -1;
+	}
+	return 0;
+}
+
+/* The reason of an admin action: the form's field, the JSON body's "reason", else ?reason=. */
+static int reason(struct http_request *rq, struct http_reply *r, unsigned flags)
+{
+	struct err e = {0};
+	const char *text;
+	int rc;
+
+	if (flags & ROUTE_WEB)
+		text = form_get(rq->form, "reason");
+	else if (rq->json)
+		text = json_string_value(json_object_get(rq->json, "reason"));
+	else
+		text = http_query(rq, "reason");
+	if ((rc = play_admin_reason_check(text, (flags & ROUTE_REASON) != 0, &e)) < 0) {
+		if (flags & ROUTE_WEB)
+			web_error_page(rq, r, http_status_for(rc), e.msg);
+		else
+			http_reply_problem(r, rc, "bad_reason", e.msg, NULL);
+		return -1;
+	}
+	rq->reason = text && *text ? text : NULL;
+	return 0;
+}
+
+/* The caller's seat in game ids[0] (ROUTE_SEAT), refused as the flags say. */
+static int seat(const struct route *rt, struct http_request *rq, struct http_reply *r)
+{
+	int wanted = -1;
+
+	if (rt->flags & ROUTE_WEB) {
+		rq->seat = web_seat(rq, NULL, rq->ids[0], &rq->held);
+		if (rq->seat >= 0)
+			return 0;
+		if (rt->flags & ROUTE_PLAYER) {
+			web_error_page(rq, r, 403, "Only the players of this game can do this.");
+			return -1;
+		}
+		if (!rq->sess.is_admin) {
+			web_error_page(rq, r, 403, "Only the players of this game can see this.");
+			return -1;
+		}
+		return 0;
+	}
+	if (json_is_integer(json_object_get(rq->json, "seat")))
+		wanted = (int)json_integer_value(json_object_get(rq->json, "seat"));
+	else if (api_seat_query(rq, r, &wanted) < 0)
+		return -1;
+	if (api_seat_resolve(rq, r, rq->ids[0], wanted, &rq->seat, &rq->with_emails) < 0)
+		return -1;
+	if ((rt->flags & ROUTE_PLAYER) && rq->seat < 0) {
+		http_reply_problem(r, ERR_FORBIDDEN, "not_a_player", "you hold no seat in this game", NULL);
+		return -1;
+	}
+	return 0;
+}
+
+int routes_prepare(const struct route *rt, struct http_request *rq, struct http_reply *r)
+{
+	unsigned f = rt->flags;
+
+	rq->seat = -1;
+	if ((f & ROUTE_USER) && !rq->sess.user_id) {
+		http_reply_redirect(r, "/signin");
+		return -1;
+	}
+	if ((f & ROUTE_ACCOUNT) && (rq->auth.kind == TOKEN_SEAT || !rq->auth.user_id)) {
+		http_reply_problem(r, ERR_FORBIDDEN, "account_token_needed",
+				   "this needs your account token, not a seat token", NULL);
+		return -1;
+	}
+	if ((f & ROUTE_JSON) && json_body(rq, r, f) < 0)
+		return -1;
+	if ((f & (ROUTE_REASON | ROUTE_REASON_OPTIONAL)) && reason(rq, r, f) < 0)
+		return -1;
+	if ((f & ROUTE_SEAT) && seat(rt, rq, r) < 0)
+		return -1;
+	return 0;
+}
 
 static int match(const char *pattern, const char *path, int64_t ids[2], int *nids, char param[96])
 {

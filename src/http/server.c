@@ -204,7 +204,8 @@ static void dispatch(struct http_request *rq, struct http_reply *reply)
 				       rq->sess.user_id ? "This page is for admins." : "Sign in first.");
 			return;
 		}
-		rt->handler(rq, reply);
+		if (routes_prepare(rt, rq, reply) == 0)
+			rt->handler(rq, reply);
 		return;
 	}
 	if (!(rt->flags & ROUTE_PUBLIC) ||
@@ -219,7 +220,8 @@ static void dispatch(struct http_request *rq, struct http_reply *reply)
 			return;
 		}
 	}
-	rt->handler(rq, reply);
+	if (routes_prepare(rt, rq, reply) == 0)
+		rt->handler(rq, reply);
 }
 
 /*
@@ -424,6 +426,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 	}
 	buf_release(&rq->body);
 	form_free(rq->form);
+	json_decref(rq->json);
 	pthread_cond_destroy(&rq->defer_cond);
 	pthread_mutex_destroy(&rq->defer_lock);
 	free(rq);

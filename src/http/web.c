@@ -45,14 +45,6 @@ void web_error_page(struct http_request *rq, struct http_reply *r, int status, c
 	web_render(rq, r, status, "error", title, json_pack("{s:s}", "message", message));
 }
 
-int web_need_user(struct http_request *rq, struct http_reply *r)
-{
-	if (rq->sess.user_id)
-		return 0;
-	http_reply_redirect(r, "/signin");
-	return -1;
-}
-
 void web_static(struct http_request *rq, struct http_reply *r)
 {
 	for (const struct embed_file *f = embed_static; f->name; f++) {

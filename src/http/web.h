@@ -10,8 +10,6 @@ void web_error_page(struct http_request *rq, struct http_reply *r, int status, c
 /* Render template name with data (stolen), adding the common fields (title, user, csrf). */
 void web_render(struct http_request *rq, struct http_reply *r, int status, const char *name, const char *title,
 		json_t *data);
-/* 0 when a user is signed in; otherwise -1 with a redirect to /signin in r. */
-int web_need_user(struct http_request *rq, struct http_reply *r);
 /* The title of a game id of the registry (the id itself when unknown). Borrowed. */
 const char *web_game_title(const char *id);
 /*

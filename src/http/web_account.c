@@ -56,8 +56,6 @@ static void account_page(struct http_request *rq, struct http_reply *r, int stat
 
 void web_account_show(struct http_request *rq, struct http_reply *r)
 {
-	if (web_need_user(rq, r) < 0)
-		return;
 	account_page(rq, r, 200, NULL, 0);
 }
 
@@ -72,8 +70,6 @@ void web_account_save(struct http_request *rq, struct http_reply *r)
 	char *text = NULL;
 	int rc;
 
-	if (web_need_user(rq, r) < 0)
-		return;
 	if (!api_valid_name(name)) {
 		account_page(rq, r, 400, "Your name must be 1 to 80 characters.", 0);
 		return;

@@ -15,8 +15,6 @@ void web_join_post(struct http_request *rq, struct http_reply *r)
 	char path[48];
 	int held, seat, rc;
 
-	if (web_need_user(rq, r) < 0)
-		return;
 	if (web_seat(rq, NULL, id, &held) >= 0) {
 		web_error_page(rq, r, 409, "You already play in this game.");
 		return;

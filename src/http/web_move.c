@@ -91,15 +91,9 @@ void web_move_post(struct http_request *rq, struct http_reply *r)
 	struct web_move_wait *mv;
 	struct err e = {0};
 	char *copy = NULL;
-	int held, seat, n = 0, rc;
+	int held = rq->held, seat = rq->seat, n = 0, rc;
 
-	if (web_need_user(rq, r) < 0)
-		return;
-	seat = web_seat(rq, NULL, id, &held);
-	if (seat < 0) {
-		web_error_page(rq, r, 403, "You hold no seat in this game.");
-		return;
-	}
+	/* a signed-in player of this game (routes.h: ROUTE_USER | ROUTE_SEAT | ROUTE_PLAYER) */
 	if (one && *one) {
 		lines[n++] = one;
 	} else if (typed) {

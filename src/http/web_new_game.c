@@ -72,7 +72,7 @@ static void new_game_page(struct http_request *rq, struct http_reply *r, int sta
 		json_array_append_new(games, g);
 	}
 	for (int i = 0; i < NEW_GAME_ROWS; i++) {
-		char nf[16], ef[16];
+		char nf[24], ef[24];
 		const char *name, *email;
 		snprintf(nf, sizeof(nf), "name%d", i);
 		snprintf(ef, sizeof(ef), "email%d", i);
@@ -104,8 +104,6 @@ static void new_game_page(struct http_request *rq, struct http_reply *r, int sta
 
 void web_new_game_form(struct http_request *rq, struct http_reply *r)
 {
-	if (web_need_user(rq, r) < 0)
-		return;
 	new_game_page(rq, r, 200, NULL);
 }
 
@@ -202,15 +200,13 @@ void web_new_game_create(struct http_request *rq, struct http_reply *r)
 	int64_t id;
 	int n = 0, have_clock = 0;
 
-	if (web_need_user(rq, r) < 0)
-		return;
 	ng.game = form_get(rq->form, "game");
 	if (!ng.game || !(ops = registry_find(ng.game))) {
 		new_game_page(rq, r, 400, "Choose one of the games.");
 		return;
 	}
 	for (int i = 0; i < NEW_GAME_ROWS; i++) {
-		char nf[16], ef[16];
+		char nf[24], ef[24];
 		const char *name, *email;
 		snprintf(nf, sizeof(nf), "name%d", i);
 		snprintf(ef, sizeof(ef), "email%d", i);

@@ -317,6 +317,185 @@ static void test_admin__every_admin_route_refuses_others(void)
 	ht_resp_release(&r);
 }
 
+/* The route's path with id for every {id} and "x" for {token}, and an optional query. */
+static void concrete_at(const char *pattern, int64_t id, const char *query, char *out, size_t size)
+{
+	struct buf b = BUF_INIT;
+
+	while (*pattern) {
+		if (strncmp(pattern, "{id}", 4) == 0) {
+			buf_addf(&b, "%lld", (long long)id);
+			pattern += 4;
+		} else if (strncmp(pattern, "{token}", 7) == 0) {
+			buf_addc(&b, 'x');
+			pattern += 7;
+		} else {
+			buf_addc(&b, *pattern++);
+		}
+	}
+	snprintf(out, size, "%s%s", b.data, query ? query : "");
+	buf_release(&b);
+}
+
+/* Report a route whose refusal is not the declared one. */
+static void expect(const struct route *rt, const char *who, const struct ht_resp *r, long status, const char *code)
+{
+	const char *got = r->json ? jstr(r->json, "code") : NULL;
+
+	if (r->status != status || (code && (!got || strcmp(got, code) != 0)))
+		fprintf(stderr, "\n  %s %s %s: %ld %s (wanted %ld %s)\n", rt->method, rt->pattern, who, r->status,
+			got ? got : "", status, code ? code : "");
+	CU_ASSERT_EQUAL(r->status, status);
+	if (code)
+		ASSERT_STR_EQ(got, code);
+}
+
+/*
+ * Every route's declarations (http/routes.h), straight from the route table:
+ * each is refused the same way on every route that declares it, before the
+ * handler runs, and nothing changes. A route added later is checked by its
+ * flags alone.
+ */
+static void test_admin__every_declaration_is_enforced_alike(void)
+{
+	const char *create = "{\"game\":\"counting-race\",\"players\":[{\"name\":\"Kim\"},{\"name\":\"Lee\"}]}";
+	char seat_token[64], dbl[64], anon_cookie[96], anon_form[160], admin_form[160], user_form[160], path[200];
+	char malformed[256] = "";
+	int json = 0, empty = 0, reason = 0, account = 0, seat = 0, player = 0, user = 0, audit_before;
+	struct ht_resp r;
+	int64_t id;
+
+	/* a game of Kim and Lee: neither Ann (the player's token and browser) nor the admin holds a seat */
+	CU_ASSERT_EQUAL_FATAL(api("POST", "/api/v1/games", admin_token, create, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(r.status, 201);
+	id = jint(r.json, "id");
+	snprintf(seat_token, sizeof(seat_token), "%s", jstr(json_array_get(json_object_get(r.json, "seats"), 0), "token"));
+	ht_resp_release(&r);
+	audit_before = audit_total();
+	CU_ASSERT_EQUAL_FATAL(page("GET", "/signin", NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_cookie(&r, "tp_csrf", dbl, sizeof(dbl)), 0);
+	ht_resp_release(&r);
+	snprintf(anon_cookie, sizeof(anon_cookie), "tp_csrf=%s", dbl);
+	snprintf(anon_form, sizeof(anon_form), "csrf=%s&reason=nope&to=0&seat=0&hours=1&token=1", dbl);
+	/* everything an action form needs but its reason */
+	snprintf(admin_form, sizeof(admin_form), "csrf=%s&to=0&seat=0&hours=1&token=1&replay=%%7B%%7D", admin_csrf);
+	snprintf(user_form, sizeof(user_form), "csrf=%s&reason=nope&moves=add+1&text=hi", user_csrf);
+
+	for (const struct route *rt = routes; rt->method; rt++) {
+		unsigned f = rt->flags;
+		int post = strcmp(rt->method, "GET") != 0;
+
+		concrete_at(rt->pattern, id, NULL, path, sizeof(path));
+		if (f & ROUTE_WEB) {
+			if (f & ROUTE_USER) {
+				/* a signed-out browser is sent to sign in */
+				CU_ASSERT_EQUAL_FATAL(page(rt->method, path, anon_cookie, post ? anon_form : NULL, &r), 0);
+				expect(rt, "signed out", &r, 303, NULL);
+				ASSERT_STR_EQ(r.location, "/signin");
+				ht_resp_release(&r);
+				user++;
+			}
+			if (f & ROUTE_REASON) {
+				char form[200];
+				snprintf(form, sizeof(form), "%s&reason=+", admin_form);
+				CU_ASSERT_EQUAL_FATAL(page(rt->method, path, admin_cookie, form, &r), 0);
+				expect(rt, "without a reason", &r, 400, NULL);
+				CU_ASSERT(r.body.data && strstr(r.body.data, "needs a reason") != NULL);
+				ht_resp_release(&r);
+				reason++;
+			}
+			if (f & ROUTE_REASON_OPTIONAL) {
+				char form[200];
+				snprintf(form, sizeof(form), "%s&reason=a%%01b", admin_form);
+				CU_ASSERT_EQUAL_FATAL(page(rt->method, path, admin_cookie, form, &r), 0);
+				expect(rt, "with a bad reason", &r, 400, NULL);
+				CU_ASSERT(r.body.data && strstr(r.body.data, "control characters") != NULL);
+				ht_resp_release(&r);
+				reason++;
+			}
+			if (f & ROUTE_SEAT) {
+				/* a browser that holds no seat and is no admin */
+				CU_ASSERT_EQUAL_FATAL(page(rt->method, path, user_cookie, post ? user_form : NULL, &r), 0);
+				expect(rt, "as a stranger", &r, 403, NULL);
+				CU_ASSERT(r.body.data && strstr(r.body.data, "Only the players of this game") != NULL);
+				ht_resp_release(&r);
+				seat++;
+			}
+			if (f & ROUTE_PLAYER) {
+				char form[200];
+				snprintf(form, sizeof(form), "csrf=%s&moves=add+1&text=hi", admin_csrf);
+				CU_ASSERT_EQUAL_FATAL(page(rt->method, path, admin_cookie, post ? form : NULL, &r), 0);
+				expect(rt, "as an admin without a seat", &r, 403, NULL);
+				ht_resp_release(&r);
+				player++;
+			}
+			continue;
+		}
+		if (f & ROUTE_ACCOUNT) {
+			CU_ASSERT_EQUAL_FATAL(api(rt->method, path, seat_token, post ? "{}" : NULL, &r), 0);
+			expect(rt, "with a seat token", &r, 403, "account_token_needed");
+			ht_resp_release(&r);
+			account++;
+		}
+		if (f & ROUTE_JSON) {
+			/* not JSON, not an object, and (unless optional) nothing: the same answer everywhere */
+			CU_ASSERT_EQUAL_FATAL(api(rt->method, path, admin_token, "reason=nope", &r), 0);
+			expect(rt, "with a body that is not JSON", &r, 400, "malformed_json");
+			if (!*malformed)
+				snprintf(malformed, sizeof(malformed), "%s", jstr(r.json, "detail"));
+			ASSERT_STR_EQ(jstr(r.json, "detail"), malformed);
+			ht_resp_release(&r);
+			CU_ASSERT_EQUAL_FATAL(api(rt->method, path, admin_token, "[\"nope\"]", &r), 0);
+			expect(rt, "with a JSON array", &r, 400, "malformed_json");
+			ht_resp_release(&r);
+			if (!(f & ROUTE_JSON_OPTIONAL)) {
+				CU_ASSERT_EQUAL_FATAL(api(rt->method, path, admin_token, "", &r), 0);
+				expect(rt, "with no body", &r, 400, "empty_body");
+				ht_resp_release(&r);
+				empty++;
+			}
+			json++;
+		}
+		if (f & (ROUTE_REASON | ROUTE_REASON_OPTIONAL)) {
+			const char *body = (f & ROUTE_REASON) ? "{\"reason\":\" \"}" : "{\"reason\":\"a\\u0001b\"}";
+			if (!(f & ROUTE_JSON)) {
+				concrete_at(rt->pattern, id, (f & ROUTE_REASON) ? "?reason=%20" : "?reason=a%01b", path,
+					    sizeof(path));
+				body = NULL;
+			}
+			CU_ASSERT_EQUAL_FATAL(api(rt->method, path, admin_token, body, &r), 0);
+			expect(rt, "without a good reason", &r, 400, "bad_reason");
+			ht_resp_release(&r);
+			concrete_at(rt->pattern, id, NULL, path, sizeof(path));
+			reason++;
+		}
+		if (f & ROUTE_SEAT) {
+			const char *body = (f & ROUTE_JSON) ? "{\"moves\":[\"add 1\"]}" : NULL;
+			CU_ASSERT_EQUAL_FATAL(api(rt->method, path, user_token, body, &r), 0);
+			expect(rt, "with a stranger's token", &r, 403, "not_a_player");
+			ht_resp_release(&r);
+			seat++;
+			if (f & ROUTE_PLAYER) {
+				CU_ASSERT_EQUAL_FATAL(api(rt->method, path, admin_token, body, &r), 0);
+				expect(rt, "with an admin's token and no seat", &r, 403, "not_a_player");
+				ht_resp_release(&r);
+				player++;
+			}
+		}
+	}
+	/* the walk saw every kind of declaration */
+	CU_ASSERT(json >= 15);
+	CU_ASSERT(empty >= 12);
+	CU_ASSERT(reason >= 20);
+	CU_ASSERT(account >= 5);
+	CU_ASSERT(seat >= 6);
+	CU_ASSERT(player >= 4);
+	CU_ASSERT(user >= 9);
+	/* nothing was done: no audit rows, no steps */
+	CU_ASSERT_EQUAL(audit_total(), audit_before);
+	CU_ASSERT_EQUAL(move_count(id), 0);
+}
+
 /* POST an admin action as JSON; returns the status and keeps the answer in r. */
 static long act(int64_t id, const char *what, const char *body, struct ht_resp *r)
 {
@@ -1207,6 +1386,7 @@ static void test_admin__daemon_stops_cleanly(void)
 
 static CU_TestInfo admin_cases[] = {
 	{ "test_admin__every_admin_route_refuses_others", test_admin__every_admin_route_refuses_others },
+	{ "test_admin__every_declaration_is_enforced_alike", test_admin__every_declaration_is_enforced_alike },
 	{ "test_admin__every_action_leaves_its_audit_row", test_admin__every_action_leaves_its_audit_row },
 	{ "test_admin__drop_lets_the_bot_play", test_admin__drop_lets_the_bot_play },
 	{ "test_admin__rollback_then_play_on", test_admin__rollback_then_play_on },
