@@ -5,10 +5,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bot_shape.h"
 #include "engine/registry.h"
-#include "games/alien-frontiers/af_internal.h"
-#include "games/space-station-phoenix/ssp.h"
-#include "games/starship-merchants/sm_state.h"
 
 #include "util/banned.h"
 
@@ -30,63 +28,6 @@
 
 #define MAX_STEPS 100000
 
-/* What a finished game looked like, read from the game's own state. */
-struct shape {
-	const char *end;       /* how it ended (a rulebook condition, or what else) */
-	int length;            /* rounds / turns / laps: the game's natural unit */
-	int built[GAME_MAX_SEATS]; /* per seat: sectors built (Space Station Phoenix), else -1 */
-};
-
-static void shape_af(const void *state, struct shape *out)
-{
-	const struct af_state *s = state;
-
-	out->end = af__colonies_left(s, s->ender) == 0 ? "last colony landed" : "other";
-	out->length = (s->turn + s->n - 1) / s->n;
-	for (int p = 0; p < s->n; p++)
-		out->built[p] = -1;
-}
-
-static void shape_ssp(const void *state, struct shape *out)
-{
-	const struct ssp_state *st = state;
-	int al = st->aliens[0] + st->aliens[1] + st->aliens[2] + st->aliens[3];
-
-	out->length = (st->turn + st->nplayers - 1) / st->nplayers;
-	if (st->end_by < 0)
-		out->end = "no rulebook condition";
-	else if (st->pl[st->end_by].points >= 40)
-		out->end = "40 points";
-	else if (ssp_rules_nsectors(st, st->end_by) >= 9)
-		out->end = "9 Sectors";
-	else if (al <= 4)
-		out->end = "4 or fewer Aliens";
-	else
-		out->end = "trigger (condition gone since)";
-	for (int p = 0; p < st->nplayers; p++)
-		out->built[p] = ssp_rules_nsectors(st, p);
-}
-
-static void shape_sm(const void *state, struct shape *out)
-{
-	const struct sm_state *s = state;
-
-	out->end = s->trigger >= 0 ? "100/150 trigger" : "other";
-	out->length = s->trigger >= 0 ? s->p[s->trigger].laps : 0;
-	for (int p = 0; p < s->n; p++)
-		out->built[p] = -1;
-}
-
-static const struct {
-	const char *id;
-	const char *unit;
-	void (*shape)(const void *state, struct shape *out);
-} games[] = {
-	{ "alien-frontiers", "rounds", shape_af },
-	{ "space-station-phoenix", "rounds", shape_ssp },
-	{ "starship-merchants", "laps of the trigger player", shape_sm },
-};
-
 static double now(void)
 {
 	struct timespec ts;
@@ -99,8 +40,8 @@ static double now(void)
  * Play one game with levels[seat]; fills the result and the shape. 0, or -1
  * with a message on stderr (a bot or apply failed, or the game did not end).
  */
-static int play(const struct game_ops *g, int np, const int *levels, uint64_t seed, int idx,
-		json_t **result, struct shape *sh, long *steps)
+static int play(const struct game_ops *g, int np, const int *levels, uint64_t seed, json_t **result,
+		struct bot_shape *sh, long *steps)
 {
 	struct rng game_rng, bot_rng;
 	struct err e = { 0 };
@@ -122,7 +63,7 @@ static int play(const struct game_ops *g, int np, const int *levels, uint64_t se
 		g->pending(st, &pd);
 		if (!pd.seats) {
 			*result = g->result(st);
-			games[idx].shape(st, sh);
+			bot_shape_read(g->id, st, sh);
 			rc = 0;
 			break;
 		}
@@ -178,7 +119,7 @@ static void reason_add(struct reasons *r, const char *name)
 	}
 }
 
-static int match(const struct game_ops *g, int idx, int ngames, int level, int opp, int np)
+static int match(const struct game_ops *g, int ngames, int level, int opp, int np)
 {
 	int *win = calloc((size_t)ngames, sizeof(int)), *mine = calloc((size_t)ngames, sizeof(int));
 	int *len = calloc((size_t)ngames, sizeof(int)), *built = calloc((size_t)ngames * GAME_MAX_SEATS, sizeof(int));
@@ -186,6 +127,7 @@ static int match(const struct game_ops *g, int idx, int ngames, int level, int o
 	int wins = 0, shared = 0, done = 0, nbuilt = 0, seatwins[GAME_MAX_SEATS] = { 0 }, rc = 0;
 	long steps = 0;
 	struct reasons why = { 0 };
+	const char *unit = "";
 	double t0 = now();
 
 	if (!win || !mine || !len || !built || !wbuilt) {
@@ -194,12 +136,12 @@ static int match(const struct game_ops *g, int idx, int ngames, int level, int o
 	}
 	for (int i = 0; i < ngames; i++) {
 		int levels[GAME_MAX_SEATS], me = i % np, top = -1, nwin;
-		struct shape sh = { 0 };
+		struct bot_shape sh;
 		json_t *res = NULL, *winners, *scores;
 
 		for (int p = 0; p < np; p++)
 			levels[p] = p == me ? level : opp;
-		if (play(g, np, levels, (uint64_t)i, idx, &res, &sh, &steps) < 0) {
+		if (play(g, np, levels, (uint64_t)i, &res, &sh, &steps) < 0) {
 			json_decref(res);
 			rc = -1;
 			goto done;
@@ -221,6 +163,7 @@ static int match(const struct game_ops *g, int idx, int ngames, int level, int o
 		win[done] = (int)json_integer_value(json_array_get(scores, (size_t)(top < 0 ? 0 : top)));
 		mine[done] = (int)json_integer_value(json_array_get(scores, (size_t)me));
 		len[done] = sh.length;
+		unit = sh.unit;
 		if (sh.built[0] >= 0) {
 			for (int p = 0; p < np; p++)
 				built[nbuilt++] = sh.built[p];
@@ -242,7 +185,7 @@ static int match(const struct game_ops *g, int idx, int ngames, int level, int o
 	printf("\n");
 	dist("winner's score", win, done);
 	dist("level's own score", mine, done);
-	dist(games[idx].unit, len, done);
+	dist(unit, len, done);
 	printf("  %-30s %.0f\n", "steps per game", (double)steps / done);
 	if (nbuilt) {
 		dist("sectors built, every player", built, nbuilt);
@@ -258,7 +201,7 @@ done:
 	return rc;
 }
 
-static int speed(const struct game_ops *g, int idx, double secs, int level, int np)
+static int speed(const struct game_ops *g, double secs, int level, int np)
 {
 	int levels[GAME_MAX_SEATS];
 	long games_done = 0, steps = 0;
@@ -267,10 +210,10 @@ static int speed(const struct game_ops *g, int idx, double secs, int level, int 
 	for (int p = 0; p < np; p++)
 		levels[p] = level;
 	do {
-		struct shape sh;
+		struct bot_shape sh;
 		json_t *res = NULL;
 
-		if (play(g, np, levels, (uint64_t)games_done, idx, &res, &sh, &steps) < 0)
+		if (play(g, np, levels, (uint64_t)games_done, &res, &sh, &steps) < 0)
 			return -1;
 		json_decref(res);
 		games_done++;
@@ -285,17 +228,14 @@ static int speed(const struct game_ops *g, int idx, double secs, int level, int 
 int main(int argc, char **argv)
 {
 	const struct game_ops *g;
-	int idx = -1;
+	struct bot_shape probe;
 
 	if (argc < 4 || (strcmp(argv[2], "match") != 0 && strcmp(argv[2], "speed") != 0)) {
 		fprintf(stderr, "usage: botmatch GAME match GAMES [LEVEL [OPPONENT [PLAYERS]]]\n"
 				"       botmatch GAME speed SECONDS [LEVEL [PLAYERS]]\n");
 		return 2;
 	}
-	for (size_t i = 0; i < sizeof(games) / sizeof(games[0]); i++)
-		if (strcmp(games[i].id, argv[1]) == 0)
-			idx = (int)i;
-	if (idx < 0 || !(g = registry_find(argv[1])) || !g->bot) {
+	if (!(g = registry_find(argv[1])) || !g->bot || bot_shape_read(g->id, NULL, &probe) < 0) {
 		fprintf(stderr, "botmatch: no game '%s' with a bot\n", argv[1]);
 		return 2;
 	}
@@ -305,7 +245,7 @@ int main(int argc, char **argv)
 		int np = argc > 5 ? (int)strtol(argv[5], NULL, 10) : 0;
 
 		for (int n = g->min_players; n <= g->max_players; n++)
-			if ((np == 0 || n == np) && speed(g, idx, secs, level, n) < 0)
+			if ((np == 0 || n == np) && speed(g, secs, level, n) < 0)
 				return 1;
 		return 0;
 	}
@@ -318,7 +258,7 @@ int main(int argc, char **argv)
 		if (ngames < 1)
 			return 2;
 		for (int n = g->min_players; n <= g->max_players; n++)
-			if ((np == 0 || n == np) && match(g, idx, ngames, level, opp, n) < 0)
+			if ((np == 0 || n == np) && match(g, ngames, level, opp, n) < 0)
 				return 1;
 	}
 	return 0;

@@ -2,43 +2,99 @@
 /* SPDX-License-Identifier: MIT */
 #include "games/alien-frontiers/af_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/banned.h"
 
+/*
+ * The weights a position is judged by. Level 1 plays the first set; level 2
+ * the same judgement with weights tuned against level 1 by bot games, and
+ * the progress toward landing every colony (docs/games/alien-frontiers.md,
+ * "Bots").
+ */
+struct weights {
+	int vp, ender, ship, relic, hub, fuel, ore, over, card, art, opp_vp, opp_res, col, opp_col, tech;
+};
+
+static const struct weights level1 = {
+	.vp = 100, .ender = 2000, .ship = 25, .relic = 20, .hub = 11, .fuel = 3, .ore = 4, .over = 4, .card = 15,
+	.art = 1, .opp_vp = 30, .opp_res = 1, .col = 0, .opp_col = 0, .tech = 1,
+};
+
+static const struct weights level2 = {
+	.vp = 100, .ender = 2000, .ship = 25, .relic = 20, .hub = 11, .fuel = 3, .ore = 4, .over = 4, .card = 15,
+	.art = 1, .opp_vp = 30, .opp_res = 1, .col = 0, .opp_col = 0, .tech = 1,
+};
+
 /* How good the position is for p: points first, then what makes points later. */
-static int evaluate(const struct af_state *s, int p)
+static int evaluate(const struct weights *w, const struct af_state *s, int p)
 {
-	int score = 100 * s->vp[p], res = s->fuel[p] + s->ore[p], ships = 0, opp = 0;
+	int score = w->vp * s->vp[p], res = s->fuel[p] + s->ore[p], ships = 0, opp = 0;
 
 	if (s->over)
-		score += s->ender == p ? 2000 : 0;
+		score += s->ender == p ? w->ender : 0;
 	for (int i = p * AF_SHIPS_PER; i < (p + 1) * AF_SHIPS_PER; i++)
 		ships += s->loc[i] != AF_LOC_STOCK;
-	score += 25 * ships + (s->relic_owner == p ? 20 : 0);
-	score += 11 * s->hub[p];
-	score += 3 * s->fuel[p] + 4 * s->ore[p];
+	score += w->ship * ships + (s->relic_owner == p ? w->relic : 0);
+	score += w->hub * s->hub[p];
+	score += w->fuel * s->fuel[p] + w->ore * s->ore[p];
 	if (res > AF_HAND_LIMIT)
-		score -= 4 * (res - AF_HAND_LIMIT);
-	score += 15 * af__cards(s, p);
+		score -= w->over * (res - AF_HAND_LIMIT);
+	score += w->card * af__cards(s, p);
 	if (p == s->cur)
-		score += s->art_sum > 8 ? 8 : s->art_sum;
+		score += w->art * (s->art_sum > 8 ? 8 : s->art_sum);
+	score -= w->col * af__colonies_left(s, p);
 	for (int q = 0; q < s->n; q++)
 		if (q != p)
-			opp += 30 * s->vp[q] + s->fuel[q] + s->ore[q];
+			opp += w->opp_vp * s->vp[q] + w->opp_res * (s->fuel[q] + s->ore[q]) -
+			       w->opp_col * af__colonies_left(s, q);
 	return score - opp / (s->n - 1);
+}
+
+/* The step of moves[0..n) that evaluates best for seat (ties drawn at random); -1 when none is legal. */
+static int pick_best(const struct af_state *s, int seat, const struct weights *wt, struct rng *rng,
+		     const struct af_move *moves, int n)
+{
+	int best = -1, best_score = 0, ties = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct af_state w = *s;
+		struct rng r = *rng;
+		int sc;
+
+		if (af__step(&w, seat, &moves[i], &r, NULL) != 0)
+			continue;
+		if (moves[i].kind == AF_M_END)
+			sc = evaluate(wt, s, seat); /* the roll that follows is the next player's luck, not ours */
+		else
+			sc = evaluate(wt, &w, seat);
+		if (moves[i].kind == AF_M_USE || moves[i].kind == AF_M_DISCARD || moves[i].kind == AF_M_CYCLE)
+			sc -= wt->tech; /* only when it helps at once */
+		if (best < 0 || sc > best_score) {
+			best = i;
+			best_score = sc;
+			ties = 1;
+		} else if (sc == best_score && rng_below(rng, (uint32_t)++ties) == 0) {
+			best = i;
+		}
+	}
+	return best;
 }
 
 /*
  * Level 0 picks uniformly among the light candidate steps (ships docked one
- * at a time) that turn out legal: draw one, validate it, drop it if refused. Level 1 plays every candidate on
- * a copy and keeps the one that evaluates best.
+ * at a time) that turn out legal: draw one, validate it, drop it if refused.
+ * Level 1 and 2 play every candidate on a copy and keep the one that
+ * evaluates best. A bot looks at the first AF_BOT_MAX candidates only; when
+ * none of those is legal (a hand of tech cards can fill the list with
+ * refused combinations before 'end'), it chooses from the whole legal list.
  */
-int af__bot(const struct af_state *s, int seat, int level, struct rng *rng, struct af_move *m)
+static int bot_weighed(const struct af_state *s, int seat, int level, const struct weights *wt, struct rng *rng,
+		       struct af_move *m)
 {
-	/* a bot may look at fewer than all candidates when there are very many: any legal step will do */
-	struct af_move moves[AF_BOT_MAX];
-	int n, best = -1, best_score = 0, ties = 0;
+	struct af_move moves[AF_BOT_MAX], *all = NULL;
+	int n, best = -1;
 
 	n = af__candidates(s, seat, moves, AF_BOT_MAX, level <= 0 ? 2 : 1);
 	if (level <= 0) {
@@ -53,30 +109,21 @@ int af__bot(const struct af_state *s, int seat, int level, struct rng *rng, stru
 			}
 			moves[i] = moves[--n];
 		}
-		return ERR_ILLEGAL;
-	}
-	for (int i = 0; i < n; i++) {
-		struct af_state w = *s;
-		struct rng r = *rng;
-		int sc;
-
-		if (af__step(&w, seat, &moves[i], &r, NULL) != 0)
-			continue;
-		if (moves[i].kind == AF_M_END)
-			sc = evaluate(s, seat); /* the roll that follows is the next player's luck, not ours */
-		else
-			sc = evaluate(&w, seat);
-		if (moves[i].kind == AF_M_USE || moves[i].kind == AF_M_DISCARD || moves[i].kind == AF_M_CYCLE)
-			sc -= 1; /* only when it helps at once */
-		if (best < 0 || sc > best_score) {
-			best = i;
-			best_score = sc;
-			ties = 1;
-		} else if (sc == best_score && rng_below(rng, (uint32_t)++ties) == 0) {
-			best = i;
-		}
-	}
-	if (best >= 0)
+	} else if ((best = pick_best(s, seat, wt, rng, moves, n)) >= 0) {
 		*m = moves[best];
+		return 0;
+	}
+	if (!(all = malloc(AF_LEGAL_MAX * sizeof(*all))))
+		return ERR_NOMEM;
+	n = af__legal(s, seat, all, AF_LEGAL_MAX);
+	if (n > 0)
+		best = level <= 0 ? (int)rng_below(rng, (uint32_t)n) : pick_best(s, seat, wt, rng, all, n);
+	if (best >= 0)
+		*m = all[best];
+	free(all);
 	return best >= 0 ? 0 : ERR_ILLEGAL;
+}
+int af__bot(const struct af_state *s, int seat, int level, struct rng *rng, struct af_move *m)
+{
+	return bot_weighed(s, seat, level, level >= 2 ? &level2 : &level1, rng, m);
 }

@@ -8,6 +8,40 @@
 
 #include "util/banned.h"
 
+/*
+ * The numbers a greedy merchant decides by. Level 1 plays the first set;
+ * level 2 plays the same heuristics with the set tuned against level 1 by
+ * bot games (docs/games/starship-merchants.md, "Bots").
+ */
+struct knobs {
+	double explore;    /* weight of a bag draw's average value */
+	double ev;         /* credits an extra hold or energy point brings per lap */
+	int lap_credits;   /* credits of the leader per lap still to go (laps_left) */
+	int laps_max;      /* laps_left at the start */
+	int claim_value;   /* claim tokens of at least this value ... */
+	int claim_credits; /* ... with at least these credits */
+	int buy_margin;    /* stay at the Shipyard to buy with a tug's price plus this */
+	int buy_laps;      /* ... while more laps than this are left */
+	int ship_minw;     /* a ship's worth: min(energy, cargo) times this ... */
+	int ship_ew;       /* ... plus energy times this ... */
+	int ship_cw;       /* ... plus cargo times this */
+	int belt_stay;     /* stay in the Belt for another run worth this much */
+	int lease;         /* lease when no ship is affordable */
+	int last_buy;      /* laps_left at or below which no more ships are bought */
+};
+
+static const struct knobs level1 = {
+	.explore = 1.0, .ev = 3.5, .lap_credits = 30, .laps_max = 4, .claim_value = 5, .claim_credits = 25,
+	.buy_margin = 4, .buy_laps = 2, .ship_minw = 4, .ship_ew = 1, .ship_cw = 0, .belt_stay = 4, .lease = 1,
+	.last_buy = 1,
+};
+
+static const struct knobs level2 = {
+	.explore = 0.7, .ev = 2.0, .lap_credits = 45, .laps_max = 4, .claim_value = 6, .claim_credits = 10,
+	.buy_margin = 0, .buy_laps = 3, .ship_minw = 4, .ship_ew = 2, .ship_cw = 0, .belt_stay = 1, .lease = 1,
+	.last_buy = 3,
+};
+
 struct legal {
 	int n;
 	struct sm_move mv[SM_MAX_LEGAL];
@@ -60,13 +94,13 @@ static int ship_score(const struct sm_ship *sh)
  * opponents' local space, then exploring, keeping `reserve` energy. Returns
  * the expected credits and the first step in *first.
  */
-static double plan_fill(const struct sm_state *s, int seat, const struct sm_ship *sh, int energy, int reserve,
-			struct sm_move *first)
+static double plan_fill(const struct knobs *kn, const struct sm_state *s, int seat, const struct sm_ship *sh, int energy,
+			int reserve, struct sm_move *first)
 {
 	int known[SM_NKINDS], local[SM_NKINDS], opp[SM_MAX_PLAYERS][SM_NKINDS];
 	int room = sm_ship_capacity(sh) - sm_ship_load(sh);
 	int e = energy - reserve, rc = sm_ship_remote_cost(sh), ec = sm_ship_explore_cost(sh);
-	double total = 0, ev = bag_value(s);
+	double total = 0, ev = kn->explore * bag_value(s);
 	int bag = 0;
 
 	first->type = -1;
@@ -125,11 +159,11 @@ static double plan_fill(const struct sm_state *s, int seat, const struct sm_ship
 	return total;
 }
 
-static int bot_run(const struct sm_state *s, int seat, const struct legal *l, struct sm_move *out)
+static int bot_run(const struct knobs *kn, const struct sm_state *s, int seat, const struct legal *l, struct sm_move *out)
 {
 	const struct sm_ship *sh = &s->p[seat].ships[s->run];
 	struct sm_move first, best_first = { SM_MV_DONE, 0, 0 };
-	double best = plan_fill(s, seat, sh, s->energy, 0, &first);
+	double best = plan_fill(kn, s, seat, sh, s->energy, 0, &first);
 	int best_dest = -1;
 
 	if (first.type >= 0)
@@ -142,7 +176,7 @@ static int bot_run(const struct sm_state *s, int seat, const struct legal *l, st
 
 			if (d < 0 || sm_dests[d].cost > s->energy)
 				continue;
-			v = plan_fill(s, seat, sh, s->energy, sm_dests[d].cost, &first);
+			v = plan_fill(kn, s, seat, sh, s->energy, sm_dests[d].cost, &first);
 			/* the destination pays on what will be aboard: approximate with the current hold plus the plan */
 			proj.dest = d;
 			v += sm_ship_payment(s, seat, &proj) - sm_ship_payment(s, seat, sh);
@@ -163,10 +197,10 @@ static int bot_run(const struct sm_state *s, int seat, const struct legal *l, st
 }
 
 /* Rough credits per lap a card adds to a ship (or, for refineries, the fleet). */
-static double card_gain(const struct sm_state *s, int seat, int c, const struct sm_ship *sh)
+static double card_gain(const struct knobs *kn, const struct sm_state *s, int seat, int c, const struct sm_ship *sh)
 {
 	const struct sm_bonus *b = &sm_cards[c].b;
-	double gain = 0, ev = 3.5;
+	double gain = 0, ev = kn->ev;
 	int per_lap = 0;
 
 	if (sm_cards[c].cat == SM_CARD_REFINERY) {
@@ -196,28 +230,31 @@ static double card_gain(const struct sm_state *s, int seat, int c, const struct 
 	return gain;
 }
 
-static int laps_left(const struct sm_state *s)
+static int laps_left(const struct knobs *kn, const struct sm_state *s)
 {
-	int best = 0;
+	int best = 0, left;
 
 	for (int p = 0; p < s->n; p++)
 		if (s->p[p].credits > best)
 			best = s->p[p].credits;
 	if (s->final)
 		return 0;
-	return best >= 90 ? 1 : best >= 60 ? 2 : best >= 30 ? 3 : 4;
+	left = kn->laps_max - best / kn->lap_credits;
+	return left < 1 ? 1 : left;
 }
 
-static int bot_market(const struct sm_state *s, int seat, const struct legal *l, struct sm_move *out)
+static int bot_market(const struct knobs *kn, const struct sm_state *s, int seat, const struct legal *l,
+		      struct sm_move *out)
 {
 	const struct sm_player *pl = &s->p[seat];
 	double best = 0;
-	int h = laps_left(s);
+	int h = laps_left(kn, s);
 
 	if (s->bought) {
 		/* claim the most valuable unclaimed token when rich enough */
 		for (int k = SM_NKINDS - 1; k >= 0; k--)
-			if (sm_kinds[k].value >= 5 && pl->credits >= 25 && find(l, SM_MV_CLAIM, k, -1)) {
+			if (sm_kinds[k].value >= kn->claim_value && pl->credits >= kn->claim_credits &&
+			    find(l, SM_MV_CLAIM, k, -1)) {
 				*out = (struct sm_move){ SM_MV_CLAIM, k, 0 };
 				return 0;
 			}
@@ -234,7 +271,7 @@ static int bot_market(const struct sm_state *s, int seat, const struct legal *l,
 			continue;
 		if (sm_cards[m->a].cat != SM_CARD_REFINERY)
 			sh = &pl->ships[sm_ship_find(pl, m->b)];
-		v = card_gain(s, seat, m->a, sh) * h - sm_cards[m->a].cost;
+		v = card_gain(kn, s, seat, m->a, sh) * h - sm_cards[m->a].cost;
 		if (v > best) {
 			best = v;
 			*out = *m;
@@ -243,7 +280,8 @@ static int bot_market(const struct sm_state *s, int seat, const struct legal *l,
 	return 0;
 }
 
-static int bot_shipyard(const struct sm_state *s, int seat, const struct legal *l, struct sm_move *out)
+static int bot_shipyard(const struct knobs *kn, const struct sm_state *s, int seat, const struct legal *l,
+			struct sm_move *out)
 {
 	const struct sm_player *pl = &s->p[seat];
 	int best_t = -1, best_v = -1;
@@ -254,13 +292,14 @@ static int bot_shipyard(const struct sm_state *s, int seat, const struct legal *
 			*out = l->mv[i];
 			return 0;
 		}
-	if (laps_left(s) <= 1 && pl->nships > 0) {
+	if (laps_left(kn, s) <= kn->last_buy && pl->nships > 0) {
 		*out = (struct sm_move){ SM_MV_DONE, 0, 0 };
 		return 0;
 	}
 	for (int t = 0; t < SM_NTYPES; t++) {
 		const struct sm_ship_kind *k = &sm_ships[s->era - 1][t];
-		int v = (k->energy < k->cargo ? k->energy : k->cargo) * 4 + k->energy;
+		int v = (k->energy < k->cargo ? k->energy : k->cargo) * kn->ship_minw + k->energy * kn->ship_ew +
+			k->cargo * kn->ship_cw;
 
 		if ((find(l, SM_MV_BUY_SHIP, t, -1) || find(l, SM_MV_LEASE_SHIP, t, -1)) && v > best_v) {
 			best_v = v;
@@ -276,7 +315,7 @@ static int bot_shipyard(const struct sm_state *s, int seat, const struct legal *
 			*out = (struct sm_move){ SM_MV_BUY_SHIP, t, 0 };
 			return 0;
 		}
-	if (best_t >= 0 && find(l, SM_MV_LEASE_SHIP, best_t, -1)) {
+	if (kn->lease && best_t >= 0 && find(l, SM_MV_LEASE_SHIP, best_t, -1)) {
 		*out = (struct sm_move){ SM_MV_LEASE_SHIP, best_t, 0 };
 		return 0;
 	}
@@ -285,7 +324,7 @@ static int bot_shipyard(const struct sm_state *s, int seat, const struct legal *
 }
 
 /* A ship worth running now: not obsolete, room aboard, and something to load. */
-static int best_runner(const struct sm_state *s, int seat, int *no)
+static int best_runner(const struct knobs *kn, const struct sm_state *s, int seat, int *no)
 {
 	const struct sm_player *pl = &s->p[seat];
 	int best = 0;
@@ -298,7 +337,7 @@ static int best_runner(const struct sm_state *s, int seat, int *no)
 
 		if (sm_ship_obsolete(s, sh) || sm_ship_load(sh) > 0)
 			continue;
-		v = plan_fill(s, seat, sh, sm_ship_energy(sh), 0, &first);
+		v = plan_fill(kn, s, seat, sh, sm_ship_energy(sh), 0, &first);
 		if (v > best) {
 			best = (int)v;
 			*no = sh->no;
@@ -307,7 +346,8 @@ static int best_runner(const struct sm_state *s, int seat, int *no)
 	return best;
 }
 
-static int bot_start(const struct sm_state *s, int seat, const struct legal *l, struct sm_move *out)
+static int bot_start(const struct knobs *kn, const struct sm_state *s, int seat, const struct legal *l,
+		     struct sm_move *out)
 {
 	const struct sm_player *pl = &s->p[seat];
 	int stay = 0, no;
@@ -315,13 +355,13 @@ static int bot_start(const struct sm_state *s, int seat, const struct legal *l, 
 	switch (pl->pos) {
 	case SM_SHIPYARD:
 		stay = pl->nships == 0 ||
-		       (!sm_player_loans(pl) && laps_left(s) > 2 &&
-			pl->credits >= sm_ships[s->era - 1][SM_TUG].cost + 4 &&
+		       (!sm_player_loans(pl) && laps_left(kn, s) > kn->buy_laps &&
+			pl->credits >= sm_ships[s->era - 1][SM_TUG].cost + kn->buy_margin &&
 			sm_owned_of_mark(pl, s->era) < sm_consts.mark_limit[s->era - 1] &&
 			(s->supply[s->era - 1][0] || s->supply[s->era - 1][1]));
 		break;
 	case SM_BELT:
-		stay = best_runner(s, seat, &no) >= 4;
+		stay = best_runner(kn, s, seat, &no) >= kn->belt_stay;
 		break;
 	case SM_DOCK:
 		stay = s->final; /* in the Dock at the trigger: take the 5 credits */
@@ -336,7 +376,8 @@ static int bot_start(const struct sm_state *s, int seat, const struct legal *l, 
 	return 0;
 }
 
-static int bot_salvage(const struct sm_state *s, int seat, const struct legal *l, struct sm_move *out)
+static int bot_salvage(const struct knobs *kn, const struct sm_state *s, int seat, const struct legal *l,
+		       struct sm_move *out)
 {
 	double best = 0;
 
@@ -348,7 +389,7 @@ static int bot_salvage(const struct sm_state *s, int seat, const struct legal *l
 
 		if (m->type != SM_MV_TRANSFER)
 			continue;
-		v = card_gain(s, seat, m->a, &pl->ships[sm_ship_find(pl, m->b)]) * laps_left(s) -
+		v = card_gain(kn, s, seat, m->a, &pl->ships[sm_ship_find(pl, m->b)]) * laps_left(kn, s) -
 		    sm_cards[m->a].cost;
 		if (v > best) {
 			best = v;
@@ -358,19 +399,20 @@ static int bot_salvage(const struct sm_state *s, int seat, const struct legal *l
 	return 0;
 }
 
-static int bot_greedy(const struct sm_state *s, int seat, const struct legal *l, struct sm_move *out)
+static int bot_greedy(const struct knobs *kn, const struct sm_state *s, int seat, const struct legal *l,
+		      struct sm_move *out)
 {
 	switch (s->phase) {
 	case SM_PH_START:
-		return bot_start(s, seat, l, out);
+		return bot_start(kn, s, seat, l, out);
 	case SM_PH_SHIPYARD:
-		return bot_shipyard(s, seat, l, out);
+		return bot_shipyard(kn, s, seat, l, out);
 	case SM_PH_MARKET:
-		return bot_market(s, seat, l, out);
+		return bot_market(kn, s, seat, l, out);
 	case SM_PH_BELT: {
 		int no;
 
-		best_runner(s, seat, &no);
+		best_runner(kn, s, seat, &no);
 		if (no < 0)
 			for (int i = 0; i < s->p[seat].nships; i++)
 				if (!sm_ship_obsolete(s, &s->p[seat].ships[i]) &&
@@ -380,12 +422,12 @@ static int bot_greedy(const struct sm_state *s, int seat, const struct legal *l,
 		return 0;
 	}
 	case SM_PH_RUN:
-		return bot_run(s, seat, l, out);
+		return bot_run(kn, s, seat, l, out);
 	case SM_PH_EXPLORE:
 		*out = (struct sm_move){ find(l, SM_MV_LOAD, -1, -1) ? SM_MV_LOAD : SM_MV_LEAVE, 0, 0 };
 		return 0;
 	case SM_PH_SALVAGE:
-		return bot_salvage(s, seat, l, out);
+		return bot_salvage(kn, s, seat, l, out);
 	case SM_PH_TRIGGER: {
 		int lead = 1;
 
@@ -411,7 +453,8 @@ int sm_bot_choose(const struct sm_state *s, int seat, int level, struct rng *rng
 		rc = err_set(err, ERR_FORBIDDEN, "p%d has nothing to do now", seat + 1);
 		goto done;
 	}
-	if (level <= 0 || bot_greedy(s, seat, l, out) || !find(l, out->type, out->a, out->b))
+	if (level <= 0 || bot_greedy(level >= 2 ? &level2 : &level1, s, seat, l, out) ||
+	    !find(l, out->type, out->a, out->b))
 		*out = l->mv[rng_below(rng, (uint32_t)l->n)];
 done:
 	return rc;

@@ -415,6 +415,35 @@ static void test_af__greedy_beats_random(void)
 }
 
 /* Random lines from the notation's words: parse never crashes, and what it reads formats back to itself. */
+/*
+ * A turn whose tech cards fill the bot's first candidates with refused
+ * combinations, 'end' being the only legal step: every level still finds a
+ * legal step (the bots once answered that nothing was legal).
+ */
+static void test_af__bot_finds_end_past_many_candidates(void)
+{
+	static const char snap[] = "{\"v\":1,\"n\":4,\"t\":48,\"b\":\"306000305020006000a3a4a5000000a4a314b50000a5a3a4000000"
+				   "b24400b30000a22241113470100020101001020100010000010001000000000001000100111000111079cw0g810Kj3"
+				   "2438z100000010\"}";
+	json_t *j = json_loads(snap, 0, NULL);
+	struct af_state s;
+	struct err e = { 0 };
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT_EQUAL_FATAL(af__decode(j, &s, &e), 0);
+	json_decref(j);
+	for (int level = 0; level <= 2; level++) {
+		struct af_state w = s;
+		struct af_move m;
+		struct rng r;
+
+		rng_seed(&r, 1);
+		CU_ASSERT_EQUAL_FATAL(af__bot(&s, s.cur, level, &r, &m), 0);
+		CU_ASSERT_EQUAL(m.kind, AF_M_END);
+		CU_ASSERT_EQUAL(af__step(&w, s.cur, &m, &r, &e), 0);
+	}
+}
+
 static void test_af__parse_random_lines(void)
 {
 	static const char *const words[] = {
@@ -462,6 +491,7 @@ static CU_TestInfo prop_cases[] = {
 	{ "test_af__property_4p", test_af__property_4p },
 	{ "test_af__legal_apply_agree", test_af__legal_apply_agree },
 	{ "test_af__greedy_beats_random", test_af__greedy_beats_random },
+	{ "test_af__bot_finds_end_past_many_candidates", test_af__bot_finds_end_past_many_candidates },
 	CU_TEST_INFO_NULL,
 };
 
