@@ -77,7 +77,7 @@ wait_port() { # port-file
 	return 1
 }
 
-TOKEN=$(TURNPOST_DB="$RUN/play.db" "$BUILD/turnpost" user add bench@example.org --name Bench --admin | tail -n 1)
+TOKEN=$(TURNPOST_DB="$RUN/play.db" "$BUILD/turnpost" user add bench@example.org --name Bench --admin --create | tail -n 1)
 start_daemon "$RUN/play.db" "$RUN/play.port"
 wait_port "$RUN/play.port"
 URL="http://127.0.0.1:$(cat "$RUN/play.port")"

@@ -65,7 +65,7 @@ run() {
 		admins=$("$bin/turnpost" --db "$db" user list | grep -c "	admin$" || true)
 	fi
 	if [ "$admins" = 0 ]; then
-		token=$("$bin/turnpost" --db "$db" user add admin@localhost --name Admin --admin | tail -n 1)
+		token=$("$bin/turnpost" --db "$db" user add admin@localhost --name Admin --admin --create | tail -n 1)
 		link=$("$bin/turnpost" --db "$db" user link admin@localhost --base-url "http://$listen" | tail -n 1)
 		cat >&2 <<MSG
 

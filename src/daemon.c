@@ -68,7 +68,19 @@ int daemon_main(int argc, char **argv)
 		return 2;
 	}
 	if (cfg.help) {
-		fputs(settings_usage, stdout);
+		settings_print_help(stdout);
+		return 0;
+	}
+	if (strcmp(cfg.print_options, "man") == 0) {
+		settings_print_man(stdout);
+		return 0;
+	}
+	if (strcmp(cfg.print_options, "markdown") == 0) {
+		settings_print_markdown(stdout);
+		return 0;
+	}
+	if (strcmp(cfg.print_options, "config") == 0) {
+		settings_print_config(stdout, &cfg);
 		return 0;
 	}
 	if (cfg.version) {

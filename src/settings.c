@@ -1,4 +1,4 @@
-/* settings.c: turnpostd's settings from flags, environment and a config file */
+/* settings.c: turnpostd's settings: one table from which flags, environment, config file and help follow */
 /* SPDX-License-Identifier: MIT */
 #include "settings.h"
 
@@ -10,79 +10,149 @@
 
 #include "util/banned.h"
 
-const char settings_usage[] =
-	"Usage: turnpostd [OPTION]...\n"
-	"Serve asynchronous board games over HTTP: the JSON API under /api/v1/.\n"
-	"\n"
-	"  --db FILE              SQLite database, created and migrated when missing\n"
-	"                         (default ./var/turnpost.db; env TURNPOST_DB)\n"
-	"  --listen ADDR:PORT     address to listen on; port 0 picks a free port and logs it\n"
-	"                         (default 127.0.0.1:8080; env TURNPOST_LISTEN)\n"
-	"  --base-url URL         public URL used in links (default http://ADDR:PORT;\n"
-	"                         env TURNPOST_BASE_URL)\n"
-	"  --config FILE          read \"key = value\" lines; keys are these option names\n"
-	"                         (env TURNPOST_CONFIG)\n"
-	"  --threads N            HTTP worker threads (default 8; env TURNPOST_THREADS)\n"
-	"  --body-limit BYTES     largest request body accepted, else 413 (default 65536;\n"
-	"                         env TURNPOST_BODY_LIMIT)\n"
-	"  --timeout SECONDS      idle connection timeout (default 30; env TURNPOST_TIMEOUT)\n"
-	"  --max-connections N    concurrent connections (default 256;\n"
-	"                         env TURNPOST_MAX_CONNECTIONS)\n"
-	"  --port-file FILE       write the bound port to FILE once listening\n"
-	"\n"
-	"Notifications (see docs/notifications.md):\n"
-	"  --mail-transport T     file (default: one .eml per message in --mail-dir and\n"
-	"                         the link in the log), smtp or webhook\n"
-	"                         (env TURNPOST_MAIL_TRANSPORT)\n"
-	"  --mail-dir DIR         where the file transport writes (default: mail/ in the\n"
-	"                         database's directory, ./var/mail; env TURNPOST_MAIL_DIR)\n"
-	"  --smtp-url URL         smtp://HOST:587 (STARTTLS when offered) or\n"
-	"                         smtps://USER:PASSWORD@HOST:465 (env TURNPOST_SMTP_URL)\n"
-	"  --mail-from ADDR       From: address (default turnpost@HOST of --base-url;\n"
-	"                         env TURNPOST_MAIL_FROM)\n"
-	"  --reply-to ADDR        Reply-To: address (default the From: address)\n"
-	"  --webhook-url URL      where the webhook transport POSTs (env TURNPOST_WEBHOOK_URL)\n"
-	"  --webhook-secret S     whsec_<base64> signing key (env TURNPOST_WEBHOOK_SECRET)\n"
-	"  --templates DIR        override email templates with DIR/email/NAME.mustache\n"
-	"                         (default: the templates built in; env TURNPOST_TEMPLATES)\n"
-	"  --mail-attempts N      deliveries before a message is dead-lettered (default 8)\n"
-	"  --mail-backoff SECONDS first retry delay, doubled each time (default 30)\n"
-	"  --mail-timeout SECONDS time limit of one delivery (default 15)\n"
-	"  --vacation-days N      yearly vacation allowance per player (default 30)\n"
-	"\n"
-	"Play by email (see docs/email.md):\n"
-	"  --reply-domain DOMAIN  give each seat's notification Reply-To: play+TOKEN@DOMAIN\n"
-	"                         (env TURNPOST_REPLY_DOMAIN)\n"
-	"  --reply-days N         how long such a reply address works (default 30)\n"
-	"  --inbound-secret S     shared secret of POST /api/v1/inbound/email (Bearer, Basic\n"
-	"                         password or HMAC key); unset, the endpoint is off\n"
-	"                         (env TURNPOST_INBOUND_SECRET)\n"
-	"  --inbound-body-limit BYTES  largest inbound email accepted (default 1048576)\n"
-	"  --inbound-sender seat|any   who may play a seat by email: only the seat's own\n"
-	"                         address (default) or anyone holding the reply address\n"
-	"  --quiet                no per-request log lines\n"
-	"  --help                 show this help and exit\n"
-	"  --version              show the version and exit\n"
-	"\n"
-	"Settings apply in this order, later ones winning: defaults, config file,\n"
-	"environment, command line. SIGTERM or SIGINT stops the server gracefully:\n"
-	"requests in flight finish and the database is closed cleanly.\n"
-	"\n"
-	"Create the first admin and an API token with:\n"
-	"  turnpost --db ./var/turnpost.db user add you@example.org --admin\n";
+enum settings_type {
+	SETTINGS_STRING, /* into a char array of `size` */
+	SETTINGS_UINT,   /* an unsigned in min..max */
+	SETTINGS_SIZE,   /* a size_t in min..max */
+	SETTINGS_SWITCH, /* an int, 0 or 1: a flag without a value; yes/no in the file and environment */
+	SETTINGS_CHOICE, /* one of `choices`: the text into a char array, or (size 0) its index into an int */
+	SETTINGS_LISTEN, /* ADDR:PORT into listen_addr and port */
+	SETTINGS_CONFIG, /* the config file: read before everything else */
+};
 
-static int copy_value(char *dst, size_t size, const char *value, const char *key, const char *where,
-		      struct err *err)
+enum settings_flags {
+	SETTINGS_SECRET = 1 << 0, /* a password or key: its value never appears in a message */
+};
+
+/* One setting: its flag is --NAME, its config file key NAME, its variable ENV. */
+struct settings_opt {
+	const char *name;
+	const char *env;
+	const char *arg;             /* what --help calls the value; NULL for a switch */
+	enum settings_type type;
+	size_t offset;               /* of the field in struct settings */
+	size_t size;                 /* strings: the field's size */
+	unsigned long min, max;      /* numbers: the range; strings: min is the shortest */
+	const char *unit;            /* numbers: " seconds", " bytes" in messages */
+	const char *choices;         /* SETTINGS_CHOICE: "file|smtp|webhook" */
+	const char *prefixes;        /* strings: the value begins with one of these ("http://|https://") */
+	int (*check)(const char *v); /* strings: a further test, 0 when good */
+	const char *expect;          /* strings: "NAME must EXPECT" when a test fails */
+	const char *def;             /* the default, applied through the same parser; NULL: unset */
+	const char *def_doc;         /* the default as the help describes it, when def alone does not say it */
+	const char *section;
+	const char *help;
+	unsigned flags;
+};
+
+#define AT(field) offsetof(struct settings, field)
+#define STR(field) AT(field), sizeof(((struct settings *)0)->field)
+#define SEC_NOTIFY "Notifications (see docs/notifications.md)"
+#define SEC_EMAIL "Play by email (see docs/email.md)"
+
+static int settings_check_domain(const char *v)
 {
-	size_t n = strlen(value);
-
-	if (n == 0 || n >= size)
-		return err_set(err, ERR_INPUT, "%s: %s must be 1 to %zu characters", where, key, size - 1);
-	memcpy(dst, value, n + 1);
+	for (const char *p = v; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '.')
+			return -1;
 	return 0;
 }
 
-static int parse_uint(const char *value, unsigned long min, unsigned long max, unsigned long *out)
+/* Listed in this order by --help, the man page and docs/operations.md. */
+static const struct settings_opt settings_table[] = {
+	{ .name = "db", .env = "TURNPOST_DB", .arg = "FILE", .type = SETTINGS_STRING, STR(db), .min = 1,
+	  .def = "./var/turnpost.db", .help = "SQLite database, created and migrated when missing" },
+	{ .name = "listen", .env = "TURNPOST_LISTEN", .arg = "ADDR:PORT", .type = SETTINGS_LISTEN,
+	  .def = "127.0.0.1:8080", .help = "address to listen on; port 0 picks a free port and logs it" },
+	{ .name = "base-url", .env = "TURNPOST_BASE_URL", .arg = "URL", .type = SETTINGS_STRING, STR(base_url),
+	  .min = 1, .prefixes = "http://|https://", .expect = "start with http:// or https://",
+	  .def_doc = "http://ADDR:PORT", .help = "public URL used in links" },
+	{ .name = "config", .env = "TURNPOST_CONFIG", .arg = "FILE", .type = SETTINGS_CONFIG, STR(config), .min = 1,
+	  .help = "read \"key = value\" lines (# starts a comment); the keys are these options' names" },
+	{ .name = "threads", .env = "TURNPOST_THREADS", .arg = "N", .type = SETTINGS_UINT, AT(threads), 0, 1, 256,
+	  .def = "8", .help = "HTTP worker threads" },
+	{ .name = "body-limit", .env = "TURNPOST_BODY_LIMIT", .arg = "BYTES", .type = SETTINGS_SIZE, AT(body_limit), 0,
+	  1024, 64UL * 1024 * 1024, .unit = " bytes", .def = "65536",
+	  .help = "largest request body accepted; larger ones get 413" },
+	{ .name = "timeout", .env = "TURNPOST_TIMEOUT", .arg = "SECONDS", .type = SETTINGS_UINT, AT(timeout_s), 0, 1,
+	  3600, .unit = " seconds", .def = "30", .help = "idle connection timeout" },
+	{ .name = "max-connections", .env = "TURNPOST_MAX_CONNECTIONS", .arg = "N", .type = SETTINGS_UINT,
+	  AT(max_connections), 0, 1, 100000, .def = "256", .help = "concurrent connections; further ones are refused" },
+	{ .name = "port-file", .env = "TURNPOST_PORT_FILE", .arg = "FILE", .type = SETTINGS_STRING, STR(port_file),
+	  .min = 1, .help = "write the bound port to FILE once listening, for supervisors and tests" },
+	{ .name = "quiet", .env = "TURNPOST_QUIET", .type = SETTINGS_SWITCH, AT(quiet), 0, .def = "no",
+	  .help = "no per-request log lines; -q for short, yes or no in the file and environment" },
+
+	{ .name = "mail-transport", .env = "TURNPOST_MAIL_TRANSPORT", .arg = "T", .type = SETTINGS_CHOICE,
+	  STR(mail_transport), .choices = "file|smtp|webhook", .def = "file", .section = SEC_NOTIFY,
+	  .help = "how notifications go out: file (one .eml file per message in --mail-dir, and the link in the "
+		  "log), smtp or webhook" },
+	{ .name = "mail-dir", .env = "TURNPOST_MAIL_DIR", .arg = "DIR", .type = SETTINGS_STRING, STR(mail_dir),
+	  .min = 1, .def_doc = "mail/ beside the database", .section = SEC_NOTIFY,
+	  .help = "where the file transport writes" },
+	{ .name = "smtp-url", .env = "TURNPOST_SMTP_URL", .arg = "URL", .type = SETTINGS_STRING, STR(smtp_url),
+	  .min = 1, .prefixes = "smtp://|smtps://", .expect = "start with smtp:// or smtps://", .section = SEC_NOTIFY,
+	  .flags = SETTINGS_SECRET,
+	  .help = "smtp://HOST:587 (STARTTLS when offered) or smtps://USER:PASSWORD@HOST:465" },
+	{ .name = "mail-from", .env = "TURNPOST_MAIL_FROM", .arg = "ADDR", .type = SETTINGS_STRING, STR(mail_from),
+	  .min = 1, .def_doc = "turnpost@ the host of --base-url", .section = SEC_NOTIFY,
+	  .help = "the From: address" },
+	{ .name = "reply-to", .env = "TURNPOST_REPLY_TO", .arg = "ADDR", .type = SETTINGS_STRING, STR(reply_to),
+	  .min = 1, .def_doc = "the From: address", .section = SEC_NOTIFY, .help = "the Reply-To: address" },
+	{ .name = "webhook-url", .env = "TURNPOST_WEBHOOK_URL", .arg = "URL", .type = SETTINGS_STRING, STR(webhook_url),
+	  .min = 1, .prefixes = "http://|https://", .expect = "start with https:// (or http://)",
+	  .section = SEC_NOTIFY, .help = "where the webhook transport POSTs signed JSON" },
+	{ .name = "webhook-secret", .env = "TURNPOST_WEBHOOK_SECRET", .arg = "S", .type = SETTINGS_STRING,
+	  STR(webhook_secret), .min = 1, .prefixes = "whsec_", .expect = "look like whsec_<base64>",
+	  .section = SEC_NOTIFY, .flags = SETTINGS_SECRET, .help = "the Standard Webhooks signing key: whsec_ and the key in base64" },
+	{ .name = "templates", .env = "TURNPOST_TEMPLATES", .arg = "DIR", .type = SETTINGS_STRING, STR(templates),
+	  .min = 1, .def_doc = "the templates built in", .section = SEC_NOTIFY,
+	  .help = "override email templates with DIR/email/NAME.mustache" },
+	{ .name = "mail-attempts", .env = "TURNPOST_MAIL_ATTEMPTS", .arg = "N", .type = SETTINGS_UINT,
+	  AT(mail_attempts), 0, 1, 100, .def = "8", .section = SEC_NOTIFY,
+	  .help = "deliveries before a message is dead-lettered" },
+	{ .name = "mail-backoff", .env = "TURNPOST_MAIL_BACKOFF", .arg = "SECONDS", .type = SETTINGS_UINT,
+	  AT(mail_backoff_s), 0, 1, 86400, .unit = " seconds", .def = "30", .section = SEC_NOTIFY,
+	  .help = "the first retry delay, doubled each time" },
+	{ .name = "mail-timeout", .env = "TURNPOST_MAIL_TIMEOUT", .arg = "SECONDS", .type = SETTINGS_UINT,
+	  AT(mail_timeout_s), 0, 1, 600, .unit = " seconds", .def = "15", .section = SEC_NOTIFY,
+	  .help = "the time limit of one delivery" },
+	{ .name = "vacation-days", .env = "TURNPOST_VACATION_DAYS", .arg = "N", .type = SETTINGS_UINT,
+	  AT(vacation_days), 0, 0, 366, .def = "30", .section = SEC_NOTIFY,
+	  .help = "the yearly vacation allowance per player" },
+
+	{ .name = "reply-domain", .env = "TURNPOST_REPLY_DOMAIN", .arg = "DOMAIN", .type = SETTINGS_STRING,
+	  STR(reply_domain), .min = 1, .check = settings_check_domain,
+	  .expect = "be a domain name such as play.example.org", .section = SEC_EMAIL,
+	  .help = "give each seat's notification the Reply-To: play+TOKEN@DOMAIN; the player answers with their "
+		  "steps, one per line" },
+	{ .name = "reply-days", .env = "TURNPOST_REPLY_DAYS", .arg = "N", .type = SETTINGS_UINT, AT(reply_days), 0, 1,
+	  3650, .def = "30", .section = SEC_EMAIL, .help = "how long such a reply address works" },
+	{ .name = "inbound-secret", .env = "TURNPOST_INBOUND_SECRET", .arg = "S", .type = SETTINGS_STRING,
+	  STR(inbound_secret), .min = 16,
+	  .expect = "be at least 16 characters (for instance: openssl rand -hex 24)", .section = SEC_EMAIL,
+	  .flags = SETTINGS_SECRET, .def_doc = "none, the endpoint is off",
+	  .help = "the shared secret of POST /api/v1/inbound/email: a Bearer token, Basic password or HMAC key" },
+	{ .name = "inbound-body-limit", .env = "TURNPOST_INBOUND_BODY_LIMIT", .arg = "BYTES", .type = SETTINGS_SIZE,
+	  AT(inbound_body_limit), 0, 1024, 64UL * 1024 * 1024, .unit = " bytes", .def = "1048576",
+	  .section = SEC_EMAIL, .help = "the largest inbound email" },
+	{ .name = "inbound-sender", .env = "TURNPOST_INBOUND_SENDER", .arg = "seat|any", .type = SETTINGS_CHOICE,
+	  AT(inbound_any_sender), 0, .choices = "seat|any", .def = "seat", .section = SEC_EMAIL,
+	  .help = "who may play a seat by email: seat, only the seat's own address, or any, whoever holds the "
+		  "reply address" },
+};
+
+#define SETTINGS_N (sizeof(settings_table) / sizeof(settings_table[0]))
+
+static const struct settings_opt *settings_find(const char *name)
+{
+	for (size_t k = 0; k < SETTINGS_N; k++)
+		if (strcmp(settings_table[k].name, name) == 0)
+			return &settings_table[k];
+	return NULL;
+}
+
+static int settings_parse_uint(const char *value, unsigned long min, unsigned long max, unsigned long *out)
 {
 	char *end;
 	unsigned long v;
@@ -97,7 +167,7 @@ static int parse_uint(const char *value, unsigned long min, unsigned long max, u
 	return 0;
 }
 
-static int parse_listen(struct settings *cfg, const char *value, const char *where, struct err *err)
+static int settings_parse_listen(struct settings *cfg, const char *value, const char *where, struct err *err)
 {
 	const char *colon = strrchr(value, ':');
 	unsigned long port;
@@ -109,7 +179,7 @@ static int parse_listen(struct settings *cfg, const char *value, const char *whe
 	alen = (size_t)(colon - value);
 	if (alen >= sizeof(cfg->listen_addr))
 		return err_set(err, ERR_INPUT, "%s: listen address too long", where);
-	if (parse_uint(colon + 1, 0, 65535, &port) < 0)
+	if (settings_parse_uint(colon + 1, 0, 65535, &port) < 0)
 		return err_set(err, ERR_INPUT, "%s: port must be 0 to 65535, not \"%s\"", where, colon + 1);
 	memcpy(cfg->listen_addr, value, alen);
 	cfg->listen_addr[alen] = '\0';
@@ -117,138 +187,126 @@ static int parse_listen(struct settings *cfg, const char *value, const char *whe
 	return 0;
 }
 
-int settings_set(struct settings *cfg, const char *key, const char *value, const char *where, struct err *err)
+/* Whether value begins with one of the "|"-separated prefixes. */
+static int settings_has_prefix(const char *value, const char *prefixes)
 {
-	unsigned long v;
-
-	if (strcmp(key, "db") == 0)
-		return copy_value(cfg->db, sizeof(cfg->db), value, key, where, err);
-	if (strcmp(key, "listen") == 0)
-		return parse_listen(cfg, value, where, err);
-	if (strcmp(key, "base-url") == 0) {
-		if (strncmp(value, "http://", 7) != 0 && strncmp(value, "https://", 8) != 0)
-			return err_set(err, ERR_INPUT, "%s: base-url must start with http:// or https://", where);
-		return copy_value(cfg->base_url, sizeof(cfg->base_url), value, key, where, err);
+	for (const char *p = prefixes; *p;) {
+		size_t n = strcspn(p, "|");
+		if (strncmp(value, p, n) == 0)
+			return 1;
+		p += n + (p[n] == '|');
 	}
-	if (strcmp(key, "port-file") == 0)
-		return copy_value(cfg->port_file, sizeof(cfg->port_file), value, key, where, err);
-	if (strcmp(key, "threads") == 0) {
-		if (parse_uint(value, 1, 256, &v) < 0)
-			return err_set(err, ERR_INPUT, "%s: threads must be 1 to 256", where);
-		cfg->threads = (unsigned)v;
-		return 0;
-	}
-	if (strcmp(key, "body-limit") == 0) {
-		if (parse_uint(value, 1024, 64UL * 1024 * 1024, &v) < 0)
-			return err_set(err, ERR_INPUT, "%s: body-limit must be 1024 to 67108864 bytes", where);
-		cfg->body_limit = v;
-		return 0;
-	}
-	if (strcmp(key, "timeout") == 0) {
-		if (parse_uint(value, 1, 3600, &v) < 0)
-			return err_set(err, ERR_INPUT, "%s: timeout must be 1 to 3600 seconds", where);
-		cfg->timeout_s = (unsigned)v;
-		return 0;
-	}
-	if (strcmp(key, "max-connections") == 0) {
-		if (parse_uint(value, 1, 100000, &v) < 0)
-			return err_set(err, ERR_INPUT, "%s: max-connections must be 1 to 100000", where);
-		cfg->max_connections = (unsigned)v;
-		return 0;
-	}
-	if (strcmp(key, "mail-transport") == 0) {
-		if (strcmp(value, "file") != 0 && strcmp(value, "smtp") != 0 && strcmp(value, "webhook") != 0)
-			return err_set(err, ERR_INPUT, "%s: mail-transport must be file, smtp or webhook, not \"%s\"", where,
-				       value);
-		return copy_value(cfg->mail_transport, sizeof(cfg->mail_transport), value, key, where, err);
-	}
-	if (strcmp(key, "mail-dir") == 0)
-		return copy_value(cfg->mail_dir, sizeof(cfg->mail_dir), value, key, where, err);
-	if (strcmp(key, "smtp-url") == 0) {
-		if (strncmp(value, "smtp://", 7) != 0 && strncmp(value, "smtps://", 8) != 0)
-			return err_set(err, ERR_INPUT, "%s: smtp-url must start with smtp:// or smtps://", where);
-		return copy_value(cfg->smtp_url, sizeof(cfg->smtp_url), value, key, where, err);
-	}
-	if (strcmp(key, "mail-from") == 0)
-		return copy_value(cfg->mail_from, sizeof(cfg->mail_from), value, key, where, err);
-	if (strcmp(key, "reply-to") == 0)
-		return copy_value(cfg->reply_to, sizeof(cfg->reply_to), value, key, where, err);
-	if (strcmp(key, "webhook-url") == 0) {
-		if (strncmp(value, "http://", 7) != 0 && strncmp(value, "https://", 8) != 0)
-			return err_set(err, ERR_INPUT, "%s: webhook-url must start with https:// (or http://)", where);
-		return copy_value(cfg->webhook_url, sizeof(cfg->webhook_url), value, key, where, err);
-	}
-	if (strcmp(key, "webhook-secret") == 0) {
-		if (strncmp(value, "whsec_", 6) != 0)
-			return err_set(err, ERR_INPUT, "%s: webhook-secret must look like whsec_<base64>", where);
-		return copy_value(cfg->webhook_secret, sizeof(cfg->webhook_secret), value, key, where, err);
-	}
-	if (strcmp(key, "templates") == 0)
-		return copy_value(cfg->templates, sizeof(cfg->templates), value, key, where, err);
-	if (strcmp(key, "mail-attempts") == 0) {
-		if (parse_uint(value, 1, 100, &v) < 0)
-			return err_set(err, ERR_INPUT, "%s: mail-attempts must be 1 to 100", where);
-		cfg->mail_attempts = (unsigned)v;
-		return 0;
-	}
-	if (strcmp(key, "mail-backoff") == 0) {
-		if (parse_uint(value, 1, 86400, &v) < 0)
-			return err_set(err, ERR_INPUT, "%s: mail-backoff must be 1 to 86400 seconds", where);
-		cfg->mail_backoff_s = (unsigned)v;
-		return 0;
-	}
-	if (strcmp(key, "mail-timeout") == 0) {
-		if (parse_uint(value, 1, 600, &v) < 0)
-			return err_set(err, ERR_INPUT, "%s: mail-timeout must be 1 to 600 seconds", where);
-		cfg->mail_timeout_s = (unsigned)v;
-		return 0;
-	}
-	if (strcmp(key, "vacation-days") == 0) {
-		if (parse_uint(value, 0, 366, &v) < 0)
-			return err_set(err, ERR_INPUT, "%s: vacation-days must be 0 to 366", where);
-		cfg->vacation_days = (unsigned)v;
-		return 0;
-	}
-	if (strcmp(key, "reply-domain") == 0) {
-		for (const char *p = value; *p; p++)
-			if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' ||
-			      *p == '.'))
-				return err_set(err, ERR_INPUT, "%s: reply-domain must be a domain name such as "
-							       "play.example.org, not \"%s\"", where, value);
-		return copy_value(cfg->reply_domain, sizeof(cfg->reply_domain), value, key, where, err);
-	}
-	if (strcmp(key, "reply-days") == 0) {
-		if (parse_uint(value, 1, 3650, &v) < 0)
-			return err_set(err, ERR_INPUT, "%s: reply-days must be 1 to 3650", where);
-		cfg->reply_days = (unsigned)v;
-		return 0;
-	}
-	if (strcmp(key, "inbound-secret") == 0) {
-		if (strlen(value) < 16)
-			return err_set(err, ERR_INPUT, "%s: inbound-secret must be at least 16 characters "
-						       "(for instance: openssl rand -hex 24)", where);
-		return copy_value(cfg->inbound_secret, sizeof(cfg->inbound_secret), value, key, where, err);
-	}
-	if (strcmp(key, "inbound-body-limit") == 0) {
-		if (parse_uint(value, 1024, 64UL * 1024 * 1024, &v) < 0)
-			return err_set(err, ERR_INPUT, "%s: inbound-body-limit must be 1024 to 67108864 bytes", where);
-		cfg->inbound_body_limit = v;
-		return 0;
-	}
-	if (strcmp(key, "inbound-sender") == 0) {
-		if (strcmp(value, "seat") != 0 && strcmp(value, "any") != 0)
-			return err_set(err, ERR_INPUT, "%s: inbound-sender must be seat or any, not \"%s\"", where, value);
-		cfg->inbound_any_sender = strcmp(value, "any") == 0;
-		return 0;
-	}
-	if (strcmp(key, "quiet") == 0) {
-		cfg->quiet = strcmp(value, "0") != 0 && strcmp(value, "false") != 0 && strcmp(value, "no") != 0;
-		return 0;
-	}
-	return err_set(err, ERR_INPUT, "%s: unknown setting \"%s\" (see turnpostd --help)", where, key);
+	return 0;
 }
 
-static int load_file(struct settings *cfg, const char *path, struct err *err)
+/* The index of value among the "|"-separated choices, -1 when none. */
+static int settings_choice(const char *value, const char *choices)
+{
+	int i = 0;
+
+	for (const char *p = choices; *p; i++) {
+		size_t n = strcspn(p, "|");
+		if (strlen(value) == n && strncmp(value, p, n) == 0)
+			return i;
+		p += n + (p[n] == '|');
+	}
+	return -1;
+}
+
+/* "file, smtp or webhook" */
+static void settings_choices_text(const char *choices, char *out, size_t size)
+{
+	size_t len = 0;
+	int n = 0, k = 0;
+
+	for (const char *p = choices; *p; p++)
+		n += *p == '|';
+	out[0] = '\0';
+	for (const char *p = choices; *p && len < size; k++) {
+		size_t w = strcspn(p, "|");
+		len += (size_t)snprintf(out + len, size - len, "%s%.*s", k == 0 ? "" : k == n ? " or " : ", ", (int)w, p);
+		p += w + (p[w] == '|');
+	}
+}
+
+static int settings_apply(struct settings *cfg, const struct settings_opt *o, const char *value, const char *where,
+			  struct err *err)
+{
+	char *field = (char *)cfg + o->offset, list[128];
+	unsigned long v;
+	size_t n = strlen(value);
+	int i;
+
+	switch (o->type) {
+	case SETTINGS_STRING:
+	case SETTINGS_CONFIG:
+		if (n < o->min && o->min > 1 && o->expect)
+			return err_set(err, ERR_INPUT, "%s: %s must %s", where, o->name, o->expect);
+		if (n == 0 || n >= o->size)
+			return err_set(err, ERR_INPUT, "%s: %s must be 1 to %zu characters", where, o->name, o->size - 1);
+		if ((o->prefixes && !settings_has_prefix(value, o->prefixes)) || (o->check && o->check(value) < 0)) {
+			if (o->flags & SETTINGS_SECRET)
+				return err_set(err, ERR_INPUT, "%s: %s must %s", where, o->name, o->expect);
+			return err_set(err, ERR_INPUT, "%s: %s must %s, not \"%s\"", where, o->name, o->expect, value);
+		}
+		memcpy(field, value, n + 1);
+		return 0;
+	case SETTINGS_UINT:
+	case SETTINGS_SIZE:
+		if (settings_parse_uint(value, o->min, o->max, &v) < 0)
+			return err_set(err, ERR_INPUT, "%s: %s must be %lu to %lu%s", where, o->name, o->min, o->max,
+				       o->unit ? o->unit : "");
+		if (o->type == SETTINGS_UINT)
+			*(unsigned *)(void *)field = (unsigned)v;
+		else
+			*(size_t *)(void *)field = v;
+		return 0;
+	case SETTINGS_SWITCH:
+		if ((i = settings_choice(value, "1|yes|true|on")) < 0 && settings_choice(value, "0|no|false|off") < 0)
+			return err_set(err, ERR_INPUT, "%s: %s must be yes or no, not \"%s\"", where, o->name, value);
+		*(int *)(void *)field = i >= 0;
+		return 0;
+	case SETTINGS_CHOICE:
+		if ((i = settings_choice(value, o->choices)) < 0) {
+			settings_choices_text(o->choices, list, sizeof(list));
+			return err_set(err, ERR_INPUT, "%s: %s must be %s, not \"%s\"", where, o->name, list, value);
+		}
+		if (o->size)
+			snprintf(field, o->size, "%s", value);
+		else
+			*(int *)(void *)field = i;
+		return 0;
+	case SETTINGS_LISTEN:
+		return settings_parse_listen(cfg, value, where, err);
+	}
+	return err_set(err, ERR_INPUT, "%s: %s cannot be set", where, o->name);
+}
+
+int settings_set(struct settings *cfg, const char *key, const char *value, const char *where, struct err *err)
+{
+	const struct settings_opt *o = settings_find(key);
+
+	if (!o)
+		return err_set(err, ERR_INPUT, "%s: unknown setting \"%s\" (see turnpostd --help)", where, key);
+	return settings_apply(cfg, o, value, where, err);
+}
+
+void settings_init(struct settings *cfg)
+{
+	struct err e = {0};
+
+	memset(cfg, 0, sizeof(*cfg));
+	for (size_t k = 0; k < SETTINGS_N; k++) {
+		const struct settings_opt *o = &settings_table[k];
+		/* a default the table's own parser refuses is a mistake in the table */
+		if (o->def && settings_apply(cfg, o, o->def, "default", &e) < 0) {
+			fprintf(stderr, "settings: %s\n", e.msg);
+			abort();
+		}
+	}
+}
+
+static int settings_load_file(struct settings *cfg, const char *path, struct err *err)
 {
 	FILE *f = fopen(path, "r");
 	char line[1024], where[600];
@@ -258,6 +316,7 @@ static int load_file(struct settings *cfg, const char *path, struct err *err)
 		return err_set(err, ERR_IO, "cannot read config file %s: %s", path, strerror(errno));
 	while (fgets(line, sizeof(line), f)) {
 		char *p = line, *eq, *k_end, *v;
+		const struct settings_opt *o;
 		lineno++;
 		line[strcspn(line, "\r\n")] = '\0';
 		while (isspace((unsigned char)*p))
@@ -279,6 +338,10 @@ static int load_file(struct settings *cfg, const char *path, struct err *err)
 			v++;
 		for (char *e = v + strlen(v); e > v && isspace((unsigned char)e[-1]); e--)
 			e[-1] = '\0';
+		if ((o = settings_find(p)) && o->type == SETTINGS_CONFIG) {
+			rc = err_set(err, ERR_INPUT, "%s: a config file cannot name another one", where);
+			break;
+		}
 		if ((rc = settings_set(cfg, p, v, where, err)) < 0)
 			break;
 	}
@@ -286,50 +349,34 @@ static int load_file(struct settings *cfg, const char *path, struct err *err)
 	return rc;
 }
 
-static const struct {
-	const char *env;
-	const char *key;
-} env_keys[] = {
-	{ "TURNPOST_DB", "db" },
-	{ "TURNPOST_LISTEN", "listen" },
-	{ "TURNPOST_BASE_URL", "base-url" },
-	{ "TURNPOST_THREADS", "threads" },
-	{ "TURNPOST_BODY_LIMIT", "body-limit" },
-	{ "TURNPOST_TIMEOUT", "timeout" },
-	{ "TURNPOST_MAX_CONNECTIONS", "max-connections" },
-	{ "TURNPOST_MAIL_TRANSPORT", "mail-transport" },
-	{ "TURNPOST_MAIL_DIR", "mail-dir" },
-	{ "TURNPOST_SMTP_URL", "smtp-url" },
-	{ "TURNPOST_MAIL_FROM", "mail-from" },
-	{ "TURNPOST_WEBHOOK_URL", "webhook-url" },
-	{ "TURNPOST_WEBHOOK_SECRET", "webhook-secret" },
-	{ "TURNPOST_TEMPLATES", "templates" },
-	{ "TURNPOST_REPLY_DOMAIN", "reply-domain" },
-	{ "TURNPOST_INBOUND_SECRET", "inbound-secret" },
-};
+int settings_load_file_env(struct settings *cfg, const char *config, struct err *err)
+{
+	const char *file = config && *config ? config : getenv("TURNPOST_CONFIG");
+	int rc;
+
+	if (file && *file) {
+		if ((rc = settings_set(cfg, "config", file, config && *config ? "--config" : "TURNPOST_CONFIG", err)) < 0)
+			return rc;
+		if ((rc = settings_load_file(cfg, cfg->config, err)) < 0)
+			return rc;
+	}
+	for (size_t k = 0; k < SETTINGS_N; k++) {
+		const struct settings_opt *o = &settings_table[k];
+		const char *v = getenv(o->env);
+		if (o->type == SETTINGS_CONFIG || !v || !*v)
+			continue;
+		if ((rc = settings_apply(cfg, o, v, o->env, err)) < 0)
+			return rc;
+	}
+	return 0;
+}
 
 int settings_load(struct settings *cfg, int argc, char **argv, struct err *err)
 {
-	const char *file = getenv("TURNPOST_CONFIG");
+	const char *file = NULL;
 	int rc;
 
-	memset(cfg, 0, sizeof(*cfg));
-	snprintf(cfg->db, sizeof(cfg->db), "./var/turnpost.db");
-	snprintf(cfg->listen_addr, sizeof(cfg->listen_addr), "127.0.0.1");
-	cfg->port = 8080;
-	/* a worker waits while its move is made durable with others (group commit): see docs/performance.md */
-	cfg->threads = 8;
-	cfg->body_limit = 64 * 1024;
-	cfg->timeout_s = 30;
-	cfg->max_connections = 256;
-	snprintf(cfg->mail_transport, sizeof(cfg->mail_transport), "file");
-	cfg->mail_attempts = 8;
-	cfg->mail_backoff_s = 30;
-	cfg->mail_timeout_s = 15;
-	cfg->vacation_days = 30;
-	cfg->inbound_body_limit = 1024 * 1024;
-	cfg->reply_days = 30;
-
+	settings_init(cfg);
 	/* the config file first, wherever --config stands */
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--config") == 0 && i + 1 < argc)
@@ -337,15 +384,11 @@ int settings_load(struct settings *cfg, int argc, char **argv, struct err *err)
 		else if (strncmp(argv[i], "--config=", 9) == 0)
 			file = argv[i] + 9;
 	}
-	if (file && (rc = load_file(cfg, file, err)) < 0)
+	if ((rc = settings_load_file_env(cfg, file, err)) < 0)
 		return rc;
-	for (size_t k = 0; k < sizeof(env_keys) / sizeof(env_keys[0]); k++) {
-		const char *v = getenv(env_keys[k].env);
-		if (v && *v && (rc = settings_set(cfg, env_keys[k].key, v, env_keys[k].env, err)) < 0)
-			return rc;
-	}
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i], *value = NULL;
+		const struct settings_opt *o;
 		char key[64];
 		const char *eq;
 
@@ -357,26 +400,269 @@ int settings_load(struct settings *cfg, int argc, char **argv, struct err *err)
 			cfg->version = 1;
 			continue;
 		}
-		if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
+		if (strcmp(arg, "-q") == 0) {
 			cfg->quiet = 1;
 			continue;
 		}
 		if (strncmp(arg, "--", 2) != 0)
 			return err_set(err, ERR_INPUT, "unexpected argument \"%s\" (see turnpostd --help)", arg);
 		eq = strchr(arg, '=');
-		if (eq) {
-			snprintf(key, sizeof(key), "%.*s", (int)(eq - arg - 2), arg + 2);
-			value = eq + 1;
-		} else {
-			snprintf(key, sizeof(key), "%s", arg + 2);
-			if (i + 1 >= argc)
-				return err_set(err, ERR_INPUT, "%s needs a value (see turnpostd --help)", arg);
-			value = argv[++i];
+		snprintf(key, sizeof(key), "%.*s", (int)(eq ? eq - arg - 2 : (long)strlen(arg + 2)), arg + 2);
+		o = settings_find(key);
+		if (strcmp(key, "print-options") == 0) {
+			o = NULL;
+		} else if (!o) {
+			return err_set(err, ERR_INPUT, "unknown option --%s (see turnpostd --help)", key);
 		}
-		if (strcmp(key, "config") == 0)
+		if (eq)
+			value = eq + 1;
+		else if (o && o->type == SETTINGS_SWITCH)
+			value = "yes";
+		else if (i + 1 < argc)
+			value = argv[++i];
+		else
+			return err_set(err, ERR_INPUT, "%s needs a value (see turnpostd --help)", arg);
+		if (!o) {
+			if (strcmp(value, "man") != 0 && strcmp(value, "markdown") != 0 && strcmp(value, "config") != 0)
+				return err_set(err, ERR_INPUT, "--print-options wants man, markdown or config");
+			snprintf(cfg->print_options, sizeof(cfg->print_options), "%s", value);
 			continue;
-		if ((rc = settings_set(cfg, key, value, "command line", err)) < 0)
+		}
+		if (o->type == SETTINGS_CONFIG)
+			continue;
+		if ((rc = settings_apply(cfg, o, value, "command line", err)) < 0)
 			return rc;
 	}
 	return 0;
+}
+
+/* "--db FILE" */
+static void settings_flag_text(const struct settings_opt *o, char *out, size_t size)
+{
+	snprintf(out, size, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+}
+
+/* "default 8; env TURNPOST_THREADS" */
+static void settings_tail_text(const struct settings_opt *o, char *out, size_t size)
+{
+	const char *def = o->def_doc ? o->def_doc : o->type == SETTINGS_SWITCH ? NULL : o->def;
+
+	snprintf(out, size, "%s%s%senv %s", def ? "default " : "", def ? def : "", def ? "; " : "", o->env);
+}
+
+/* Words of text wrapped to `width`, every line but the first indented by `indent`, from column `col`. */
+static void settings_wrap(FILE *f, const char *text, int col, int indent, int width)
+{
+	const char *p = text;
+
+	while (*p) {
+		size_t n = strcspn(p, " ");
+		if (col > indent && col + 1 + (int)n > width) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", (int)n, p);
+		col += (int)n;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}
+
+void settings_print_help(FILE *f)
+{
+	const char *section = NULL;
+	char flag[64], tail[160], text[1024];
+
+	fputs("Usage: turnpostd [OPTION]...\n"
+	      "Serve asynchronous board games over HTTP: the JSON API under /api/v1/, the web pages.\n", f);
+	for (size_t k = 0; k < SETTINGS_N; k++) {
+		const struct settings_opt *o = &settings_table[k];
+		int col;
+		if (k == 0 || (o->section != section && (!o->section || !section || strcmp(o->section, section) != 0))) {
+			section = o->section;
+			fprintf(f, "\n%s%s", section ? section : "", section ? ":\n" : "");
+		}
+		settings_flag_text(o, flag, sizeof(flag));
+		settings_tail_text(o, tail, sizeof(tail));
+		snprintf(text, sizeof(text), "%s (%s)", o->help, tail);
+		col = fprintf(f, "  %s", flag);
+		if (col > 24) {
+			fprintf(f, "\n%*s", 25, "");
+		} else {
+			fprintf(f, "%*s", 25 - col, "");
+		}
+		settings_wrap(f, text, 25, 25, 79);
+	}
+	fputs("  --help                 show this help and exit\n"
+	      "  --version              show the version and exit\n"
+	      "  --print-options man|markdown|config\n"
+	      "                         print the options for the man page, for docs/operations.md\n"
+	      "                         or as a config file with the values in force\n"
+	      "\n"
+	      "Settings apply in this order, later ones winning: defaults, config file,\n"
+	      "environment, command line. SIGTERM or SIGINT stops the server gracefully:\n"
+	      "requests in flight finish and the database is closed cleanly.\n"
+	      "\n"
+	      "Create the first admin and an API token with:\n"
+	      "  turnpost --db ./var/turnpost.db user add you@example.org --admin\n", f);
+}
+
+/* Text for roff: the dashes of an option ("--base-url") written \- so that they print as such. */
+static void settings_roff(FILE *f, const char *text)
+{
+	int in_opt = 0;
+
+	for (const char *p = text; *p; p++) {
+		if (p[0] == '-' && p[1] == '-' && (p == text || !isalnum((unsigned char)p[-1])))
+			in_opt = 1;
+		else if (in_opt && !isalnum((unsigned char)*p) && *p != '-')
+			in_opt = 0;
+		if (*p == '-' && in_opt)
+			fputs("\\-", f);
+		else if (*p == '\\')
+			fputs("\\e", f);
+		else
+			fputc(*p, f);
+	}
+}
+
+/* Text for a Markdown table cell: '|' escaped. */
+static void settings_cell(FILE *f, const char *text)
+{
+	for (const char *p = text; *p; p++) {
+		if (*p == '|')
+			fputc('\\', f);
+		fputc(*p, f);
+	}
+}
+
+void settings_print_man(FILE *f)
+{
+	const char *section = NULL;
+	char flag[64], tail[160];
+
+	fputs(".SH OPTIONS\n", f);
+	for (size_t k = 0; k < SETTINGS_N; k++) {
+		const struct settings_opt *o = &settings_table[k];
+		if (o->section != section && o->section && (!section || strcmp(o->section, section) != 0)) {
+			section = o->section;
+			fprintf(f, ".SS %.*s\n", (int)strcspn(section, " ("), section);
+			if (strchr(section, '('))
+				fprintf(f, "%.*s\n", (int)(strlen(strchr(section, '(')) - 2), strchr(section, '(') + 1);
+		}
+		fputs(".TP\n", f);
+		snprintf(flag, sizeof(flag), "--%s", o->name);
+		if (o->arg) {
+			fputs(".BI ", f);
+			settings_roff(f, flag);
+			fprintf(f, " \" %s\"\n", o->arg);
+		} else {
+			fputs(".B ", f);
+			settings_roff(f, flag);
+			fputc('\n', f);
+		}
+		settings_tail_text(o, tail, sizeof(tail));
+		fputc(toupper((unsigned char)o->help[0]), f);
+		settings_roff(f, o->help + 1);
+		fputs(" (", f);
+		settings_roff(f, tail);
+		fputs(").\n", f);
+	}
+	fputs(".SS Other options\n"
+	      ".TP\n.B \\-\\-help\nShow the options and exit.\n"
+	      ".TP\n.B \\-\\-version\nShow the version and exit.\n"
+	      ".TP\n.BI \\-\\-print\\-options \" man|markdown|config\"\n"
+	      "Print these options as this page's sections, as the table of docs/operations.md, or as a\n"
+	      "config file with the values in force (secrets left out), and exit.\n", f);
+	fputs(".SH ENVIRONMENT\n", f);
+	for (size_t k = 0; k < SETTINGS_N; k++)
+		fprintf(f, "%s%s", settings_table[k].env, k + 1 < SETTINGS_N ? ",\n" : ".\n");
+	fputs("Each variable sets the option of the same name. The command line wins over the\n"
+	      "environment, which wins over the config file.\n", f);
+}
+
+void settings_print_markdown(FILE *f)
+{
+	const char *section = NULL;
+	char flag[64];
+
+	for (size_t k = 0; k < SETTINGS_N; k++) {
+		const struct settings_opt *o = &settings_table[k];
+		const char *def = o->def_doc ? o->def_doc : o->type == SETTINGS_SWITCH ? NULL : o->def;
+		if (k == 0 || (o->section != section && (!o->section || !section || strcmp(o->section, section) != 0))) {
+			section = o->section;
+			if (section)
+				fprintf(f, "\n%s:\n", section);
+			fputs("\n| option | environment | default | |\n|---|---|---|---|\n", f);
+		}
+		settings_flag_text(o, flag, sizeof(flag));
+		fputs("| `", f);
+		settings_cell(f, flag);
+		fprintf(f, "` | `%s` | ", o->env);
+		settings_cell(f, def ? def : "");
+		fputs(" | ", f);
+		settings_cell(f, o->help);
+		fputs(" |\n", f);
+	}
+}
+
+void settings_print_config(FILE *f, const struct settings *cfg)
+{
+	const char *section = "";
+
+	fputs("# turnpost settings (turnpostd --print-options config): \"key = value\" lines,\n"
+	      "# read with --config FILE or TURNPOST_CONFIG; turnpostd --help explains each.\n", f);
+	for (size_t k = 0; k < SETTINGS_N; k++) {
+		const struct settings_opt *o = &settings_table[k];
+		const char *field = (const char *)cfg + o->offset;
+		char value[600];
+		const char *p;
+		int i;
+
+		if (o->type == SETTINGS_CONFIG)
+			continue;
+		if (o->section && strcmp(o->section, section) != 0) {
+			section = o->section;
+			fprintf(f, "\n# %s\n", section);
+		}
+		switch (o->type) {
+		case SETTINGS_STRING:
+		case SETTINGS_CONFIG:
+			snprintf(value, sizeof(value), "%s", field);
+			break;
+		case SETTINGS_UINT:
+			snprintf(value, sizeof(value), "%u", *(const unsigned *)(const void *)field);
+			break;
+		case SETTINGS_SIZE:
+			snprintf(value, sizeof(value), "%zu", *(const size_t *)(const void *)field);
+			break;
+		case SETTINGS_SWITCH:
+			snprintf(value, sizeof(value), "%s", *(const int *)(const void *)field ? "yes" : "no");
+			break;
+		case SETTINGS_CHOICE:
+			if (o->size) {
+				snprintf(value, sizeof(value), "%s", field);
+				break;
+			}
+			p = o->choices;
+			for (i = *(const int *)(const void *)field; i > 0 && strchr(p, '|'); i--)
+				p = strchr(p, '|') + 1;
+			snprintf(value, sizeof(value), "%.*s", (int)strcspn(p, "|"), p);
+			break;
+		case SETTINGS_LISTEN:
+			snprintf(value, sizeof(value), "%s:%d", cfg->listen_addr, cfg->port);
+			break;
+		}
+		if (!value[0])
+			fprintf(f, "# %s =\n", o->name);
+		else if (o->flags & SETTINGS_SECRET)
+			fprintf(f, "# %s = (set, not shown)\n", o->name);
+		else
+			fprintf(f, "%s = %s\n", o->name, value);
+	}
 }

@@ -1,13 +1,15 @@
-/* settings.h: turnpostd's settings from flags, environment and a config file */
+/* settings.h: turnpostd's settings: one table from which flags, environment, config file and help follow */
 /* SPDX-License-Identifier: MIT */
 #ifndef TURNPOST_SETTINGS_H
 #define TURNPOST_SETTINGS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "util/err.h"
 
 struct settings {
+	char config[512];          /* the config file read, empty when none */
 	char db[512];
 	char listen_addr[64];
 	int port;
@@ -37,18 +39,37 @@ struct settings {
 	size_t inbound_body_limit;
 	int inbound_any_sender;    /* 0: only the seat's own address may play by email */
 	unsigned reply_days;
+	/* what the command line asked for besides settings */
 	int help;
 	int version;
+	char print_options[16];    /* "man", "markdown" or "config": print the options so and exit */
 };
 
+/* Every setting's defaults. */
+void settings_init(struct settings *cfg);
+/*
+ * Over what cfg holds: the config file (`config`, else TURNPOST_CONFIG, else
+ * none), then the environment (TURNPOST_DB, TURNPOST_LISTEN, ...). turnpost,
+ * the command line, reads its settings with this. ERR_INPUT (or ERR_IO for an
+ * unreadable file) with a message naming the file and line or the variable.
+ */
+int settings_load_file_env(struct settings *cfg, const char *config, struct err *err);
 /*
  * Defaults, then the config file (--config FILE or TURNPOST_CONFIG), then the
- * environment (TURNPOST_DB, TURNPOST_LISTEN, ...), then the flags: later wins.
- * ERR_INPUT with a message naming the bad setting.
+ * environment, then the flags: later wins. ERR_INPUT with a message naming the
+ * bad setting and where it was given.
  */
 int settings_load(struct settings *cfg, int argc, char **argv, struct err *err);
-/* Apply one setting by its long flag name ("db", "listen", ...). */
+/* Apply one setting by its name ("db", "listen", ...); `where` names its origin in messages. */
 int settings_set(struct settings *cfg, const char *key, const char *value, const char *where, struct err *err);
-extern const char settings_usage[];
+
+/* turnpostd --help. */
+void settings_print_help(FILE *f);
+/* The man page's OPTIONS and ENVIRONMENT sections (man/turnpostd.8 holds them verbatim). */
+void settings_print_man(FILE *f);
+/* The settings as a Markdown table (docs/operations.md holds it verbatim). */
+void settings_print_markdown(FILE *f);
+/* cfg as a config file; unset settings and secrets are comments. */
+void settings_print_config(FILE *f, const struct settings *cfg);
 
 #endif

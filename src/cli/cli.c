@@ -2,10 +2,12 @@
 /* SPDX-License-Identifier: MIT */
 #include <config.h>
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "store/store.h"
@@ -20,11 +22,12 @@
 
 /* Listed in this order by --help; a section starts where its name first appears. */
 static const struct cli_cmd cli_table[] = {
-	{ "user add", "EMAIL [--name NAME] [--admin]", SEC_USERS,
-	  "add a user; prints a new API token last", cli_user_add, 0 },
+	{ "user add", "EMAIL [--name NAME] [--admin] [--create]", SEC_USERS,
+	  "add a user; prints a new API token last\n(--create: make the database when there is none)", cli_user_add,
+	  CLI_MAY_CREATE },
 	{ "user list", "", SEC_USERS, "list users", cli_user_list, 0 },
 	{ "user link", "EMAIL [--base-url URL]", SEC_USERS,
-	  "print a one-time web sign-in link (valid one hour)", cli_user_link, 0 },
+	  "print a one-time web sign-in link (valid one hour;\nURL: turnpostd's --base-url)", cli_user_link, 0 },
 	{ "token add", "EMAIL [--label TEXT]", SEC_USERS, "a new API token for a user", cli_token_add, 0 },
 	{ "token revoke", "ID [--reason TEXT]", SEC_USERS,
 	  "revoke a token (the reason goes to the audit log)", cli_token_revoke, 0 },
@@ -60,8 +63,11 @@ static const struct cli_cmd cli_table[] = {
 #define CLI_HELP_COLUMN 44
 
 static const char cli_head[] =
-	"Usage: turnpost [--db FILE] COMMAND [ARGS]\n"
-	"Administer a turnpost database (default ./var/turnpost.db; env TURNPOST_DB).\n";
+	"Usage: turnpost [--db FILE] [--config FILE] COMMAND [ARGS]\n"
+	"Administer a turnpost database. The settings are turnpostd's: its config file\n"
+	"(--config or TURNPOST_CONFIG) and environment (TURNPOST_DB, TURNPOST_BASE_URL, ...);\n"
+	"--db wins over both (default ./var/turnpost.db). A database that does not exist\n"
+	"is refused, except by user add --create.\n";
 static const char cli_tail[] =
 	"\n"
 	"  help COMMAND                              one command's usage\n"
@@ -176,10 +182,38 @@ int cli_open(struct cli *c)
 {
 	struct err e = {0};
 
+	if (access(c->db, F_OK) < 0) {
+		if (errno != ENOENT)
+			return cli_fail("cannot use the database %s (from %s): %s", c->db, c->db_from, strerror(errno));
+		if (!(c->cmd->flags & CLI_MAY_CREATE) || !cli_has(c, "--create"))
+			return cli_fail("no database at %s (from %s): check the path, or make a new database with "
+					"turnpost --db %s user add EMAIL --admin --create", c->db, c->db_from, c->db);
+	}
 	if (store_open(c->db, NULL, &c->store, &e) < 0) {
 		fprintf(stderr, "turnpost: %s\n", e.msg);
 		return 1;
 	}
+	return 0;
+}
+
+/* The settings turnpostd would run with (file and environment), then the command line's --db. */
+static int cli_settings(struct cli *c, const char *config, const char *db)
+{
+	struct err e = {0};
+	const char *env = getenv("TURNPOST_DB");
+
+	settings_init(&c->cfg);
+	if (settings_load_file_env(&c->cfg, config, &e) < 0) {
+		fprintf(stderr, "turnpost: %s\n", e.msg);
+		return 2;
+	}
+	c->db = db ? db : c->cfg.db;
+	c->db_from = db ? "--db" : env && *env ? "TURNPOST_DB" : strcmp(c->cfg.db, "./var/turnpost.db") != 0 ?
+		"the config file" : "the default";
+	if (c->cfg.base_url[0])
+		snprintf(c->base_url, sizeof(c->base_url), "%s", c->cfg.base_url);
+	else
+		snprintf(c->base_url, sizeof(c->base_url), "http://%s:%d", c->cfg.listen_addr, c->cfg.port);
 	return 0;
 }
 
@@ -281,13 +315,10 @@ static int cli_help(int argc, char **argv)
 
 int cli_main(int argc, char **argv)
 {
-	struct cli c = { .db = getenv("TURNPOST_DB"), .base_url = getenv("TURNPOST_BASE_URL") };
+	struct cli c = {0};
+	const char *db = NULL, *config = NULL;
 	int i = 1, nwords = 0, rc = 2;
 
-	if (!c.db || !*c.db)
-		c.db = "./var/turnpost.db";
-	if (c.base_url && !*c.base_url)
-		c.base_url = NULL;
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			cli_print_usage(stdout);
@@ -296,9 +327,13 @@ int cli_main(int argc, char **argv)
 			printf("turnpost %s\n", PACKAGE_VERSION);
 			return 0;
 		} else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc) {
-			c.db = argv[++i];
+			db = argv[++i];
 		} else if (strncmp(argv[i], "--db=", 5) == 0) {
-			c.db = argv[i] + 5;
+			db = argv[i] + 5;
+		} else if (strcmp(argv[i], "--config") == 0 && i + 1 < argc) {
+			config = argv[++i];
+		} else if (strncmp(argv[i], "--config=", 9) == 0) {
+			config = argv[i] + 9;
 		} else {
 			fprintf(stderr, "turnpost: unknown option %s\n", argv[i]);
 			cli_print_usage(stderr);
@@ -321,6 +356,8 @@ int cli_main(int argc, char **argv)
 	for (int k = i; k < argc; k++)
 		if (strcmp(argv[k], "--help") == 0)
 			return cli_help(nwords, argv + i - nwords);
+	if ((rc = cli_settings(&c, config, db)) != 0)
+		goto done;
 	if (token_init() < 0) {
 		rc = cli_fail("cannot initialise libsodium");
 		goto done;

@@ -5,11 +5,13 @@
 
 #include <stdint.h>
 
+#include "settings.h"
+
 struct store;
 struct cli;
 
 enum cli_cmd_flags {
-	CLI_MAY_CREATE = 1 << 0, /* with --create, the command may make a new database */
+	CLI_MAY_CREATE = 1 << 0, /* with --create, the command may make a new database; without, none may */
 };
 
 /*
@@ -34,11 +36,13 @@ struct cli_opt {
 	char *value;      /* NULL for a switch */
 };
 
-/* What one run of turnpost knows: the database and the command's arguments (borrowed from argv). */
+/* What one run of turnpost knows: the settings, the database and the command's arguments (borrowed from argv). */
 struct cli {
 	const struct cli_cmd *cmd;
-	const char *db;
-	const char *base_url; /* --base-url, TURNPOST_BASE_URL or the config file; NULL when unset */
+	struct settings cfg;  /* turnpostd's: defaults, config file, environment */
+	const char *db;       /* --db, else cfg.db */
+	const char *db_from;  /* where db came from, for messages: "--db", "TURNPOST_DB", ... */
+	char base_url[300];   /* cfg.base_url, else http://ADDR:PORT of cfg's --listen, as turnpostd */
 	struct store *store;
 	char **pos;          /* positional arguments after the command's words */
 	int npos;
@@ -61,7 +65,12 @@ int cli_id(const struct cli *c, int i, int64_t *id);
 int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "turnpost: MESSAGE" and the command's synopsis on stderr; returns 2 (the usage exit status). */
 int cli_usage(const struct cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Open c->db into c->store (closed by cli_main); non-zero, after a message, on failure. */
+/*
+ * Open c->db into c->store (closed by cli_main); non-zero, after a message, on
+ * failure. A database that does not exist is refused (a mistyped path would
+ * otherwise become a new empty one), unless the command may create one and
+ * was given --create.
+ */
 int cli_open(struct cli *c);
 
 /* The commands (src/cli/<file>.c), referred to by the table in cli.c. */

@@ -9,3 +9,9 @@ turnpost_SOURCES = src/cli/main.c
 # The command table: help, per-command usage, declared options, and the man page agree
 TESTS += tests/cli/test_table.sh
 EXTRA_DIST += tests/cli/test_table.sh
+# turnpost reads turnpostd's config file and environment, and refuses a database that is not there
+TESTS += tests/cli/test_config.sh
+EXTRA_DIST += tests/cli/test_config.sh
+# Every setting works as flag, variable and config key; the man page and docs/operations.md list the table
+TESTS += tests/cli/test_settings.sh
+EXTRA_DIST += tests/cli/test_settings.sh

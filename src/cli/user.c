@@ -59,8 +59,6 @@ int cli_user_link(struct cli *c)
 
 	if (!base)
 		base = c->base_url;
-	if (!base || !*base)
-		base = "http://127.0.0.1:8080";
 	if (strncmp(base, "http://", 7) != 0 && strncmp(base, "https://", 8) != 0)
 		return cli_fail("--base-url must start with http:// or https://");
 	if (!email)

@@ -57,7 +57,7 @@ db="$tmp/t.db"
 [ $? = 2 ] && grep -q -- "--admin takes no value" "$tmp/err" && ok || bad "a switch given a value"
 
 # --opt=VALUE and --opt VALUE mean the same; switches anywhere after the words.
-"$tp" --db "$db" user add --admin ann@example.org --name=Ann >"$tmp/out" 2>&1 && ok || bad "user add: $(cat "$tmp/out")"
+"$tp" --db "$db" user add --admin ann@example.org --name=Ann --create >"$tmp/out" 2>&1 && ok || bad "user add: $(cat "$tmp/out")"
 grep -q "^user 1 Ann <ann@example.org> (admin)$" "$tmp/out" && ok || bad "user add said: $(cat "$tmp/out")"
 "$tp" --db "$db" token add ann@example.org --label ci >"$tmp/out" 2>&1 && ok || bad "token add: $(cat "$tmp/out")"
 "$tp" --db "$db" token revoke 2 --reason=rotated >"$tmp/out" 2>&1 && grep -q "^token 2 revoked$" "$tmp/out" && ok ||

@@ -36,7 +36,7 @@ async function api(method, path, token, body) {
 }
 
 before(async () => {
-  adminToken = cli('user', 'add', 'admin@example.org', '--name', 'Ada', '--admin').trim().split('\n').pop();
+  adminToken = cli('user', 'add', 'admin@example.org', '--name', 'Ada', '--admin', '--create').trim().split('\n').pop();
   daemon = spawn(join(build, 'tests/turnpostd-test'),
     ['--db', db, '--listen', '127.0.0.1:0', '--port-file', join(dir, 'port'), '--quiet'],
     { stdio: ['ignore', 'ignore', 'inherit'] });

@@ -37,7 +37,7 @@ function mails(to, event) {
 before(async () => {
   mkdirSync(shots, { recursive: true });
   const cli = (...args) => execFileSync(join(build, 'tests/turnpost-test'), ['--db', db, ...args]).toString();
-  cli('user', 'add', 'ann@example.org', '--name', 'Ann');
+  cli('user', 'add', 'ann@example.org', '--name', 'Ann', '--create');
   daemon = spawn(join(build, 'tests/turnpostd-test'),
     ['--db', db, '--listen', '127.0.0.1:0', '--port-file', join(dir, 'port'), '--quiet', '--mail-dir', mail],
     { stdio: ['ignore', 'ignore', 'inherit'] });

@@ -27,7 +27,7 @@ async function waitForFile(path, ms) {
 
 before(async () => {
   const cli = (...args) => execFileSync(join(build, 'tests/turnpost-test'), ['--db', db, ...args]).toString();
-  const admin = cli('user', 'add', 'admin@example.org', '--admin').trim().split('\n').pop();
+  const admin = cli('user', 'add', 'admin@example.org', '--admin', '--create').trim().split('\n').pop();
   daemon = spawn(join(build, 'tests/turnpostd-test'),
     ['--db', db, '--listen', '127.0.0.1:0', '--port-file', join(dir, 'port'), '--quiet'],
     { stdio: ['ignore', 'ignore', 'inherit'] });
