@@ -42,7 +42,7 @@ int chat_post(struct store *s, int64_t game_id, int seat, int64_t user_id, const
 		goto done;
 	for (int i = 0; rc == 0 && i < nseats; i++)
 		if (seats[i].user_id && seats[i].user_id != user_id)
-			rc = store_outbox_add(c, "chat", game_id, seats[i].seat, seats[i].user_id, NULL, now, err);
+			rc = store_outbox_add(c, "chat", game_id, seats[i].seat, seats[i].user_id, NULL, now, NULL, err);
 done:
 	if (c && rc < 0)
 		store_write_rollback(c);

@@ -119,7 +119,7 @@ static int create_in_tx(struct store_conn *c, const struct play_new_game *ng, in
 		if (tokens)
 			memcpy(tokens[i], tok, TOKEN_TEXT_MAX);
 		if (seat.email && *seat.email && !ng->quiet &&
-		    (rc = store_outbox_add(c, "invite", *id, i, seat.user_id, NULL, now, err)) < 0)
+		    (rc = store_outbox_add(c, "invite", *id, i, seat.user_id, NULL, now, NULL, err)) < 0)
 			goto done;
 	}
 	if (ng->clock && (rc = store_clock_create(c, *id, ng->clock, ng->nplayers, result ? 0 : p.seats, now, err)) < 0)
@@ -360,7 +360,7 @@ static int queue_notifications(struct store_conn *c, const struct store_game *g,
 			event = "your_turn";
 		if (!event || !seats[i].user_id)
 			continue;
-		if ((rc = store_outbox_add(c, event, g->id, seat, seats[i].user_id, NULL, now, err)) < 0)
+		if ((rc = store_outbox_add(c, event, g->id, seat, seats[i].user_id, NULL, now, NULL, err)) < 0)
 			return rc;
 	}
 	return 0;

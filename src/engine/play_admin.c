@@ -102,7 +102,7 @@ static int tell_players(struct store_conn *c, const char *event, int64_t game_id
 	json_decref(payload);
 	for (int i = 0; i < nseats && rc == 0; i++)
 		if (seats[i].user_id && seats[i].seat != skip_seat)
-			rc = store_outbox_add(c, event, game_id, seats[i].seat, seats[i].user_id, text, now, err);
+			rc = store_outbox_add(c, event, game_id, seats[i].seat, seats[i].user_id, text, now, NULL, err);
 	free(text);
 	return rc;
 }
@@ -174,7 +174,7 @@ int play_admin__rollback_in_tx(struct store_conn *c, int64_t game_id, int to, co
 			for (int i = 0; i < nseats && rc == 0; i++)
 				if (seats[i].user_id)
 					rc = store_outbox_add(c, "rollback", game_id, seats[i].seat, seats[i].user_id, ptext,
-							      at, err);
+							      at, NULL, err);
 		free(ptext);
 		if (rc < 0)
 			goto done;
@@ -325,7 +325,7 @@ int play_admin_seat_replace(struct store *s, const struct play_admin_actor *a, i
 	if (rc < 0)
 		goto done;
 	if (user_id && strcmp(g.status, "active") == 0 &&
-	    (rc = store_outbox_add(c, "invite", game_id, seat, user_id, NULL, now, err)) < 0)
+	    (rc = store_outbox_add(c, "invite", game_id, seat, user_id, NULL, now, NULL, err)) < 0)
 		goto done;
 	detail = json_pack("{s:i,s:{s:s,s:s?,s:I},s:{s:s,s:s?,s:I},s:i}", "seat", seat, "old", "name", old->name,
 			   "email", old->email, "user", (json_int_t)old->user_id, "new", "name", newname, "email", email,
@@ -409,7 +409,7 @@ int play_admin_drop(struct store *s, const struct play_admin_actor *a, int64_t g
 		json_object_set_new(payload, "reason", json_string(a->reason));
 		text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
 		json_decref(payload);
-		rc = store_outbox_add(c, "dropped", game_id, seat, old->user_id, text, now, err);
+		rc = store_outbox_add(c, "dropped", game_id, seat, old->user_id, text, now, NULL, err);
 		free(text);
 		if (rc < 0)
 			goto done;

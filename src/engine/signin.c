@@ -23,7 +23,7 @@ int signin_link_request(struct store *s, const char *email, int64_t now, struct 
 		goto done;
 	}
 	if (rc == 0)
-		rc = store_outbox_add(c, "signin", 0, -1, u.id, NULL, now, err);
+		rc = store_outbox_add(c, "signin", 0, -1, u.id, NULL, now, NULL, err);
 	if (rc < 0)
 		store_write_rollback(c);
 	else

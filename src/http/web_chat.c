@@ -41,7 +41,7 @@ void web_chat_post(struct http_request *rq, struct http_reply *r)
 		rc = store_chat_add(c, id, seat, rq->sess.user_id, msg, now, &e);
 		for (int i = 0; rc == 0 && i < nseats; i++)
 			if (seats[i].user_id && seats[i].user_id != rq->sess.user_id)
-				rc = store_outbox_add(c, "chat", id, seats[i].seat, seats[i].user_id, NULL, now, &e);
+				rc = store_outbox_add(c, "chat", id, seats[i].seat, seats[i].user_id, NULL, now, NULL, &e);
 		if (rc == 0)
 			rc = store_write_commit(c, &e);
 		else

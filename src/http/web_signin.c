@@ -34,7 +34,7 @@ void web_signin_send(struct http_request *rq, struct http_reply *r)
 	if (store_write_begin(http_store(rq), &c, &e) == 0) {
 		int rc = store_user_by_email(c, email, &u, &e);
 		if (rc == 0)
-			rc = store_outbox_add(c, "signin", 0, -1, u.id, NULL, clock_now_ms(), &e);
+			rc = store_outbox_add(c, "signin", 0, -1, u.id, NULL, clock_now_ms(), NULL, &e);
 		if (rc == 0)
 			store_write_commit(c, &e);
 		else

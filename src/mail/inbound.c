@@ -242,7 +242,7 @@ static int record(struct store *s, struct inbound *in, const char *status, const
 	rc = store_inbound_put(c, in->message_id, in->tok.id, in->g.id ? in->g.id : in->tok.game_id,
 			       in->tok.id ? in->tok.seat : -1, in->m->from, status, outcome, now, err);
 	if (rc == 0 && event && user_id)
-		rc = store_outbox_insert(c, event, in->tok.game_id, in->tok.seat, user_id, payload, now, NULL, err);
+		rc = store_outbox_add(c, event, in->tok.game_id, in->tok.seat, user_id, payload, now, NULL, err);
 	if (rc < 0) {
 		store_write_rollback(c);
 		if (rc == ERR_CONFLICT) {

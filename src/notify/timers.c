@@ -46,7 +46,7 @@ static int queue(struct notify *n, const char *event, int64_t game_id, int seat,
 		return rc;
 	}
 	if (user_id)
-		rc = store_outbox_insert(c, event, game_id, seat, user_id, text, now, NULL, err);
+		rc = store_outbox_add(c, event, game_id, seat, user_id, text, now, NULL, err);
 	if (rc == 0 && flag_seat)
 		rc = store_clock_flag(c, flag_seat->game_id, flag_seat->seat, reminded, timed_out, dropped, now, err);
 	free(text);

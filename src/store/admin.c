@@ -11,18 +11,6 @@
 #define GAMES_LIMIT 200
 #define TOKENS_LIMIT 200
 
-static void copy_text(sqlite3_stmt *st, int col, char *dst, size_t size)
-{
-	const unsigned char *t = sqlite3_column_text(st, col);
-	size_t n = t ? (size_t)sqlite3_column_bytes(st, col) : 0;
-
-	if (n >= size)
-		n = size - 1;
-	if (n)
-		memcpy(dst, t, n);
-	dst[n] = '\0';
-}
-
 /*
  * One statement text per combination of filters would not fit the cache
  * keyed by address, so the search is prepared on its own (it is an admin
@@ -119,13 +107,13 @@ int store_admin_outbox_game(struct store_conn *c, int64_t game_id, struct store_
 		x = &rows[count++];
 		memset(x, 0, sizeof(*x));
 		x->id = sqlite3_column_int64(st, 0);
-		copy_text(st, 1, x->uid, sizeof(x->uid));
-		copy_text(st, 2, x->event, sizeof(x->event));
+		store__copy_text(st, 1, x->uid, sizeof(x->uid));
+		store__copy_text(st, 2, x->event, sizeof(x->event));
 		x->game_id = game_id;
 		x->seat = sqlite3_column_int(st, 3);
 		x->user_id = sqlite3_column_int64(st, 4);
 		x->payload = store__text(st, 5);
-		copy_text(st, 6, x->state, sizeof(x->state));
+		store__copy_text(st, 6, x->state, sizeof(x->state));
 		x->attempts = sqlite3_column_int(st, 7);
 		x->next_at = sqlite3_column_int64(st, 8);
 		x->digest = sqlite3_column_int(st, 9);
@@ -174,11 +162,11 @@ static void token_row(sqlite3_stmt *st, struct store_admin_token *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->id = sqlite3_column_int64(st, 0);
-	copy_text(st, 1, t->kind, sizeof(t->kind));
+	store__copy_text(st, 1, t->kind, sizeof(t->kind));
 	t->user_id = sqlite3_column_int64(st, 2);
 	t->game_id = sqlite3_column_int64(st, 3);
 	t->seat = sqlite3_column_int(st, 4);
-	copy_text(st, 5, t->label, sizeof(t->label));
+	store__copy_text(st, 5, t->label, sizeof(t->label));
 	t->created_at = sqlite3_column_int64(st, 6);
 	t->expires_at = sqlite3_column_int64(st, 7);
 	t->revoked_at = sqlite3_column_int64(st, 8);

@@ -1,6 +1,6 @@
-/* store/audit.c: reading the audit log of admin actions (rows are written by store_audit_add) */
+/* store/audit.c: the audit log of admin actions: writing rows, reading them */
 /* SPDX-License-Identifier: MIT */
-#include "store/admin.h"
+#include "store/audit.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,18 +19,6 @@ void store_audit_rows_free(struct store_audit_row *rows, int n)
 		free(rows[i].detail);
 	}
 	free(rows);
-}
-
-static void copy_text(sqlite3_stmt *st, int col, char *dst, size_t size)
-{
-	const unsigned char *t = sqlite3_column_text(st, col);
-	size_t n = t ? (size_t)sqlite3_column_bytes(st, col) : 0;
-
-	if (n >= size)
-		n = size - 1;
-	if (n)
-		memcpy(dst, t, n);
-	dst[n] = '\0';
 }
 
 /* Read every row of a prepared statement with the columns of store_audit_list. */
@@ -54,8 +42,8 @@ static int collect(struct store_conn *c, sqlite3_stmt *st, struct store_audit_ro
 		x->at = sqlite3_column_int64(st, 1);
 		x->actor_user_id = sqlite3_column_int64(st, 2);
 		x->actor_email = store__text(st, 3);
-		copy_text(st, 4, x->actor, sizeof(x->actor));
-		copy_text(st, 5, x->action, sizeof(x->action));
+		store__copy_text(st, 4, x->actor, sizeof(x->actor));
+		store__copy_text(st, 5, x->action, sizeof(x->action));
 		x->game_id = sqlite3_column_int64(st, 6);
 		x->reason = store__text(st, 7);
 		x->before = sqlite3_column_int(st, 8);
@@ -114,4 +102,33 @@ int store_audit_list(struct store_conn *c, const struct store_audit_filter *f, s
 	sqlite3_bind_int64(st, 4, f->before_id);
 	sqlite3_bind_int(st, 5, limit > AUDIT_MAX ? AUDIT_MAX : limit);
 	return collect(c, st, out, n, err);
+}
+
+int store_audit_add(struct store_conn *c, int64_t actor_user_id, const char *actor, const char *action,
+		    int64_t game_id, const char *reason, int before, int after, const char *detail,
+		    int64_t now, struct err *err)
+{
+	static const char sql[] =
+		"INSERT INTO audit(at, actor_user_id, actor, action, game_id, reason, before_count, after_count,"
+		" detail) VALUES (?,?,?,?,?,?,?,?,?)";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, now);
+	if (actor_user_id)
+		sqlite3_bind_int64(st, 2, actor_user_id);
+	store__bind_text(st, 3, actor);
+	store__bind_text(st, 4, action);
+	if (game_id)
+		sqlite3_bind_int64(st, 5, game_id);
+	store__bind_text(st, 6, reason);
+	if (before >= 0)
+		sqlite3_bind_int(st, 7, before);
+	if (after >= 0)
+		sqlite3_bind_int(st, 8, after);
+	store__bind_text(st, 9, detail ? detail : "{}");
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store__fail(c, "write audit", err);
+	return 0;
 }

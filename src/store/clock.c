@@ -1,11 +1,12 @@
 /* store/clock.c: time controls of games (deadlines, chess clocks, reminders) and players' vacations */
 /* SPDX-License-Identifier: MIT */
-#include "store/store_int.h"
+#include "store/clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/store_int.h"
 #include "util/banned.h"
 
 struct vac {

@@ -5,7 +5,9 @@
 
 #include <stdint.h>
 
-#include "store/store.h"
+#include "util/err.h"
+
+struct store_conn;
 
 struct store_reply_token {
 	int64_t id;

@@ -2,9 +2,16 @@
 # SPDX-License-Identifier: MIT
 libturnpost_a_SOURCES += \
 	src/store/store.c src/store/store.h src/store/store_int.h \
-	src/store/user.c src/store/game.c \
-	src/store/admin.c src/store/admin.h src/store/audit.c \
-	src/store/outbox.c src/store/clock.c \
+	src/store/user.c src/store/user.h \
+	src/store/game.c src/store/game.h \
+	src/store/seat.c src/store/seat.h \
+	src/store/move.c src/store/move.h \
+	src/store/chat.c src/store/chat.h \
+	src/store/idem.c src/store/idem.h \
+	src/store/outbox.c src/store/outbox.h \
+	src/store/audit.c src/store/audit.h \
+	src/store/clock.c src/store/clock.h \
+	src/store/admin.c src/store/admin.h \
 	src/store/inbound.c src/store/inbound.h
 
 check_PROGRAMS += tests/unit/test_store

@@ -1,45 +1,53 @@
-/* store/outbox.c: delivery bookkeeping of outbox rows (claim, sent, retry, dead, digest) and user preferences */
+/* store/outbox.c: the outbox of notifications: queueing, delivery bookkeeping (claim, sent, retry, dead, digest), listing */
 /* SPDX-License-Identifier: MIT */
-#include "store/store_int.h"
+#include "store/outbox.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/store_int.h"
 #include "util/banned.h"
 
 #define OUTBOX_COLS \
 	"id, uid, event, coalesce(game_id, 0), coalesce(seat, -1), coalesce(user_id, 0), payload, state," \
 	" attempts, next_at, digest, last_error, created_at, coalesce(sent_at, 0)"
 
-static void copy_col(sqlite3_stmt *st, int col, char *dst, size_t size)
-{
-	const unsigned char *t = sqlite3_column_text(st, col);
-	size_t n = t ? (size_t)sqlite3_column_bytes(st, col) : 0;
-
-	if (n >= size)
-		n = size - 1;
-	if (n)
-		memcpy(dst, t, n);
-	dst[n] = '\0';
-}
-
 static void outbox_row(sqlite3_stmt *st, struct store_outbox_row *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->id = sqlite3_column_int64(st, 0);
-	copy_col(st, 1, r->uid, sizeof(r->uid));
-	copy_col(st, 2, r->event, sizeof(r->event));
+	store__copy_text(st, 1, r->uid, sizeof(r->uid));
+	store__copy_text(st, 2, r->event, sizeof(r->event));
 	r->game_id = sqlite3_column_int64(st, 3);
 	r->seat = sqlite3_column_int(st, 4);
 	r->user_id = sqlite3_column_int64(st, 5);
 	r->payload = store__text(st, 6);
-	copy_col(st, 7, r->state, sizeof(r->state));
+	store__copy_text(st, 7, r->state, sizeof(r->state));
 	r->attempts = sqlite3_column_int(st, 8);
 	r->next_at = sqlite3_column_int64(st, 9);
 	r->digest = sqlite3_column_int(st, 10);
 	r->last_error = store__text(st, 11);
 	r->created_at = sqlite3_column_int64(st, 12);
 	r->sent_at = sqlite3_column_int64(st, 13);
+}
+
+/* Bumped by every commit that queued a notification or made one due (store_outbox_generation). */
+static atomic_ulong generation = 1;
+
+uint64_t store_outbox_generation(void)
+{
+	return atomic_load(&generation);
+}
+
+void store__outbox_changed(struct store_conn *c)
+{
+	c->store->outbox_dirty = 1;
+}
+
+void store__outbox_committed(void)
+{
+	atomic_fetch_add(&generation, 1);
 }
 
 void store_outbox_rows_free(struct store_outbox_row *rows, int n)
@@ -237,14 +245,16 @@ int store_outbox_resend(struct store_conn *c, int64_t id, int64_t now, struct er
 	return 0;
 }
 
-int store_outbox_insert(struct store_conn *c, const char *event, int64_t game_id, int seat, int64_t user_id,
-			const char *payload, int64_t now, int64_t *id, struct err *err)
+int store_outbox_add(struct store_conn *c, const char *event, int64_t game_id, int seat, int64_t user_id,
+		     const char *payload, int64_t now, int64_t *id, struct err *err)
 {
 	static const char sql[] =
 		"INSERT INTO outbox(event, game_id, seat, user_id, payload, next_at, created_at)"
 		" VALUES (?1, nullif(?2, 0), nullif(?3, -1), nullif(?4, 0), ?5, ?6, ?6)";
 	sqlite3_stmt *st = store__stmt(c, sql, err);
 
+	if (id)
+		*id = 0;
 	if (!st)
 		return ERR_STORE;
 	store__bind_text(st, 1, event);
@@ -261,20 +271,18 @@ int store_outbox_insert(struct store_conn *c, const char *event, int64_t game_id
 	return 0;
 }
 
-int store_user_set_prefs(struct store_conn *c, int64_t user_id, const char *prefs, struct err *err)
+int store_outbox_count(struct store_conn *c, int64_t game_id, const char *event, int *count, struct err *err)
 {
-	static const char sql[] = "UPDATE users SET prefs = ? WHERE id = ?";
+	static const char sql[] = "SELECT count(*) FROM outbox WHERE game_id = ? AND event = ?";
 	sqlite3_stmt *st = store__stmt(c, sql, err);
 
-	/* a cached lookup of a token may be stale now (store_change_generation) */
-	store__auth_changed(c);
 	if (!st)
 		return ERR_STORE;
-	store__bind_text(st, 1, prefs);
-	sqlite3_bind_int64(st, 2, user_id);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return store__fail(c, "save preferences", err);
-	if (sqlite3_changes(c->db) == 0)
-		return err_set(err, ERR_NOTFOUND, "no user %lld", (long long)user_id);
+	sqlite3_bind_int64(st, 1, game_id);
+	store__bind_text(st, 2, event);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		return store__fail(c, "count notifications", err);
+	*count = sqlite3_column_int(st, 0);
+	sqlite3_reset(st);
 	return 0;
 }

@@ -28,19 +28,6 @@ static int check_sync_failed(struct store *s, struct err *err);
 static int syncer_start(struct store *s, struct err *err);
 static void syncer_stop(struct store *s);
 
-/* Bumped by every commit that queued a notification or made one due (store_outbox_generation). */
-static atomic_ulong outbox_generation = 1;
-
-uint64_t store_outbox_generation(void)
-{
-	return atomic_load(&outbox_generation);
-}
-
-void store__outbox_changed(struct store_conn *c)
-{
-	c->store->outbox_dirty = 1;
-}
-
 void store__auth_changed(struct store_conn *c)
 {
 	c->store->auth_dirty = 1;
@@ -54,7 +41,7 @@ void store__auth_changed(struct store_conn *c)
 static void after_commit(struct store *s, int rc)
 {
 	if (s->outbox_dirty)
-		atomic_fetch_add(&outbox_generation, 1);
+		store__outbox_committed();
 	if (s->auth_dirty || rc < 0)
 		atomic_fetch_add(&change_generation, 1);
 	s->outbox_dirty = 0;
@@ -136,6 +123,31 @@ int store__row_by_id(struct store_conn *c, sqlite3_stmt *st, int64_t id, const c
 	if (r != SQLITE_ROW)
 		return store__fail(c, what, err);
 	return 0;
+}
+
+void store__copy_text(sqlite3_stmt *st, int col, char *dst, size_t size)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	size_t n = t ? (size_t)sqlite3_column_bytes(st, col) : 0;
+
+	if (n >= size)
+		n = size - 1;
+	if (n)
+		memcpy(dst, t, n);
+	dst[n] = '\0';
+}
+
+void *store__grow(void *list, int count, int *alloc, size_t size)
+{
+	void *grown;
+
+	if (count < *alloc)
+		return list;
+	*alloc = *alloc ? *alloc * 2 : 16;
+	grown = realloc(list, size * (size_t)*alloc);
+	if (!grown)
+		abort();
+	return grown;
 }
 
 int store__bind_text(sqlite3_stmt *st, int idx, const char *s)

@@ -134,6 +134,14 @@ sqlite3_stmt *store__stmt(struct store_conn *c, const char *sql, struct err *err
 int store__fail(struct store_conn *c, const char *what, struct err *err);
 /* A new copy of a text column, or NULL for SQL NULL. */
 char *store__text(sqlite3_stmt *st, int col);
+/* Copy a text column into a fixed buffer of size bytes (cut to fit; "" for SQL NULL). */
+void store__copy_text(sqlite3_stmt *st, int col, char *dst, size_t size);
+/*
+ * Room for one more element of size bytes in a growing list of count
+ * elements: doubles *alloc when count reached it. Aborts when out of memory,
+ * like every allocation of the store's readers of rows.
+ */
+void *store__grow(void *list, int count, int *alloc, size_t size);
 /* Bind text or NULL. */
 int store__bind_text(sqlite3_stmt *st, int idx, const char *s);
 /*
@@ -145,6 +153,8 @@ int store__row_by_id(struct store_conn *c, sqlite3_stmt *st, int64_t id, const c
 		     struct err *err);
 /* The writer's transaction queued a notification or made one due again: its commit bumps store_outbox_generation. */
 void store__outbox_changed(struct store_conn *c);
+/* A transaction that store__outbox_changed marked committed (store/outbox.c keeps the generation). */
+void store__outbox_committed(void);
 /* The open write changes a token, a user or a seat: store_change_generation moves at its commit. */
 void store__auth_changed(struct store_conn *c);
 /* Empty the cache of latest steps (store_close). */

@@ -1,12 +1,13 @@
-/* store/user.c: persistence of users and tokens */
+/* store/user.c: persistence of users (account, preferences) and their tokens */
 /* SPDX-License-Identifier: MIT */
-#include "store/store_int.h"
+#include "store/user.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/clock.h"
 #include "util/token.h"
+#include "store/store_int.h"
 #include "util/banned.h"
 
 static const char *const kind_names[] = { "api", "seat", "signin", "session" };
@@ -278,5 +279,23 @@ int store_user_set_email(struct store_conn *c, int64_t id, const char *email, st
 	sqlite3_bind_int64(st, 2, id);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		return store__fail(c, "change seats' email", err);
+	return 0;
+}
+
+int store_user_set_prefs(struct store_conn *c, int64_t user_id, const char *prefs, struct err *err)
+{
+	static const char sql[] = "UPDATE users SET prefs = ? WHERE id = ?";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	/* a cached lookup of a token may be stale now (store_change_generation) */
+	store__auth_changed(c);
+	if (!st)
+		return ERR_STORE;
+	store__bind_text(st, 1, prefs);
+	sqlite3_bind_int64(st, 2, user_id);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store__fail(c, "save preferences", err);
+	if (sqlite3_changes(c->db) == 0)
+		return err_set(err, ERR_NOTFOUND, "no user %lld", (long long)user_id);
 	return 0;
 }

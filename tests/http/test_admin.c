@@ -534,7 +534,7 @@ static int64_t dead_letter(int64_t game_id)
 	if (store_open(d.db, NULL, &s, &e) < 0)
 		return 0;
 	if (store_write_begin(s, &c, &e) == 0) {
-		int rc = store_outbox_insert(c, "your_turn", game_id, 0, 0, NULL, clock_now_ms(), &id, &e);
+		int rc = store_outbox_add(c, "your_turn", game_id, 0, 0, NULL, clock_now_ms(), &id, &e);
 		if (rc == 0)
 			rc = store_outbox_finish(c, id, STORE_OUTBOX_DEAD, clock_now_ms(), "550 mailbox unavailable", &e);
 		if (rc == 0)

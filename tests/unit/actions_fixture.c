@@ -172,7 +172,7 @@ int64_t fx_dead_notification(int64_t game_id)
 
 	if (store_write_begin(fx_store, &c, &e) < 0)
 		return 0;
-	if (store_outbox_insert(c, "your_turn", game_id, 0, 0, NULL, 1000, &id, &e) < 0 ||
+	if (store_outbox_add(c, "your_turn", game_id, 0, 0, NULL, 1000, &id, &e) < 0 ||
 	    store_outbox_finish(c, id, STORE_OUTBOX_DEAD, 2000, "HTTP 503", &e) < 0) {
 		store_write_rollback(c);
 		return 0;

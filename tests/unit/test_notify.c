@@ -1007,8 +1007,8 @@ static void test_notify__prefs_digest_and_off(void)
 	CU_ASSERT_EQUAL(notify_prefs_merge(u.prefs, change, &merged, &e), 0);
 	CU_ASSERT_EQUAL(store_user_set_prefs(c, u.id, merged, &e), 0);
 	/* a chat line for Bob, queued as the chat feature would */
-	CU_ASSERT_EQUAL(store_outbox_insert(c, "chat", id, 1, u.id, "{\"name\":\"Ann\",\"text\":\"good luck!\"}", T0,
-					    NULL, &e), 0);
+	CU_ASSERT_EQUAL(store_outbox_add(c, "chat", id, 1, u.id, "{\"name\":\"Ann\",\"text\":\"good luck!\"}", T0,
+					 NULL, &e), 0);
 	store_write_commit(c, &e);
 	free(merged);
 	json_decref(change);
@@ -1123,7 +1123,7 @@ static void test_notify__signin_link(void)
 	store_write_begin(E.st, &c, &e);
 	CU_ASSERT_EQUAL(store_user_ensure(c, "cy@example.org", "Cy", &uid, &e), 0);
 	CU_ASSERT_EQUAL(store_user_set_prefs(c, uid, "{\"digest\":true}", &e), 0);
-	CU_ASSERT_EQUAL(store_outbox_add(c, "signin", 0, -1, uid, NULL, T0, &e), 0);
+	CU_ASSERT_EQUAL(store_outbox_add(c, "signin", 0, -1, uid, NULL, T0, NULL, &e), 0);
 	store_write_commit(c, &e);
 	CU_ASSERT_EQUAL(notify_run_once(E.n, T0, &s, &e), 0);
 	CU_ASSERT_EQUAL(s.sent, 1);

@@ -174,7 +174,7 @@ static void test_store__games_moves_outbox_audit(void)
 	CU_ASSERT_EQUAL(store_move_append(c, id, &m, &e), ERR_CONFLICT);
 	CU_ASSERT_EQUAL(store_game_update(c, id, 1, 2u, "active", NULL, 12, &e), 0);
 	CU_ASSERT_EQUAL(store_game_update(c, 9999, 1, 2u, "active", NULL, 12, &e), ERR_NOTFOUND);
-	CU_ASSERT_EQUAL(store_outbox_add(c, "your_turn", id, 1, 0, NULL, 12, &e), 0);
+	CU_ASSERT_EQUAL(store_outbox_add(c, "your_turn", id, 1, 0, NULL, 12, NULL, &e), 0);
 	CU_ASSERT_EQUAL(store_audit_add(c, 0, "test", "rollback", id, "why", 3, 1, NULL, 12, &e), 0);
 	CU_ASSERT_EQUAL(store_idem_put(c, 5, "key-1", hash, id, 200, "{\"ok\":1}", 12, &e), 0);
 	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);

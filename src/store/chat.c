@@ -1,0 +1,73 @@
+/* store/chat.c: persistence of the chat of games */
+/* SPDX-License-Identifier: MIT */
+#include "store/chat.h"
+
+#include <stdlib.h>
+
+#include "store/store_int.h"
+#include "util/banned.h"
+
+void store_chats_free(struct store_chat *list, int n)
+{
+	for (int i = 0; list && i < n; i++) {
+		free(list[i].name);
+		free(list[i].text);
+	}
+	free(list);
+}
+
+int store_chat_add(struct store_conn *c, int64_t game_id, int seat, int64_t user_id, const char *text, int64_t at,
+		   struct err *err)
+{
+	static const char sql[] = "INSERT INTO chat(game_id, seat, user_id, text, at) VALUES (?,?,?,?,?)";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, game_id);
+	if (seat >= 0)
+		sqlite3_bind_int(st, 2, seat);
+	if (user_id)
+		sqlite3_bind_int64(st, 3, user_id);
+	store__bind_text(st, 4, text);
+	sqlite3_bind_int64(st, 5, at);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store__fail(c, "add chat message", err);
+	return 0;
+}
+
+int store_chat_list(struct store_conn *c, int64_t game_id, int limit, struct store_chat **out, int *n,
+		    struct err *err)
+{
+	static const char sql[] =
+		"SELECT * FROM (SELECT ch.id, ch.seat, COALESCE(u.name, s.name, 'someone'), ch.text, ch.at FROM chat ch"
+		" LEFT JOIN users u ON u.id = ch.user_id"
+		" LEFT JOIN seats s ON s.game_id = ch.game_id AND s.seat = ch.seat"
+		" WHERE ch.game_id = ? ORDER BY ch.id DESC LIMIT ?) ORDER BY 1";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store_chat *list = NULL;
+	int count = 0, alloc = 0, r;
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, game_id);
+	sqlite3_bind_int(st, 2, limit);
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		list = store__grow(list, count, &alloc, sizeof(*list));
+		list[count].id = sqlite3_column_int64(st, 0);
+		list[count].seat = sqlite3_column_type(st, 1) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 1);
+		list[count].name = store__text(st, 2);
+		list[count].text = store__text(st, 3);
+		list[count].at = sqlite3_column_int64(st, 4);
+		count++;
+	}
+	if (r != SQLITE_DONE) {
+		store_chats_free(list, count);
+		return store__fail(c, "list chat", err);
+	}
+	*out = list;
+	*n = count;
+	return 0;
+}
