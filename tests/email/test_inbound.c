@@ -22,18 +22,6 @@ static char admin_token[64];
 static char ann_token[40], bob_token[40];
 static long long game_id;
 
-static void last_line(const struct buf *b, char *out, size_t size)
-{
-	const char *end = b->data + b->len, *start;
-
-	while (end > b->data && (end[-1] == '\n' || end[-1] == '\r'))
-		end--;
-	start = end;
-	while (start > b->data && start[-1] != '\n')
-		start--;
-	snprintf(out, size, "%.*s", (int)(end - start), start);
-}
-
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
@@ -227,7 +215,7 @@ static int suite_init(void)
 		return -1;
 	if (ht_cli(&d, "user add admin@example.org --name Admin --admin", &out) != 0)
 		goto done;
-	last_line(&out, admin_token, sizeof(admin_token));
+	ht_last_line(&out, admin_token, sizeof(admin_token));
 	if (ht_request(&d, "POST", "/api/v1/games", admin_token, NULL, body, strlen(body), &r) < 0 || r.status != 201)
 		goto done;
 	game_id = (long long)json_integer_value(json_object_get(r.json, "id"));

@@ -229,6 +229,42 @@ int ht_cli(const struct ht_daemon *d, const char *args, struct buf *out)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+void ht_last_line(const struct buf *b, char *out, size_t size)
+{
+	const char *end = b->data + b->len, *start;
+
+	while (end > b->data && (end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	start = end;
+	while (start > b->data && start[-1] != '\n')
+		start--;
+	snprintf(out, size, "%.*s", (int)(end - start), start);
+}
+
+int ht_api(const struct ht_daemon *d, const char *method, const char *path, const char *token, const char *body,
+	   struct ht_resp *out)
+{
+	const char *h[] = { "Content-Type: application/json", NULL };
+
+	return ht_request(d, method, path, token, body ? h : NULL, body, body ? strlen(body) : 0, out);
+}
+
+int ht_page(const struct ht_daemon *d, const char *method, const char *path, const char *cookie, const char *form,
+	    struct ht_resp *out)
+{
+	char ch[512];
+	const char *headers[3] = { NULL, NULL, NULL };
+	int n = 0;
+
+	if (cookie && *cookie) {
+		snprintf(ch, sizeof(ch), "Cookie: %s", cookie);
+		headers[n++] = ch;
+	}
+	if (form)
+		headers[n++] = "Content-Type: application/x-www-form-urlencoded";
+	return ht_request(d, method, path, NULL, headers, form, form ? strlen(form) : 0, out);
+}
+
 int ht_cookie(const struct ht_resp *r, const char *name, char *out, size_t size)
 {
 	size_t nl = strlen(name);

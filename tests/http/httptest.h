@@ -30,6 +30,9 @@ struct ht_resp {
 	json_t *json; /* parsed body when it is JSON, else NULL */
 };
 
+/* The last line of a command's output (the token "user add" prints) into out, without its line end. */
+void ht_last_line(const struct buf *b, char *out, size_t size);
+
 /* The value of cookie name from a response's Set-Cookie headers into out; 0 or -1. */
 int ht_cookie(const struct ht_resp *r, const char *name, char *out, size_t size);
 /* The value="..." of the first hidden input named name in an HTML body; 0 or -1. */
@@ -51,6 +54,15 @@ void ht_cleanup(struct ht_daemon *d);
 int ht_request(const struct ht_daemon *d, const char *method, const char *path, const char *token,
 	       const char *const *headers, const char *body, size_t body_len, struct ht_resp *out);
 void ht_resp_release(struct ht_resp *r);
+/* A JSON API request: body (may be NULL) sent as application/json. 0 or -1 as ht_request. */
+int ht_api(const struct ht_daemon *d, const char *method, const char *path, const char *token, const char *body,
+	   struct ht_resp *out);
+/*
+ * A browser's request: cookie (may be NULL or "") as the Cookie header, form
+ * (may be NULL) as an application/x-www-form-urlencoded body. 0 or -1 as ht_request.
+ */
+int ht_page(const struct ht_daemon *d, const char *method, const char *path, const char *cookie, const char *form,
+	    struct ht_resp *out);
 
 /* Run the turnpost CLI on the daemon's database; output (stdout+stderr) into out; exit status. */
 int ht_cli(const struct ht_daemon *d, const char *args, struct buf *out);

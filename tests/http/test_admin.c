@@ -22,46 +22,6 @@ static char admin_token[64], user_token[64];
 /* browsers: the admin's and a player's session cookies, and their CSRF tokens */
 static char admin_cookie[128], admin_csrf[64], user_cookie[128], user_csrf[64];
 
-static size_t blen(const char *s)
-{
-	return s ? strlen(s) : 0;
-}
-
-static void last_line(const struct buf *b, char *out, size_t size)
-{
-	const char *end = b->data + b->len, *start;
-
-	while (end > b->data && (end[-1] == '\n' || end[-1] == '\r'))
-		end--;
-	start = end;
-	while (start > b->data && start[-1] != '\n')
-		start--;
-	snprintf(out, size, "%.*s", (int)(end - start), start);
-}
-
-/* A JSON API request; body may be NULL. */
-static int api(const char *method, const char *path, const char *token, const char *body, struct ht_resp *r)
-{
-	const char *h[] = { "Content-Type: application/json", NULL };
-	return ht_request(&d, method, path, token, body ? h : NULL, body, blen(body), r);
-}
-
-/* A browser request with a cookie and an optional urlencoded form. */
-static int page(const char *method, const char *path, const char *cookie, const char *form, struct ht_resp *r)
-{
-	char ch[300];
-	const char *headers[3] = { NULL, NULL, NULL };
-	int n = 0;
-
-	if (cookie && *cookie) {
-		snprintf(ch, sizeof(ch), "Cookie: %s", cookie);
-		headers[n++] = ch;
-	}
-	if (form)
-		headers[n++] = "Content-Type: application/x-www-form-urlencoded";
-	return ht_request(&d, method, path, NULL, headers, form, blen(form), r);
-}
-
 static const char *jstr(const json_t *o, const char *k)
 {
 	return json_string_value(json_object_get(o, k));
@@ -99,13 +59,13 @@ static int browser_sign_in(const char *email, char *cookie, size_t csize, char *
 		goto out;
 	rc = -1;
 	snprintf(path, sizeof(path), "/signin/%s", tok);
-	if (page("GET", path, NULL, NULL, &r) < 0)
+	if (ht_page(&d, "GET", path, NULL, NULL, &r) < 0)
 		goto out;
 	ht_cookie(&r, "tp_csrf", dbl, sizeof(dbl));
 	ht_resp_release(&r);
 	snprintf(ck, sizeof(ck), "tp_csrf=%s", dbl);
 	snprintf(form, sizeof(form), "csrf=%s", dbl);
-	if (page("POST", path, ck, form, &r) < 0)
+	if (ht_page(&d, "POST", path, ck, form, &r) < 0)
 		goto out;
 	if (r.status == 303 && ht_cookie(&r, "tp_session", sess, sizeof(sess)) == 0)
 		rc = 0;
@@ -113,7 +73,7 @@ static int browser_sign_in(const char *email, char *cookie, size_t csize, char *
 	if (rc < 0)
 		goto out;
 	snprintf(cookie, csize, "tp_session=%s", sess);
-	if (page("GET", "/account", cookie, NULL, &r) < 0)
+	if (ht_page(&d, "GET", "/account", cookie, NULL, &r) < 0)
 		return -1;
 	rc = ht_form_value(&r, "csrf", csrf, fsize);
 	ht_resp_release(&r);
@@ -132,11 +92,11 @@ static int suite_init(void)
 	if (ht_start(&d, NULL) < 0)
 		return -1;
 	rc = ht_cli(&d, "user add admin@example.org --name Admin --admin", &out);
-	last_line(&out, admin_token, sizeof(admin_token));
+	ht_last_line(&out, admin_token, sizeof(admin_token));
 	buf_reset(&out);
 	if (rc == 0)
 		rc = ht_cli(&d, "user add ann@example.org --name Ann", &out);
-	last_line(&out, user_token, sizeof(user_token));
+	ht_last_line(&out, user_token, sizeof(user_token));
 	buf_release(&out);
 	if (rc != 0 || strncmp(admin_token, "tp_", 3) != 0 || strncmp(user_token, "tp_", 3) != 0)
 		return -1;
@@ -164,7 +124,7 @@ static int64_t new_game(const char *extra, char seats[2][64])
 		 "{\"game\":\"counting-race\",\"options\":{\"target\":12},\"players\":[{\"name\":\"Ann\",\"email\":"
 		 "\"ann@example.org\"},{\"name\":\"Bob\",\"email\":\"bob@example.org\"}]%s%s}",
 		 extra ? "," : "", extra ? extra : "");
-	if (api("POST", "/api/v1/games", admin_token, body, &r) < 0)
+	if (ht_api(&d, "POST", "/api/v1/games", admin_token, body, &r) < 0)
 		return 0;
 	id = r.status == 201 ? jint(r.json, "id") : 0;
 	for (int i = 0; id && seats && i < 2; i++)
@@ -182,7 +142,7 @@ static long play(int64_t id, const char *seat_token, const char *moves_json)
 
 	snprintf(path, sizeof(path), "/api/v1/games/%lld/moves", (long long)id);
 	snprintf(body, sizeof(body), "{\"moves\":%s}", moves_json);
-	if (api("POST", path, seat_token, body, &r) < 0)
+	if (ht_api(&d, "POST", path, seat_token, body, &r) < 0)
 		return -1;
 	status = r.status;
 	if (status != 200)
@@ -198,7 +158,7 @@ static int move_count(int64_t id)
 	int n;
 
 	snprintf(path, sizeof(path), "/api/v1/games/%lld", (long long)id);
-	if (api("GET", path, admin_token, NULL, &r) < 0)
+	if (ht_api(&d, "GET", path, admin_token, NULL, &r) < 0)
 		return -1;
 	n = (int)jint(r.json, "move_count");
 	ht_resp_release(&r);
@@ -213,7 +173,7 @@ static json_t *audit_row(int64_t id, const char *action)
 	json_t *row = NULL;
 
 	snprintf(path, sizeof(path), "/api/v1/admin/audit?game=%lld&action=%s", (long long)id, action);
-	if (api("GET", path, admin_token, NULL, &r) < 0)
+	if (ht_api(&d, "GET", path, admin_token, NULL, &r) < 0)
 		return NULL;
 	if (r.status == 200 && json_array_size(json_object_get(r.json, "audit")))
 		row = json_incref(json_array_get(json_object_get(r.json, "audit"), 0));
@@ -226,7 +186,7 @@ static int audit_total(void)
 	struct ht_resp r;
 	int n;
 
-	if (api("GET", "/api/v1/admin/audit?limit=1000", admin_token, NULL, &r) < 0)
+	if (ht_api(&d, "GET", "/api/v1/admin/audit?limit=1000", admin_token, NULL, &r) < 0)
 		return -1;
 	n = (int)json_array_size(json_object_get(r.json, "audit"));
 	ht_resp_release(&r);
@@ -268,7 +228,7 @@ static void test_admin__every_admin_route_refuses_others(void)
 	audit_before = audit_total();
 	CU_ASSERT(audit_before >= 0);
 	/* a signed-out browser's double-submit CSRF token, so its POSTs get past the CSRF check to the admin check */
-	CU_ASSERT_EQUAL_FATAL(page("GET", "/signin", NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/signin", NULL, NULL, &r), 0);
 	CU_ASSERT_EQUAL_FATAL(ht_cookie(&r, "tp_csrf", dbl, sizeof(dbl)), 0);
 	ht_resp_release(&r);
 	snprintf(anon_cookie, sizeof(anon_cookie), "tp_csrf=%s", dbl);
@@ -282,26 +242,26 @@ static void test_admin__every_admin_route_refuses_others(void)
 		concrete(rt->pattern, path, sizeof(path));
 		if (rt->flags & ROUTE_WEB) {
 			web++;
-			CU_ASSERT_EQUAL_FATAL(page(rt->method, path, user_cookie, post ? user_form : NULL, &r), 0);
+			CU_ASSERT_EQUAL_FATAL(ht_page(&d, rt->method, path, user_cookie, post ? user_form : NULL, &r), 0);
 			if (r.status != 403 || !strstr(r.body.data, "for admins"))
 				fprintf(stderr, "\n  %s %s as a player: %ld\n", rt->method, path, r.status);
 			CU_ASSERT_EQUAL(r.status, 403);
 			CU_ASSERT(r.body.data && strstr(r.body.data, "for admins") != NULL);
 			ht_resp_release(&r);
-			CU_ASSERT_EQUAL_FATAL(page(rt->method, path, anon_cookie, post ? anon_form : NULL, &r), 0);
+			CU_ASSERT_EQUAL_FATAL(ht_page(&d, rt->method, path, anon_cookie, post ? anon_form : NULL, &r), 0);
 			if (r.status != 401)
 				fprintf(stderr, "\n  %s %s signed out: %ld\n", rt->method, path, r.status);
 			CU_ASSERT_EQUAL(r.status, 401);
 			CU_ASSERT(r.body.data && strstr(r.body.data, "Sign in") != NULL);
 			ht_resp_release(&r);
 		} else {
-			CU_ASSERT_EQUAL_FATAL(api(rt->method, path, user_token, post ? "{\"reason\":\"nope\"}" : NULL, &r), 0);
+			CU_ASSERT_EQUAL_FATAL(ht_api(&d, rt->method, path, user_token, post ? "{\"reason\":\"nope\"}" : NULL, &r), 0);
 			if (r.status != 403)
 				fprintf(stderr, "\n  %s %s with a player's token: %ld\n", rt->method, path, r.status);
 			CU_ASSERT_EQUAL(r.status, 403);
 			ASSERT_STR_EQ(jstr(r.json, "code"), "admin_only");
 			ht_resp_release(&r);
-			CU_ASSERT_EQUAL_FATAL(api(rt->method, path, NULL, post ? "{\"reason\":\"nope\"}" : NULL, &r), 0);
+			CU_ASSERT_EQUAL_FATAL(ht_api(&d, rt->method, path, NULL, post ? "{\"reason\":\"nope\"}" : NULL, &r), 0);
 			CU_ASSERT_EQUAL(r.status, 401);
 			ht_resp_release(&r);
 		}
@@ -312,7 +272,7 @@ static void test_admin__every_admin_route_refuses_others(void)
 	CU_ASSERT(web >= 14);
 	/* nothing was done: no audit rows, game 1 is as it was */
 	CU_ASSERT_EQUAL(audit_total(), audit_before);
-	CU_ASSERT_EQUAL_FATAL(api("GET", "/api/v1/admin/games/1", admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", "/api/v1/admin/games/1", admin_token, NULL, &r), 0);
 	ASSERT_STR_EQ(jstr(r.json, "status"), "active");
 	ht_resp_release(&r);
 }
@@ -366,13 +326,13 @@ static void test_admin__every_declaration_is_enforced_alike(void)
 	int64_t id;
 
 	/* a game of Kim and Lee: neither Ann (the player's token and browser) nor the admin holds a seat */
-	CU_ASSERT_EQUAL_FATAL(api("POST", "/api/v1/games", admin_token, create, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "POST", "/api/v1/games", admin_token, create, &r), 0);
 	CU_ASSERT_EQUAL_FATAL(r.status, 201);
 	id = jint(r.json, "id");
 	snprintf(seat_token, sizeof(seat_token), "%s", jstr(json_array_get(json_object_get(r.json, "seats"), 0), "token"));
 	ht_resp_release(&r);
 	audit_before = audit_total();
-	CU_ASSERT_EQUAL_FATAL(page("GET", "/signin", NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/signin", NULL, NULL, &r), 0);
 	CU_ASSERT_EQUAL_FATAL(ht_cookie(&r, "tp_csrf", dbl, sizeof(dbl)), 0);
 	ht_resp_release(&r);
 	snprintf(anon_cookie, sizeof(anon_cookie), "tp_csrf=%s", dbl);
@@ -389,7 +349,7 @@ static void test_admin__every_declaration_is_enforced_alike(void)
 		if (f & ROUTE_WEB) {
 			if (f & ROUTE_USER) {
 				/* a signed-out browser is sent to sign in */
-				CU_ASSERT_EQUAL_FATAL(page(rt->method, path, anon_cookie, post ? anon_form : NULL, &r), 0);
+				CU_ASSERT_EQUAL_FATAL(ht_page(&d, rt->method, path, anon_cookie, post ? anon_form : NULL, &r), 0);
 				expect(rt, "signed out", &r, 303, NULL);
 				ASSERT_STR_EQ(r.location, "/signin");
 				ht_resp_release(&r);
@@ -398,7 +358,7 @@ static void test_admin__every_declaration_is_enforced_alike(void)
 			if (f & ROUTE_REASON) {
 				char form[200];
 				snprintf(form, sizeof(form), "%s&reason=+", admin_form);
-				CU_ASSERT_EQUAL_FATAL(page(rt->method, path, admin_cookie, form, &r), 0);
+				CU_ASSERT_EQUAL_FATAL(ht_page(&d, rt->method, path, admin_cookie, form, &r), 0);
 				expect(rt, "without a reason", &r, 400, NULL);
 				CU_ASSERT(r.body.data && strstr(r.body.data, "needs a reason") != NULL);
 				ht_resp_release(&r);
@@ -407,7 +367,7 @@ static void test_admin__every_declaration_is_enforced_alike(void)
 			if (f & ROUTE_REASON_OPTIONAL) {
 				char form[200];
 				snprintf(form, sizeof(form), "%s&reason=a%%01b", admin_form);
-				CU_ASSERT_EQUAL_FATAL(page(rt->method, path, admin_cookie, form, &r), 0);
+				CU_ASSERT_EQUAL_FATAL(ht_page(&d, rt->method, path, admin_cookie, form, &r), 0);
 				expect(rt, "with a bad reason", &r, 400, NULL);
 				CU_ASSERT(r.body.data && strstr(r.body.data, "control characters") != NULL);
 				ht_resp_release(&r);
@@ -415,7 +375,7 @@ static void test_admin__every_declaration_is_enforced_alike(void)
 			}
 			if (f & ROUTE_SEAT) {
 				/* a browser that holds no seat and is no admin */
-				CU_ASSERT_EQUAL_FATAL(page(rt->method, path, user_cookie, post ? user_form : NULL, &r), 0);
+				CU_ASSERT_EQUAL_FATAL(ht_page(&d, rt->method, path, user_cookie, post ? user_form : NULL, &r), 0);
 				expect(rt, "as a stranger", &r, 403, NULL);
 				CU_ASSERT(r.body.data && strstr(r.body.data, "Only the players of this game") != NULL);
 				ht_resp_release(&r);
@@ -424,7 +384,7 @@ static void test_admin__every_declaration_is_enforced_alike(void)
 			if (f & ROUTE_PLAYER) {
 				char form[200];
 				snprintf(form, sizeof(form), "csrf=%s&moves=add+1&text=hi", admin_csrf);
-				CU_ASSERT_EQUAL_FATAL(page(rt->method, path, admin_cookie, post ? form : NULL, &r), 0);
+				CU_ASSERT_EQUAL_FATAL(ht_page(&d, rt->method, path, admin_cookie, post ? form : NULL, &r), 0);
 				expect(rt, "as an admin without a seat", &r, 403, NULL);
 				ht_resp_release(&r);
 				player++;
@@ -432,24 +392,24 @@ static void test_admin__every_declaration_is_enforced_alike(void)
 			continue;
 		}
 		if (f & ROUTE_ACCOUNT) {
-			CU_ASSERT_EQUAL_FATAL(api(rt->method, path, seat_token, post ? "{}" : NULL, &r), 0);
+			CU_ASSERT_EQUAL_FATAL(ht_api(&d, rt->method, path, seat_token, post ? "{}" : NULL, &r), 0);
 			expect(rt, "with a seat token", &r, 403, "account_token_needed");
 			ht_resp_release(&r);
 			account++;
 		}
 		if (f & ROUTE_JSON) {
 			/* not JSON, not an object, and (unless optional) nothing: the same answer everywhere */
-			CU_ASSERT_EQUAL_FATAL(api(rt->method, path, admin_token, "reason=nope", &r), 0);
+			CU_ASSERT_EQUAL_FATAL(ht_api(&d, rt->method, path, admin_token, "reason=nope", &r), 0);
 			expect(rt, "with a body that is not JSON", &r, 400, "malformed_json");
 			if (!*malformed)
 				snprintf(malformed, sizeof(malformed), "%s", jstr(r.json, "detail"));
 			ASSERT_STR_EQ(jstr(r.json, "detail"), malformed);
 			ht_resp_release(&r);
-			CU_ASSERT_EQUAL_FATAL(api(rt->method, path, admin_token, "[\"nope\"]", &r), 0);
+			CU_ASSERT_EQUAL_FATAL(ht_api(&d, rt->method, path, admin_token, "[\"nope\"]", &r), 0);
 			expect(rt, "with a JSON array", &r, 400, "malformed_json");
 			ht_resp_release(&r);
 			if (!(f & ROUTE_JSON_OPTIONAL)) {
-				CU_ASSERT_EQUAL_FATAL(api(rt->method, path, admin_token, "", &r), 0);
+				CU_ASSERT_EQUAL_FATAL(ht_api(&d, rt->method, path, admin_token, "", &r), 0);
 				expect(rt, "with no body", &r, 400, "empty_body");
 				ht_resp_release(&r);
 				empty++;
@@ -463,7 +423,7 @@ static void test_admin__every_declaration_is_enforced_alike(void)
 					    sizeof(path));
 				body = NULL;
 			}
-			CU_ASSERT_EQUAL_FATAL(api(rt->method, path, admin_token, body, &r), 0);
+			CU_ASSERT_EQUAL_FATAL(ht_api(&d, rt->method, path, admin_token, body, &r), 0);
 			expect(rt, "without a good reason", &r, 400, "bad_reason");
 			ht_resp_release(&r);
 			concrete_at(rt->pattern, id, NULL, path, sizeof(path));
@@ -471,12 +431,12 @@ static void test_admin__every_declaration_is_enforced_alike(void)
 		}
 		if (f & ROUTE_SEAT) {
 			const char *body = (f & ROUTE_JSON) ? "{\"moves\":[\"add 1\"]}" : NULL;
-			CU_ASSERT_EQUAL_FATAL(api(rt->method, path, user_token, body, &r), 0);
+			CU_ASSERT_EQUAL_FATAL(ht_api(&d, rt->method, path, user_token, body, &r), 0);
 			expect(rt, "with a stranger's token", &r, 403, "not_a_player");
 			ht_resp_release(&r);
 			seat++;
 			if (f & ROUTE_PLAYER) {
-				CU_ASSERT_EQUAL_FATAL(api(rt->method, path, admin_token, body, &r), 0);
+				CU_ASSERT_EQUAL_FATAL(ht_api(&d, rt->method, path, admin_token, body, &r), 0);
 				expect(rt, "with an admin's token and no seat", &r, 403, "not_a_player");
 				ht_resp_release(&r);
 				player++;
@@ -502,7 +462,7 @@ static long act(int64_t id, const char *what, const char *body, struct ht_resp *
 	char path[128];
 
 	snprintf(path, sizeof(path), "/api/v1/admin/games/%lld/%s", (long long)id, what);
-	if (api("POST", path, admin_token, body, r) < 0)
+	if (ht_api(&d, "POST", path, admin_token, body, r) < 0)
 		return -1;
 	return r->status;
 }
@@ -606,7 +566,7 @@ static json_t *notified(int64_t id, const char *event)
 	size_t i;
 
 	snprintf(path, sizeof(path), "/api/v1/admin/games/%lld/notifications", (long long)id);
-	if (api("GET", path, admin_token, NULL, &r) == 0)
+	if (ht_api(&d, "GET", path, admin_token, NULL, &r) == 0)
 		json_array_foreach(json_object_get(r.json, "notifications"), i, x)
 			if (strcmp(jstr(x, "event"), event) == 0)
 				json_array_append(users, json_object_get(x, "user"));
@@ -666,19 +626,19 @@ static void test_admin__every_action_leaves_its_audit_row(void)
 	outbox = dead_letter(id);
 	CU_ASSERT_FATAL(outbox > 0);
 	snprintf(path, sizeof(path), "/api/v1/admin/notifications/%lld/resend", (long long)outbox);
-	CU_ASSERT_EQUAL_FATAL(api("POST", path, admin_token, "{\"reason\":\"mailbox fixed\"}", &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "POST", path, admin_token, "{\"reason\":\"mailbox fixed\"}", &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	ASSERT_STR_EQ(jstr(r.json, "state"), "pending");
 	ht_resp_release(&r);
 	check_audit(id, "outbox_resend", "mailbox fixed", 5, 5);
 	/* only a dead one */
-	CU_ASSERT_EQUAL_FATAL(api("POST", path, admin_token, "{\"reason\":\"again\"}", &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "POST", path, admin_token, "{\"reason\":\"again\"}", &r), 0);
 	CU_ASSERT_EQUAL(r.status, 409);
 	ht_resp_release(&r);
 
 	/* revoke a token (the new seat token of seat 1 is listed on the game) */
 	snprintf(path, sizeof(path), "/api/v1/admin/games/%lld", (long long)id);
-	CU_ASSERT_EQUAL_FATAL(api("GET", path, admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, admin_token, NULL, &r), 0);
 	{
 		/* the seat token made with the game (links minted for emails are labelled otherwise) */
 		json_t *tokens = json_object_get(json_array_get(json_object_get(r.json, "seats"), 0), "tokens"), *t;
@@ -691,7 +651,7 @@ static void test_admin__every_action_leaves_its_audit_row(void)
 		snprintf(path, sizeof(path), "/api/v1/admin/tokens/%lld/revoke", tid);
 	}
 	ht_resp_release(&r);
-	CU_ASSERT_EQUAL_FATAL(api("POST", path, admin_token, "{\"reason\":\"leaked link\"}", &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "POST", path, admin_token, "{\"reason\":\"leaked link\"}", &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	ht_resp_release(&r);
 	check_audit(id, "token_revoke", "leaked link", 5, 5);
@@ -699,12 +659,12 @@ static void test_admin__every_action_leaves_its_audit_row(void)
 
 	/* import (export first), then drop and abort */
 	snprintf(path, sizeof(path), "/api/v1/admin/games/%lld/export", (long long)id);
-	CU_ASSERT_EQUAL_FATAL(api("GET", path, admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, admin_token, NULL, &r), 0);
 	file = json_dumps(r.json, JSON_COMPACT);
 	ht_resp_release(&r);
 	snprintf(body, sizeof(body), "{\"reason\":\"restore from backup\",\"replay\":%s}", file);
 	free(file);
-	CU_ASSERT_EQUAL_FATAL(api("POST", "/api/v1/admin/games/import", admin_token, body, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "POST", "/api/v1/admin/games/import", admin_token, body, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 201);
 	imported = jint(r.json, "id");
 	CU_ASSERT(json_is_true(json_object_get(r.json, "verified")));
@@ -742,13 +702,13 @@ static void test_admin__every_action_leaves_its_audit_row(void)
 	ht_resp_release(&r);
 
 	/* the audit filters */
-	CU_ASSERT_EQUAL_FATAL(api("GET", "/api/v1/admin/audit?actor=admin@example.org&action=rollback", admin_token, NULL,
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", "/api/v1/admin/audit?actor=admin@example.org&action=rollback", admin_token, NULL,
 				  &r), 0);
 	CU_ASSERT(json_array_size(json_object_get(r.json, "audit")) >= 1);
 	ASSERT_STR_EQ(jstr(json_array_get(json_object_get(r.json, "audit"), 0), "action"), "rollback");
 	ht_resp_release(&r);
 	snprintf(path, sizeof(path), "/api/v1/admin/audit?actor=cli&game=%lld", (long long)id);
-	CU_ASSERT_EQUAL_FATAL(api("GET", path, admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, admin_token, NULL, &r), 0);
 	CU_ASSERT_EQUAL(json_array_size(json_object_get(r.json, "audit")), 0);
 	ht_resp_release(&r);
 }
@@ -776,7 +736,7 @@ static int wait_turn(int64_t id, int seat)
 		int ok;
 
 		snprintf(path, sizeof(path), "/api/v1/games/%lld", (long long)id);
-		if (api("GET", path, admin_token, NULL, &r) < 0)
+		if (ht_api(&d, "GET", path, admin_token, NULL, &r) < 0)
 			return -1;
 		a = json_object_get(r.json, "active_seats");
 		ok = json_array_size(a) == 1 && json_integer_value(json_array_get(a, 0)) == seat;
@@ -803,14 +763,14 @@ static void test_admin__drop_lets_the_bot_play(void)
 	/* the notifier plays seat 1 at once: its steps come in via "timeout" */
 	CU_ASSERT_EQUAL_FATAL(wait_count(id, 3), 0);
 	snprintf(path, sizeof(path), "/api/v1/admin/games/%lld/timeline", (long long)id);
-	CU_ASSERT_EQUAL_FATAL(api("GET", path, admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, admin_token, NULL, &r), 0);
 	ASSERT_STR_EQ(jstr(json_array_get(json_object_get(r.json, "steps"), 2), "via"), "timeout");
 	CU_ASSERT_EQUAL(jint(json_array_get(json_object_get(r.json, "steps"), 2), "seat"), 1);
 	ht_resp_release(&r);
 	/* the dropped player's link is dead, and the seat is nobody's to join */
 	CU_ASSERT_EQUAL(play(id, seats[1], "[\"add 1\"]"), 401);
 	snprintf(path, sizeof(path), "/api/v1/games/%lld", (long long)id);
-	CU_ASSERT_EQUAL_FATAL(api("GET", path, admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, admin_token, NULL, &r), 0);
 	CU_ASSERT(strstr(jstr(json_array_get(json_object_get(r.json, "seats"), 1), "name"), "(bot)") != NULL);
 	/* nobody is offered the seat: it is not open, the bot plays it */
 	CU_ASSERT(json_is_false(json_object_get(json_array_get(json_object_get(r.json, "seats"), 1), "open")));
@@ -821,7 +781,7 @@ static void test_admin__drop_lets_the_bot_play(void)
 	ht_resp_release(&r);
 	/* the game page of someone signed in who does not play here: no Join button, and says who plays the seat */
 	snprintf(path, sizeof(path), "/games/%lld", (long long)id);
-	CU_ASSERT_EQUAL_FATAL(page("GET", path, admin_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, admin_cookie, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	CU_ASSERT(strstr(r.body.data, "Join this game") == NULL);
 	CU_ASSERT(strstr(r.body.data, "the bot plays this seat") != NULL);
@@ -859,7 +819,7 @@ static void test_admin__rollback_then_play_on(void)
 	CU_ASSERT_EQUAL(play(id, seats[0], "[\"add 1\",\"end\"]"), 200);
 	CU_ASSERT_EQUAL(move_count(id), 6);
 	snprintf(path, sizeof(path), "/api/v1/admin/games/%lld/position?n=2", (long long)id);
-	CU_ASSERT_EQUAL_FATAL(api("GET", path, admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, admin_token, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	at2 = json_incref(json_object_get(r.json, "view"));
 	ASSERT_STR_EQ(jstr(json_object_get(r.json, "step"), "text"), "end");
@@ -873,7 +833,7 @@ static void test_admin__rollback_then_play_on(void)
 	ht_resp_release(&r);
 	/* the position is step 2's again */
 	snprintf(path, sizeof(path), "/api/v1/games/%lld", (long long)id);
-	CU_ASSERT_EQUAL_FATAL(api("GET", path, admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, admin_token, NULL, &r), 0);
 	CU_ASSERT(json_equal(json_object_get(r.json, "view"), at2));
 	ASSERT_STR_EQ(r.etag, "\"7\"");
 	ht_resp_release(&r);
@@ -888,7 +848,7 @@ static void test_admin__rollback_then_play_on(void)
 	CU_ASSERT_EQUAL(play(id, seats[1], "[\"undo\"]"), 422);
 	/* the timeline shows the admin step */
 	snprintf(path, sizeof(path), "/api/v1/admin/games/%lld/timeline", (long long)id);
-	CU_ASSERT_EQUAL_FATAL(api("GET", path, admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, admin_token, NULL, &r), 0);
 	steps = json_object_get(r.json, "steps");
 	CU_ASSERT_EQUAL(json_array_size(steps), 7);
 	ASSERT_STR_EQ(jstr(json_array_get(steps, 6), "text"), "rollback to 2");
@@ -918,7 +878,7 @@ static void test_admin__rollback_then_play_on(void)
 
 	/* verify passes, from the API and the command line */
 	snprintf(path, sizeof(path), "/api/v1/admin/games/%lld/verify", (long long)id);
-	CU_ASSERT_EQUAL_FATAL(api("POST", path, admin_token, "{\"reason\":\"after the rollback\"}", &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "POST", path, admin_token, "{\"reason\":\"after the rollback\"}", &r), 0);
 	if (!json_is_true(json_object_get(r.json, "ok")))
 		fprintf(stderr, "\n  verify: %.*s\n", (int)r.body.len, r.body.data);
 	CU_ASSERT(json_is_true(json_object_get(r.json, "ok")));
@@ -931,7 +891,7 @@ static void test_admin__rollback_then_play_on(void)
 		json_decref(row);
 	}
 	/* a body that is no JSON object is refused, and writes nothing */
-	CU_ASSERT_EQUAL_FATAL(api("POST", path, admin_token, "[1]", &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "POST", path, admin_token, "[1]", &r), 0);
 	CU_ASSERT_EQUAL(r.status, 400);
 	ht_resp_release(&r);
 	snprintf(args, sizeof(args), "verify %lld", (long long)id);
@@ -948,23 +908,23 @@ static void test_admin__rollback_then_play_on(void)
 
 	/* export and import keep working: the copy replays the rollbacks and verifies */
 	snprintf(path, sizeof(path), "/api/v1/admin/games/%lld/export", (long long)id);
-	CU_ASSERT_EQUAL_FATAL(api("GET", path, admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, admin_token, NULL, &r), 0);
 	file = json_dumps(r.json, JSON_COMPACT);
 	ht_resp_release(&r);
 	snprintf(body, sizeof(body), "{\"reason\":\"copy\",\"replay\":%s}", file);
 	free(file);
-	CU_ASSERT_EQUAL_FATAL(api("POST", "/api/v1/admin/games/import", admin_token, body, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "POST", "/api/v1/admin/games/import", admin_token, body, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 201);
 	copy = jint(r.json, "id");
 	ht_resp_release(&r);
 	CU_ASSERT_EQUAL(move_count(copy), 16);
 	snprintf(path, sizeof(path), "/api/v1/admin/games/%lld/position?n=16", (long long)copy);
-	CU_ASSERT_EQUAL_FATAL(api("GET", path, admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, admin_token, NULL, &r), 0);
 	{
 		struct ht_resp r2;
 		char p2[128];
 		snprintf(p2, sizeof(p2), "/api/v1/admin/games/%lld/position?n=16", (long long)id);
-		CU_ASSERT_EQUAL_FATAL(api("GET", p2, admin_token, NULL, &r2), 0);
+		CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", p2, admin_token, NULL, &r2), 0);
 		CU_ASSERT(json_equal(json_object_get(r.json, "view"), json_object_get(r2.json, "view")));
 		ht_resp_release(&r2);
 	}
@@ -1007,7 +967,7 @@ static void test_admin__verify_finds_a_tampered_snapshot(void)
 	store_close(s);
 
 	snprintf(path, sizeof(path), "/api/v1/admin/games/%lld/verify", (long long)id);
-	CU_ASSERT_EQUAL_FATAL(api("POST", path, admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "POST", path, admin_token, NULL, &r), 0);
 	CU_ASSERT(json_is_false(json_object_get(r.json, "ok")));
 	CU_ASSERT_EQUAL(jint(r.json, "first_difference"), 5);
 	ht_resp_release(&r);
@@ -1029,7 +989,7 @@ static void test_admin__verify_finds_a_tampered_snapshot(void)
 	/* and from the page */
 	snprintf(path, sizeof(path), "/admin/games/%lld/verify", (long long)id);
 	snprintf(form, sizeof(form), "csrf=%s", admin_csrf);
-	CU_ASSERT_EQUAL_FATAL(page("POST", path, admin_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, admin_cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	CU_ASSERT(strstr(r.body.data, "found a difference at step 5") != NULL);
 	ht_resp_release(&r);
@@ -1069,22 +1029,22 @@ static void test_admin__pages(void)
 	CU_ASSERT_EQUAL(play(id, seats[1], "[\"add 3\"]"), 200);
 
 	/* the list, with filters */
-	CU_ASSERT_EQUAL_FATAL(page("GET", "/admin?email=bob%40example.org&status=active", admin_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/admin?email=bob%40example.org&status=active", admin_cookie, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	snprintf(small, sizeof(small), "href=\"/admin/games/%lld\"", (long long)id);
 	CU_ASSERT(strstr(r.body.data, small) != NULL);
 	CU_ASSERT(strstr(r.body.data, "bob@example.org") != NULL);
 	ht_resp_release(&r);
-	CU_ASSERT_EQUAL_FATAL(page("GET", "/admin?email=nobody%40example.org", admin_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/admin?email=nobody%40example.org", admin_cookie, NULL, &r), 0);
 	CU_ASSERT(strstr(r.body.data, "No games match") != NULL);
 	ht_resp_release(&r);
-	CU_ASSERT_EQUAL_FATAL(page("GET", "/admin?waiting_days=soon", admin_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/admin?waiting_days=soon", admin_cookie, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 400);
 	ht_resp_release(&r);
 
 	/* a game: seats, timeline with channel and address, notifications, chat, actions */
 	snprintf(path, sizeof(path), "/admin/games/%lld", (long long)id);
-	CU_ASSERT_EQUAL_FATAL(page("GET", path, admin_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, admin_cookie, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	CU_ASSERT(strstr(r.body.data, "<code>add 3</code>") != NULL);
 	CU_ASSERT(strstr(r.body.data, "api · ") != NULL);
@@ -1096,7 +1056,7 @@ static void test_admin__pages(void)
 
 	/* a step, with the way back and forward, and the diff to the set-up */
 	snprintf(path, sizeof(path), "/admin/games/%lld/step?n=1&diff=0", (long long)id);
-	CU_ASSERT_EQUAL_FATAL(page("GET", path, admin_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, admin_cookie, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	CU_ASSERT(strstr(r.body.data, "Step 1 of 3") != NULL);
 	CU_ASSERT(strstr(r.body.data, "step?n=0\" rel=\"prev\"") != NULL);
@@ -1105,12 +1065,12 @@ static void test_admin__pages(void)
 	CU_ASSERT(strstr(r.body.data, "<code class=\"path\">total[0]</code>") != NULL);
 	ht_resp_release(&r);
 	snprintf(path, sizeof(path), "/admin/games/%lld/step?n=9", (long long)id);
-	CU_ASSERT_EQUAL_FATAL(page("GET", path, admin_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, admin_cookie, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 404);
 	ht_resp_release(&r);
 	/* the same diff from the API */
 	snprintf(path, sizeof(path), "/api/v1/admin/games/%lld/diff?from=0&to=3", (long long)id);
-	CU_ASSERT_EQUAL_FATAL(api("GET", path, admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, admin_token, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	CU_ASSERT(json_array_size(json_object_get(r.json, "changes")) >= 3);
 	ht_resp_release(&r);
@@ -1118,17 +1078,17 @@ static void test_admin__pages(void)
 	/* an action from the page: without a reason it is refused, with one it is done and audited */
 	snprintf(path, sizeof(path), "/admin/games/%lld/rollback", (long long)id);
 	snprintf(small, sizeof(small), "csrf=%s&to=1&reason=", admin_csrf);
-	CU_ASSERT_EQUAL_FATAL(page("POST", path, admin_cookie, small, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, admin_cookie, small, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 400);
 	CU_ASSERT(strstr(r.body.data, "needs a reason") != NULL);
 	ht_resp_release(&r);
 	snprintf(small, sizeof(small), "csrf=%s&to=1&reason=Bob+asked", admin_csrf);
-	CU_ASSERT_EQUAL_FATAL(page("POST", path, admin_cookie, small, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, admin_cookie, small, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 303);
 	snprintf(path, sizeof(path), "/admin/games/%lld?done=rollback", (long long)id);
 	ASSERT_STR_EQ(r.location, path);
 	ht_resp_release(&r);
-	CU_ASSERT_EQUAL_FATAL(page("GET", path, admin_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, admin_cookie, NULL, &r), 0);
 	CU_ASSERT(strstr(r.body.data, "Rolled back.") != NULL);
 	CU_ASSERT(strstr(r.body.data, "<code>rollback to 1</code>") != NULL);
 	ht_resp_release(&r);
@@ -1142,7 +1102,7 @@ static void test_admin__pages(void)
 
 	/* the audit page, filtered */
 	snprintf(path, sizeof(path), "/admin/audit?game=%lld&action=rollback", (long long)id);
-	CU_ASSERT_EQUAL_FATAL(page("GET", path, admin_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, admin_cookie, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	CU_ASSERT(strstr(r.body.data, "Why: Bob asked") != NULL);
 	CU_ASSERT(strstr(r.body.data, "admin@example.org via web") != NULL);
@@ -1150,7 +1110,7 @@ static void test_admin__pages(void)
 
 	/* export from the page, and import a file larger than an ordinary form field through the page */
 	snprintf(path, sizeof(path), "/admin/games/%lld/export", (long long)id);
-	CU_ASSERT_EQUAL_FATAL(page("GET", path, admin_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, admin_cookie, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	ASSERT_STR_EQ(r.content_type, "application/json");
 	file = json_incref(r.json);
@@ -1170,7 +1130,7 @@ static void test_admin__pages(void)
 	form_escape(&form, text);
 	free(text);
 	CU_ASSERT(form.len > 9000);
-	CU_ASSERT_EQUAL_FATAL(page("POST", "/admin/import", admin_cookie, form.data, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/admin/import", admin_cookie, form.data, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 303);
 	CU_ASSERT(sscanf(r.location, "/admin/games/%lld?done=import", (long long *)&imported) == 1);
 	ht_resp_release(&r);
@@ -1180,13 +1140,13 @@ static void test_admin__pages(void)
 	buf_addf(&form, "csrf=%s&reason=x&replay=", user_csrf);
 	for (int i = 0; i < 9000; i++)
 		buf_addc(&form, 'x');
-	CU_ASSERT_EQUAL_FATAL(page("POST", "/admin/import", user_cookie, form.data, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/admin/import", user_cookie, form.data, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 400);
 	ht_resp_release(&r);
 	/* not JSON */
 	buf_reset(&form);
 	buf_addf(&form, "csrf=%s&reason=x&replay=%%7Bnope", admin_csrf);
-	CU_ASSERT_EQUAL_FATAL(page("POST", "/admin/import", admin_cookie, form.data, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/admin/import", admin_cookie, form.data, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 400);
 	CU_ASSERT(strstr(r.body.data, "not JSON") != NULL);
 	ht_resp_release(&r);
@@ -1211,11 +1171,11 @@ static void test_admin__game_filters(void)
 		 "\"old@example.org\"},{\"seat\":1,\"name\":\"Timer\",\"email\":null}],\"moves\":[{\"n\":1,\"seat\":0,"
 		 "\"text\":\"add 1\",\"via\":\"email\",\"at\":%lld}]}}",
 		 long_ago, long_ago + 1000);
-	CU_ASSERT_EQUAL_FATAL(api("POST", "/api/v1/admin/games/import", admin_token, body, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "POST", "/api/v1/admin/games/import", admin_token, body, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 201);
 	old = jint(r.json, "id");
 	ht_resp_release(&r);
-	CU_ASSERT_EQUAL_FATAL(api("GET", "/api/v1/admin/games?waiting_days=10", admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", "/api/v1/admin/games?waiting_days=10", admin_token, NULL, &r), 0);
 	json_array_foreach(json_object_get(r.json, "games"), i, g) {
 		CU_ASSERT(jint(g, "id") != id);
 		found += jint(g, "id") == old;
@@ -1223,19 +1183,19 @@ static void test_admin__game_filters(void)
 	CU_ASSERT_EQUAL(found, 1);
 	ht_resp_release(&r);
 	/* by player email, by game and status */
-	CU_ASSERT_EQUAL_FATAL(api("GET", "/api/v1/admin/games?email=OLD%40example.org", admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", "/api/v1/admin/games?email=OLD%40example.org", admin_token, NULL, &r), 0);
 	CU_ASSERT_EQUAL(json_array_size(json_object_get(r.json, "games")), 1);
 	CU_ASSERT_EQUAL(jint(json_array_get(json_object_get(r.json, "games"), 0), "id"), old);
 	ht_resp_release(&r);
-	CU_ASSERT_EQUAL_FATAL(api("GET", "/api/v1/admin/games?game=alien-frontiers", admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", "/api/v1/admin/games?game=alien-frontiers", admin_token, NULL, &r), 0);
 	CU_ASSERT_EQUAL(json_array_size(json_object_get(r.json, "games")), 0);
 	ht_resp_release(&r);
-	CU_ASSERT_EQUAL_FATAL(api("GET", "/api/v1/admin/games?status=done", admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", "/api/v1/admin/games?status=done", admin_token, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 400);
 	ht_resp_release(&r);
 	/* with dead-lettered notifications */
 	CU_ASSERT(dead_letter(dead_game) > 0);
-	CU_ASSERT_EQUAL_FATAL(api("GET", "/api/v1/admin/games?dead=1", admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", "/api/v1/admin/games?dead=1", admin_token, NULL, &r), 0);
 	found = 0;
 	json_array_foreach(json_object_get(r.json, "games"), i, g) {
 		CU_ASSERT(jint(g, "dead") >= 1);
@@ -1245,14 +1205,14 @@ static void test_admin__game_filters(void)
 	ht_resp_release(&r);
 	/* the game's notifications and chat */
 	snprintf(path, sizeof(path), "/api/v1/admin/games/%lld/notifications", (long long)dead_game);
-	CU_ASSERT_EQUAL_FATAL(api("GET", path, admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, admin_token, NULL, &r), 0);
 	found = 0;
 	json_array_foreach(json_object_get(r.json, "notifications"), i, g)
 		found += strcmp(jstr(g, "state"), "dead") == 0 && strstr(jstr(g, "last_error"), "550") != NULL;
 	CU_ASSERT_EQUAL(found, 1);
 	ht_resp_release(&r);
 	snprintf(path, sizeof(path), "/api/v1/admin/games/%lld/chat", (long long)dead_game);
-	CU_ASSERT_EQUAL_FATAL(api("GET", path, admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, admin_token, NULL, &r), 0);
 	CU_ASSERT(json_is_array(json_object_get(r.json, "chat")));
 	ht_resp_release(&r);
 }
@@ -1281,7 +1241,7 @@ static void test_admin__timeline_names_who_played_each_step(void)
 	CU_ASSERT_EQUAL_FATAL(wait_count(id, 9), 0);
 
 	snprintf(path, sizeof(path), "/api/v1/admin/games/%lld/timeline", (long long)id);
-	CU_ASSERT_EQUAL_FATAL(api("GET", path, admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, admin_token, NULL, &r), 0);
 	steps = json_object_get(r.json, "steps");
 	CU_ASSERT_FATAL(json_array_size(steps) >= 9);
 	ASSERT_STR_EQ(jstr(json_array_get(steps, 0), "player"), "Ann");
@@ -1294,12 +1254,12 @@ static void test_admin__timeline_names_who_played_each_step(void)
 	ht_resp_release(&r);
 	/* the position of a step says the same */
 	snprintf(path, sizeof(path), "/api/v1/admin/games/%lld/position?n=3", (long long)id);
-	CU_ASSERT_EQUAL_FATAL(api("GET", path, admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, admin_token, NULL, &r), 0);
 	ASSERT_STR_EQ(jstr(json_object_get(r.json, "step"), "player"), "Bob");
 	ht_resp_release(&r);
 	/* and the game page's timeline */
 	snprintf(path, sizeof(path), "/admin/games/%lld", (long long)id);
-	CU_ASSERT_EQUAL_FATAL(page("GET", path, admin_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, admin_cookie, NULL, &r), 0);
 	CU_ASSERT(strstr(r.body.data, "<strong>Bob</strong> <code>add 2</code>") != NULL);
 	ht_resp_release(&r);
 }
@@ -1312,7 +1272,7 @@ static json_t *newest_audit(const char *action)
 	json_t *row = NULL;
 
 	snprintf(path, sizeof(path), "/api/v1/admin/audit?action=%s&limit=1", action);
-	if (api("GET", path, admin_token, NULL, &r) == 0 && r.status == 200)
+	if (ht_api(&d, "GET", path, admin_token, NULL, &r) == 0 && r.status == 200)
 		row = json_incref(json_array_get(json_object_get(r.json, "audit"), 0));
 	ht_resp_release(&r);
 	return row;
@@ -1330,19 +1290,19 @@ static void test_admin__older_endpoints_record_a_reason(void)
 
 	CU_ASSERT_FATAL(id > 0);
 	/* a token to revoke: a new API token of the admin */
-	CU_ASSERT_EQUAL_FATAL(api("POST", "/api/v1/tokens", admin_token, "{\"label\":\"spare\"}", &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "POST", "/api/v1/tokens", admin_token, "{\"label\":\"spare\"}", &r), 0);
 	CU_ASSERT_EQUAL(r.status, 201);
 	tid = jint(r.json, "id");
 	ht_resp_release(&r);
 	/* a reason with a control character is refused and nothing is revoked or written */
 	before = audit_total();
 	snprintf(path, sizeof(path), "/api/v1/tokens/%lld?reason=a%%01b", tid);
-	CU_ASSERT_EQUAL_FATAL(api("DELETE", path, admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "DELETE", path, admin_token, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 400);
 	ht_resp_release(&r);
 	CU_ASSERT_EQUAL(audit_total(), before);
 	snprintf(path, sizeof(path), "/api/v1/tokens/%lld?reason=left%%20the%%20club", tid);
-	CU_ASSERT_EQUAL_FATAL(api("DELETE", path, admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "DELETE", path, admin_token, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	ht_resp_release(&r);
 	row = newest_audit("token_revoke");
@@ -1355,10 +1315,10 @@ static void test_admin__older_endpoints_record_a_reason(void)
 	outbox = dead_letter(id);
 	CU_ASSERT_FATAL(outbox > 0);
 	snprintf(path, sizeof(path), "/api/v1/admin/outbox/%lld/resend", (long long)outbox);
-	CU_ASSERT_EQUAL_FATAL(api("POST", path, admin_token, "\"no object\"", &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "POST", path, admin_token, "\"no object\"", &r), 0);
 	CU_ASSERT_EQUAL(r.status, 400);
 	ht_resp_release(&r);
-	CU_ASSERT_EQUAL_FATAL(api("POST", path, admin_token, "{\"reason\":\"relay fixed\"}", &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "POST", path, admin_token, "{\"reason\":\"relay fixed\"}", &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	ht_resp_release(&r);
 	row = newest_audit("outbox_resend");
@@ -1369,7 +1329,7 @@ static void test_admin__older_endpoints_record_a_reason(void)
 	/* still optional there: without a body the row has no reason */
 	outbox = dead_letter(id);
 	snprintf(path, sizeof(path), "/api/v1/admin/outbox/%lld/resend", (long long)outbox);
-	CU_ASSERT_EQUAL_FATAL(api("POST", path, admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "POST", path, admin_token, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	ht_resp_release(&r);
 	row = newest_audit("outbox_resend");

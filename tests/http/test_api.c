@@ -20,19 +20,6 @@ static char user_token[64];
 static char seat_tokens[2][64];
 static int64_t game_id;
 
-/* The last line of a CLI's output (the token of "user add"). */
-static void last_line(const struct buf *b, char *out, size_t size)
-{
-	const char *end = b->data + b->len, *start;
-
-	while (end > b->data && (end[-1] == '\n' || end[-1] == '\r'))
-		end--;
-	start = end;
-	while (start > b->data && start[-1] != '\n')
-		start--;
-	snprintf(out, size, "%.*s", (int)(end - start), start);
-}
-
 static int suite_init(void)
 {
 	struct buf out = BUF_INIT;
@@ -42,11 +29,11 @@ static int suite_init(void)
 	if (ht_start(&d, NULL) < 0)
 		return -1;
 	rc = ht_cli(&d, "user add admin@example.org --name Admin --admin", &out);
-	last_line(&out, admin_token, sizeof(admin_token));
+	ht_last_line(&out, admin_token, sizeof(admin_token));
 	buf_reset(&out);
 	if (rc == 0)
 		rc = ht_cli(&d, "user add ann@example.org --name Ann", &out);
-	last_line(&out, user_token, sizeof(user_token));
+	ht_last_line(&out, user_token, sizeof(user_token));
 	buf_release(&out);
 	return rc == 0 && strncmp(admin_token, "tp_", 3) == 0 && strncmp(user_token, "tp_", 3) == 0 ? 0 : -1;
 }
@@ -76,15 +63,15 @@ static size_t body_len(const char *body)
 #define REQ(method, path, token, headers, body, resp) \
 	CU_ASSERT_EQUAL_FATAL(ht_request(&d, method, path, token, headers, body, body_len(body), resp), 0)
 
-/* The value of one series in /metrics (its name with labels, as printed); -1 when it is missing. */
-static long metric(const char *series)
+/* The value of one series in daemon dm's /metrics (its name with labels, as printed); -1 when it is missing. */
+static long metric(const struct ht_daemon *dm, const char *series)
 {
 	struct ht_resp r;
 	const char *p;
 	size_t n = strlen(series);
 	long v = -1;
 
-	if (ht_request(&d, "GET", "/metrics", NULL, NULL, NULL, 0, &r) == 0 && r.body.data) {
+	if (ht_request(dm, "GET", "/metrics", NULL, NULL, NULL, 0, &r) == 0 && r.body.data) {
 		for (p = r.body.data; (p = strstr(p, series)); p += n) {
 			if ((p == r.body.data || p[-1] == '\n') && p[n] == ' ') {
 				v = strtol(p + n + 1, NULL, 10);
@@ -97,10 +84,7 @@ static long metric(const char *series)
 }
 
 /* Game reads answered with a kept answer. */
-static long kept_answers(void)
-{
-	return metric("turnpost_game_answers_total{kept=\"yes\"}");
-}
+#define KEPT "turnpost_game_answers_total{kept=\"yes\"}"
 
 static void test_api__health_catalog_metrics(void)
 {
@@ -121,7 +105,7 @@ static void test_api__health_catalog_metrics(void)
 	CU_ASSERT(strstr(r.body.data, "\nturnpost_store_group_commits_total ") != NULL);
 	CU_ASSERT(strstr(r.body.data, "\nturnpost_store_grouped_writes_total ") != NULL);
 	/* the daemon synced the log at least once (when it opened the database) */
-	CU_ASSERT(metric("turnpost_store_syncs_total") >= 1);
+	CU_ASSERT(metric(&d, "turnpost_store_syncs_total") >= 1);
 	ht_resp_release(&r);
 	REQ("GET", "/api/v1/nowhere", NULL, NULL, NULL, &r);
 	CU_ASSERT_EQUAL(r.status, 404);
@@ -462,11 +446,17 @@ static void test_api__restart_keeps_moves(void)
 	buf_release(&log);
 }
 
-/* A game read again while nothing changed is the kept answer; any commit, here or by another process, renews it. */
+/*
+ * A game read again while nothing changed is the kept answer; any commit,
+ * here or by another process, renews it. On a daemon of its own, where no
+ * earlier test's notifications are being delivered, so nothing but this
+ * test commits: each counter is read once after a deterministic request.
+ */
 static void test_api__kept_answers(void)
 {
+	struct ht_daemon q;
 	struct ht_resp r, r2;
-	char tok[2][64], path[96], moves[96], args[160];
+	char admin[64], tok[2][64], path[96], moves[96], args[160];
 	struct buf out = BUF_INIT;
 	const char *body = "{\"game\":\"counting-race\",\"players\":[{\"name\":\"Kim\"},{\"name\":\"Lee\"}],"
 			   "\"options\":{\"target\":6}}";
@@ -474,7 +464,11 @@ static void test_api__kept_answers(void)
 	int64_t id;
 	long k0;
 
-	REQ("POST", "/api/v1/games", admin_token, NULL, body, &r);
+	CU_ASSERT_EQUAL_FATAL(ht_start(&q, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_cli(&q, "user add admin@example.org --name Admin --admin", &out), 0);
+	ht_last_line(&out, admin, sizeof(admin));
+	buf_reset(&out);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&q, "POST", "/api/v1/games", admin, body, &r), 0);
 	CU_ASSERT_EQUAL_FATAL(r.status, 201);
 	id = jint(r.json, "id");
 	for (int i = 0; i < 2; i++)
@@ -482,89 +476,69 @@ static void test_api__kept_answers(void)
 	ht_resp_release(&r);
 	snprintf(path, sizeof(path), "/api/v1/games/%lld", (long long)id);
 	snprintf(moves, sizeof(moves), "/api/v1/games/%lld/moves", (long long)id);
-	/*
-	 * Two reads with nothing committed between them. The daemon's own
-	 * threads commit now and then (the notifier's deliveries of earlier
-	 * tests): a pair during which the store synced is tried again.
-	 */
-	for (int attempt = 0;; attempt++) {
-		long syncs = metric("turnpost_store_syncs_total");
 
-		REQ("GET", path, tok[0], NULL, NULL, &r);
-		CU_ASSERT_EQUAL(r.status, 200);
-		k0 = kept_answers();
-		REQ("GET", path, tok[0], NULL, NULL, &r2);
-		CU_ASSERT_EQUAL(r2.status, 200);
-		usleep(50 * 1000);
-		if (metric("turnpost_store_syncs_total") == syncs || attempt == 9)
-			break;
-		ht_resp_release(&r);
-		ht_resp_release(&r2);
-	}
-	/* the second read was the kept answer, the same bytes and ETag */
-	CU_ASSERT_EQUAL(kept_answers(), k0 + 1);
-	CU_ASSERT_EQUAL(r.body.len, r2.body.len);
+	/* two reads with nothing committed between them: the second is the kept answer, the same bytes and ETag */
+	k0 = metric(&q, KEPT);
+	CU_ASSERT_EQUAL_FATAL(ht_request(&q, "GET", path, tok[0], NULL, NULL, 0, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT_EQUAL_FATAL(ht_request(&q, "GET", path, tok[0], NULL, NULL, 0, &r2), 0);
+	CU_ASSERT_EQUAL(r2.status, 200);
+	CU_ASSERT_EQUAL(metric(&q, KEPT), k0 + 1);
 	CU_ASSERT(r.body.len == r2.body.len && memcmp(r.body.data, r2.body.data, r.body.len) == 0);
 	ASSERT_STR_EQ(r2.etag, "\"0\"");
 	ASSERT_STR_EQ(r2.content_type, "application/json");
 	ht_resp_release(&r);
 	ht_resp_release(&r2);
 	/* the other seat sees its own answer, not seat 0's */
-	REQ("GET", path, tok[1], NULL, NULL, &r);
+	CU_ASSERT_EQUAL_FATAL(ht_request(&q, "GET", path, tok[1], NULL, NULL, 0, &r), 0);
 	CU_ASSERT_EQUAL(jint(r.json, "you"), 1);
 	ht_resp_release(&r);
 	/* a move through this server: the next read has it */
-	REQ("POST", moves, tok[0], NULL, "{\"moves\":[\"add 1\"]}", &r);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&q, "POST", moves, tok[0], "{\"moves\":[\"add 1\"]}", &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	ht_resp_release(&r);
-	REQ("GET", path, tok[0], NULL, NULL, &r);
+	CU_ASSERT_EQUAL_FATAL(ht_request(&q, "GET", path, tok[0], NULL, NULL, 0, &r), 0);
 	CU_ASSERT_EQUAL(jint(r.json, "move_count"), 1);
 	ASSERT_STR_EQ(jstr(r.json, "status"), "active");
 	ht_resp_release(&r);
-	/* If-None-Match against the kept answer (again while nothing else is committed) */
-	for (int attempt = 0;; attempt++) {
-		long syncs = metric("turnpost_store_syncs_total");
-
-		k0 = kept_answers();
-		REQ("GET", path, tok[0], inm, NULL, &r);
-		CU_ASSERT_EQUAL(r.status, 304);
-		CU_ASSERT_EQUAL(r.body.len, 0);
-		ASSERT_STR_EQ(r.etag, "\"1\"");
-		ht_resp_release(&r);
-		usleep(50 * 1000);
-		if (metric("turnpost_store_syncs_total") == syncs || attempt == 9)
-			break;
-	}
-	CU_ASSERT_EQUAL(kept_answers(), k0 + 1);
+	/* If-None-Match against the kept answer */
+	k0 = metric(&q, KEPT);
+	CU_ASSERT_EQUAL_FATAL(ht_request(&q, "GET", path, tok[0], inm, NULL, 0, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 304);
+	CU_ASSERT_EQUAL(r.body.len, 0);
+	ASSERT_STR_EQ(r.etag, "\"1\"");
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(metric(&q, KEPT), k0 + 1);
 	/* another process (the command line, on the same database) ends the game: the next read says so */
 	snprintf(args, sizeof(args), "abort %lld --reason 'kept answers test'", (long long)id);
-	CU_ASSERT_EQUAL(ht_cli(&d, args, &out), 0);
-	REQ("GET", path, tok[0], NULL, NULL, &r);
+	CU_ASSERT_EQUAL(ht_cli(&q, args, &out), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_request(&q, "GET", path, tok[0], NULL, NULL, 0, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	ASSERT_STR_EQ(jstr(r.json, "status"), "aborted");
 	ht_resp_release(&r);
 	/* If-None-Match keeps the ETag alone: after any commit (another game made), the second of two asks is answered from it */
-	REQ("POST", "/api/v1/games", admin_token, NULL, body, &r);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&q, "POST", "/api/v1/games", admin, body, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 201);
 	ht_resp_release(&r);
-	k0 = kept_answers();
-	REQ("GET", path, tok[0], inm, NULL, &r);
+	k0 = metric(&q, KEPT);
+	CU_ASSERT_EQUAL_FATAL(ht_request(&q, "GET", path, tok[0], inm, NULL, 0, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 304);
 	ht_resp_release(&r);
-	CU_ASSERT_EQUAL(kept_answers(), k0);
-	k0 = kept_answers();
-	REQ("GET", path, tok[0], inm, NULL, &r);
+	CU_ASSERT_EQUAL(metric(&q, KEPT), k0);
+	CU_ASSERT_EQUAL_FATAL(ht_request(&q, "GET", path, tok[0], inm, NULL, 0, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 304);
 	ASSERT_STR_EQ(r.etag, "\"1\"");
 	ht_resp_release(&r);
-	CU_ASSERT_EQUAL(kept_answers(), k0 + 1);
+	CU_ASSERT_EQUAL(metric(&q, KEPT), k0 + 1);
 	/* and a full read after it is still the whole answer */
-	REQ("GET", path, tok[0], NULL, NULL, &r);
+	CU_ASSERT_EQUAL_FATAL(ht_request(&q, "GET", path, tok[0], NULL, NULL, 0, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	ASSERT_STR_EQ(jstr(r.json, "status"), "aborted");
 	CU_ASSERT_EQUAL(jint(r.json, "move_count"), 1);
 	ht_resp_release(&r);
 	buf_release(&out);
+	ht_stop(&q, SIGTERM);
+	ht_cleanup(&q);
 }
 
 static void test_api__export_import_verify(void)

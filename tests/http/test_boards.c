@@ -25,38 +25,6 @@ static struct ht_daemon d;
 static char admin_token[64];
 static struct tgame ssp = { .id = "space-station-phoenix" }, sm = { .id = "starship-merchants" };
 
-static size_t blen(const char *s)
-{
-	return s ? strlen(s) : 0;
-}
-
-static int req(const char *method, const char *path, const char *cookie, const char *form, struct ht_resp *r)
-{
-	char ch[300];
-	const char *headers[3] = { NULL, NULL, NULL };
-	int n = 0;
-
-	if (cookie && *cookie) {
-		snprintf(ch, sizeof(ch), "Cookie: %s", cookie);
-		headers[n++] = ch;
-	}
-	if (form)
-		headers[n++] = "Content-Type: application/x-www-form-urlencoded";
-	return ht_request(&d, method, path, NULL, headers, form, blen(form), r);
-}
-
-static void last_line(const struct buf *b, char *out, size_t size)
-{
-	const char *end = b->data + b->len, *start;
-
-	while (end > b->data && (end[-1] == '\n' || end[-1] == '\r'))
-		end--;
-	start = end;
-	while (start > b->data && start[-1] != '\n')
-		start--;
-	snprintf(out, size, "%.*s", (int)(end - start), start);
-}
-
 static int create(struct tgame *g)
 {
 	struct ht_resp r;
@@ -89,7 +57,7 @@ static int suite_init(void)
 	if (ht_start(&d, NULL) < 0)
 		return -1;
 	rc = ht_cli(&d, "user add admin@example.org --name Admin --admin", &out);
-	last_line(&out, admin_token, sizeof(admin_token));
+	ht_last_line(&out, admin_token, sizeof(admin_token));
 	buf_release(&out);
 	if (rc != 0 || create(&ssp) < 0 || create(&sm) < 0)
 		return -1;
@@ -112,7 +80,7 @@ static const char *seat_cookie(struct tgame *g, int seat)
 	if (g->cookie[seat][0])
 		return g->cookie[seat];
 	snprintf(path, sizeof(path), "/s/%s", g->link[seat]);
-	if (req("GET", path, NULL, NULL, &r) == 0 && r.status == 303 && ht_cookie(&r, "tp_session", sess, sizeof(sess)) == 0)
+	if (ht_page(&d, "GET", path, NULL, NULL, &r) == 0 && r.status == 303 && ht_cookie(&r, "tp_session", sess, sizeof(sess)) == 0)
 		snprintf(g->cookie[seat], sizeof(g->cookie[seat]), "tp_session=%s", sess);
 	ht_resp_release(&r);
 	return g->cookie[seat];
@@ -214,7 +182,7 @@ static void check_page(struct tgame *g, int seat, const char *const *words, stru
 	struct buf s = BUF_INIT;
 
 	snprintf(path, sizeof(path), "/games/%lld", (long long)g->game);
-	CU_ASSERT_EQUAL_FATAL(req("GET", path, seat_cookie(g, seat), NULL, r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, seat_cookie(g, seat), NULL, r), 0);
 	CU_ASSERT_EQUAL_FATAL(r->status, 200);
 	CU_ASSERT(r->body.len < 100 * 1024);
 	CU_ASSERT_EQUAL_FATAL(svg_span(r->body.data, &svg, &svg_len), 0);
@@ -307,7 +275,7 @@ static void play_taps(struct tgame *g, const char *const *words, int steps, size
 		buf_addf(&form, "csrf=%s&mc=%lld&seat=%d&move=", csrf, (long long)mc, seat);
 		urlencode(&form, value);
 		snprintf(path, sizeof(path), "/games/%lld/move", (long long)g->game);
-		CU_ASSERT_EQUAL_FATAL(req("POST", path, seat_cookie(g, seat), form.data, &p), 0);
+		CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, seat_cookie(g, seat), form.data, &p), 0);
 		if (p.status != 303)
 			fprintf(stderr, "\n  tap \"%s\" answered %ld: %.300s\n", value, p.status, p.body.data);
 		CU_ASSERT_EQUAL(p.status, 303);

@@ -22,18 +22,6 @@ static char admin_token[64];
 static char fake_now[32];
 static const char *extra[16];
 
-static void last_line(const struct buf *b, char *out, size_t size)
-{
-	const char *end = b->data + b->len, *start;
-
-	while (end > b->data && (end[-1] == '\n' || end[-1] == '\r'))
-		end--;
-	start = end;
-	while (start > b->data && start[-1] != '\n')
-		start--;
-	snprintf(out, size, "%.*s", (int)(end - start), start);
-}
-
 static int suite_init(void)
 {
 	curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -117,7 +105,7 @@ static void test_restart__kill_during_retries_loses_nothing(void)
 	rx_push(rx, RX_HANG, 0, 4000);
 	CU_ASSERT_EQUAL_FATAL(ht_start(&d, extra), 0);
 	CU_ASSERT_EQUAL(ht_cli(&d, "user add admin@example.org --admin", &out), 0);
-	last_line(&out, admin_token, sizeof(admin_token));
+	ht_last_line(&out, admin_token, sizeof(admin_token));
 	buf_release(&out);
 	CU_ASSERT_EQUAL_FATAL(ht_request(&d, "POST", "/api/v1/games", admin_token, NULL, body, strlen(body), &r), 0);
 	CU_ASSERT_EQUAL(r.status, 201);
@@ -180,7 +168,7 @@ static void test_restart__move_waiting_on_a_failing_disk(void)
 	CU_ASSERT_EQUAL_FATAL(ht_start(&d2, NULL), 0);
 	unsetenv("TURNPOST_TEST_SYNC_DELAY_MS");
 	CU_ASSERT_EQUAL(ht_cli(&d2, "user add admin@example.org --admin", &out), 0);
-	last_line(&out, token, sizeof(token));
+	ht_last_line(&out, token, sizeof(token));
 	buf_release(&out);
 	CU_ASSERT_EQUAL_FATAL(ht_request(&d2, "POST", "/api/v1/games", token, NULL, body, strlen(body), &r), 0);
 	CU_ASSERT_EQUAL_FATAL(r.status, 201);
@@ -286,7 +274,7 @@ static void test_restart__stop_during_a_stream_of_moves(void)
 
 	CU_ASSERT_EQUAL_FATAL(ht_start(&d3, NULL), 0);
 	CU_ASSERT_EQUAL(ht_cli(&d3, "user add admin@example.org --admin", &out), 0);
-	last_line(&out, token, sizeof(token));
+	ht_last_line(&out, token, sizeof(token));
 	buf_release(&out);
 	for (int i = 0; i < STREAMS; i++) {
 		CU_ASSERT_EQUAL_FATAL(ht_request(&d3, "POST", "/api/v1/games", token, NULL, body, strlen(body), &r), 0);

@@ -20,39 +20,6 @@ static int64_t game_id;
 /* browser state of Ann (seat 0) and Bob (seat 1) */
 static char ann_cookie[256], bob_cookie[256];
 
-static void last_line(const struct buf *b, char *out, size_t size)
-{
-	const char *end = b->data + b->len, *start;
-
-	while (end > b->data && (end[-1] == '\n' || end[-1] == '\r'))
-		end--;
-	start = end;
-	while (start > b->data && start[-1] != '\n')
-		start--;
-	snprintf(out, size, "%.*s", (int)(end - start), start);
-}
-
-static size_t blen(const char *s)
-{
-	return s ? strlen(s) : 0;
-}
-
-/* A request with a Cookie header and an optional urlencoded form body. */
-static int req(const char *method, const char *path, const char *cookie, const char *form, struct ht_resp *r)
-{
-	char ch[300];
-	const char *headers[3] = { NULL, NULL, NULL };
-	int n = 0;
-
-	if (cookie && *cookie) {
-		snprintf(ch, sizeof(ch), "Cookie: %s", cookie);
-		headers[n++] = ch;
-	}
-	if (form)
-		headers[n++] = "Content-Type: application/x-www-form-urlencoded";
-	return ht_request(&d, method, path, NULL, headers, form, blen(form), r);
-}
-
 static int suite_init(void)
 {
 	struct buf out = BUF_INIT;
@@ -66,7 +33,7 @@ static int suite_init(void)
 	if (ht_start(&d, NULL) < 0)
 		return -1;
 	rc = ht_cli(&d, "user add admin@example.org --name Admin --admin", &out);
-	last_line(&out, admin_token, sizeof(admin_token));
+	ht_last_line(&out, admin_token, sizeof(admin_token));
 	buf_release(&out);
 	if (rc != 0 || ht_request(&d, "POST", "/api/v1/games", admin_token, NULL, body, strlen(body), &r) < 0)
 		return -1;
@@ -93,7 +60,7 @@ static void seat_sign_in(int seat, char *cookie, size_t size)
 	char path[96], sess[80], want[64];
 
 	snprintf(path, sizeof(path), "/s/%s", seat_link[seat]);
-	CU_ASSERT_EQUAL_FATAL(req("GET", path, NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, NULL, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 303);
 	snprintf(want, sizeof(want), "/games/%lld?seat=%d", (long long)game_id, seat);
 	ASSERT_STR_EQ(r.location, want);
@@ -107,7 +74,7 @@ static void page_csrf(const char *path, const char *cookie, char *csrf, size_t s
 {
 	struct ht_resp r;
 
-	CU_ASSERT_EQUAL_FATAL(req("GET", path, cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, cookie, NULL, &r), 0);
 	CU_ASSERT_EQUAL(ht_form_value(&r, "csrf", csrf, size), 0);
 	ht_resp_release(&r);
 }
@@ -131,7 +98,7 @@ static void test_web__home_headers_and_404(void)
 	struct ht_resp r;
 	char csrf[64];
 
-	CU_ASSERT_EQUAL_FATAL(req("GET", "/", NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/", NULL, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	ASSERT_STR_EQ(r.content_type, "text/html; charset=utf-8");
 	CU_ASSERT(strstr(r.csp, "frame-ancestors 'none'") != NULL);
@@ -140,11 +107,11 @@ static void test_web__home_headers_and_404(void)
 	CU_ASSERT(strstr(r.body.data, "name=\"viewport\"") != NULL);
 	CU_ASSERT_EQUAL(ht_cookie(&r, "tp_csrf", csrf, sizeof(csrf)), 0);
 	ht_resp_release(&r);
-	CU_ASSERT_EQUAL_FATAL(req("GET", "/no/such/page", NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/no/such/page", NULL, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 404);
 	CU_ASSERT(strstr(r.body.data, "There is no such page.") != NULL);
 	ht_resp_release(&r);
-	CU_ASSERT_EQUAL_FATAL(req("GET", "/static/style.css", NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/static/style.css", NULL, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	CU_ASSERT(strstr(r.content_type, "text/css") != NULL);
 	CU_ASSERT(strstr(r.body.data, "min-height: 44px") != NULL);
@@ -161,28 +128,28 @@ static void test_web__signin_needs_csrf_and_tells_nothing(void)
 	int count = -1;
 
 	/* no token at all: refused, nothing queued */
-	CU_ASSERT_EQUAL_FATAL(req("POST", "/signin", NULL, "email=ann%40example.org", &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/signin", NULL, "email=ann%40example.org", &r), 0);
 	CU_ASSERT_EQUAL(r.status, 403);
 	ht_resp_release(&r);
 	/* the double-submit cookie and the form field together */
-	CU_ASSERT_EQUAL_FATAL(req("GET", "/signin", NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/signin", NULL, NULL, &r), 0);
 	CU_ASSERT_EQUAL(ht_cookie(&r, "tp_csrf", csrf, sizeof(csrf)), 0);
 	ht_resp_release(&r);
 	snprintf(cookie, sizeof(cookie), "tp_csrf=%s", csrf);
 	snprintf(form, sizeof(form), "csrf=%s&email=ann%%40example.org", csrf);
-	CU_ASSERT_EQUAL_FATAL(req("POST", "/signin", cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/signin", cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	CU_ASSERT(strstr(r.body.data, "a sign-in link is on its way") != NULL);
 	ht_resp_release(&r);
 	/* an unknown address gets the same answer and queues nothing */
 	snprintf(form, sizeof(form), "csrf=%s&email=nobody%%40example.org", csrf);
-	CU_ASSERT_EQUAL_FATAL(req("POST", "/signin", cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/signin", cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	CU_ASSERT(strstr(r.body.data, "a sign-in link is on its way") != NULL);
 	ht_resp_release(&r);
 	/* a wrong token with the right cookie */
 	snprintf(form, sizeof(form), "csrf=AAAA%s&email=ann%%40example.org", csrf + 4);
-	CU_ASSERT_EQUAL_FATAL(req("POST", "/signin", cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/signin", cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 403);
 	ht_resp_release(&r);
 	CU_ASSERT_EQUAL_FATAL(store_open(d.db, NULL, &s, &e), 0);
@@ -215,25 +182,25 @@ static void test_web__signin_link_single_use(void)
 	store_close(s);
 
 	snprintf(path, sizeof(path), "/signin/%s", tok);
-	CU_ASSERT_EQUAL_FATAL(req("GET", path, NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, NULL, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	CU_ASSERT_EQUAL(ht_cookie(&r, "tp_csrf", csrf, sizeof(csrf)), 0);
 	ht_resp_release(&r);
 	snprintf(cookie, sizeof(cookie), "tp_csrf=%s", csrf);
 	snprintf(form, sizeof(form), "csrf=%s", csrf);
-	CU_ASSERT_EQUAL_FATAL(req("POST", path, cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 303);
 	CU_ASSERT_EQUAL(ht_cookie(&r, "tp_session", sess, sizeof(sess)), 0);
 	ht_resp_release(&r);
 	/* the session works: the home page greets Ann */
 	snprintf(cookie, sizeof(cookie), "tp_session=%s", sess);
-	CU_ASSERT_EQUAL_FATAL(req("GET", "/", cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/", cookie, NULL, &r), 0);
 	CU_ASSERT(strstr(r.body.data, "Your games") != NULL);
 	CU_ASSERT(strstr(r.body.data, "Waiting for you") != NULL);
 	ht_resp_release(&r);
 	/* used once: the second time it is refused */
 	snprintf(cookie, sizeof(cookie), "tp_csrf=%s", csrf);
-	CU_ASSERT_EQUAL_FATAL(req("POST", path, cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 400);
 	CU_ASSERT(strstr(r.body.data, "expired or was used already") != NULL);
 	ht_resp_release(&r);
@@ -269,12 +236,12 @@ static void test_web__signin_by_email_end_to_end(void)
 	struct ht_resp r;
 	char csrf[64], cookie[128], form[256], tok[64], path[96], sess[80];
 
-	CU_ASSERT_EQUAL_FATAL(req("GET", "/signin", NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/signin", NULL, NULL, &r), 0);
 	CU_ASSERT_EQUAL(ht_cookie(&r, "tp_csrf", csrf, sizeof(csrf)), 0);
 	ht_resp_release(&r);
 	snprintf(cookie, sizeof(cookie), "tp_csrf=%s", csrf);
 	snprintf(form, sizeof(form), "csrf=%s&email=bob%%40example.org", csrf);
-	CU_ASSERT_EQUAL_FATAL(req("POST", "/signin", cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/signin", cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	ht_resp_release(&r);
 	/* the notifier delivers the link by email (the file transport here) */
@@ -282,12 +249,12 @@ static void test_web__signin_by_email_end_to_end(void)
 	CU_ASSERT_EQUAL_FATAL(strncmp(tok, "tp_", 3), 0);
 	snprintf(path, sizeof(path), "/signin/%s", tok);
 	snprintf(form, sizeof(form), "csrf=%s", csrf);
-	CU_ASSERT_EQUAL_FATAL(req("POST", path, cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 303);
 	CU_ASSERT_EQUAL(ht_cookie(&r, "tp_session", sess, sizeof(sess)), 0);
 	ht_resp_release(&r);
 	snprintf(cookie, sizeof(cookie), "tp_session=%s", sess);
-	CU_ASSERT_EQUAL_FATAL(req("GET", "/account", cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/account", cookie, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	CU_ASSERT(strstr(r.body.data, "bob@example.org") != NULL);
 	ht_resp_release(&r);
@@ -300,19 +267,19 @@ static void test_web__cli_signin_link(void)
 	char link[200], path[96], csrf[64], cookie[128], form[96], *p;
 
 	CU_ASSERT_EQUAL(ht_cli(&d, "user link admin@example.org --base-url https://games.example.org/", &out), 0);
-	last_line(&out, link, sizeof(link));
+	ht_last_line(&out, link, sizeof(link));
 	CU_ASSERT_EQUAL_FATAL(strncmp(link, "https://games.example.org/signin/tp_", 36), 0);
 	p = strstr(link, "/signin/");
 	snprintf(path, sizeof(path), "%s", p);
 	buf_reset(&out);
 	CU_ASSERT_NOT_EQUAL(ht_cli(&d, "user link nobody@example.org", &out), 0);
 	buf_release(&out);
-	CU_ASSERT_EQUAL_FATAL(req("GET", path, NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, NULL, NULL, &r), 0);
 	CU_ASSERT_EQUAL(ht_cookie(&r, "tp_csrf", csrf, sizeof(csrf)), 0);
 	ht_resp_release(&r);
 	snprintf(cookie, sizeof(cookie), "tp_csrf=%s", csrf);
 	snprintf(form, sizeof(form), "csrf=%s", csrf);
-	CU_ASSERT_EQUAL_FATAL(req("POST", path, cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 303);
 	ht_resp_release(&r);
 }
@@ -325,24 +292,24 @@ static void test_web__seat_link_and_game_page(void)
 	seat_sign_in(0, ann_cookie, sizeof(ann_cookie));
 	seat_sign_in(1, bob_cookie, sizeof(bob_cookie));
 	snprintf(path, sizeof(path), "/games/%lld", (long long)game_id);
-	CU_ASSERT_EQUAL_FATAL(req("GET", path, ann_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, ann_cookie, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	CU_ASSERT(strstr(r.body.data, "value=\"add 1\"") != NULL);
 	CU_ASSERT(strstr(r.body.data, "Your move") != NULL);
 	CU_ASSERT(r.body.len < 100 * 1024);
 	ht_resp_release(&r);
 	/* Bob waits: no buttons */
-	CU_ASSERT_EQUAL_FATAL(req("GET", path, bob_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, bob_cookie, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	CU_ASSERT(strstr(r.body.data, "Your move") == NULL);
 	ht_resp_release(&r);
 	/* signed out: to the sign-in page */
-	CU_ASSERT_EQUAL_FATAL(req("GET", path, NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, NULL, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 303);
 	ASSERT_STR_EQ(r.location, "/signin");
 	ht_resp_release(&r);
 	/* a bad seat link */
-	CU_ASSERT_EQUAL_FATAL(req("GET", "/s/tp_nonsense", NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/s/tp_nonsense", NULL, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 400);
 	ht_resp_release(&r);
 }
@@ -356,7 +323,7 @@ static void test_web__move_forms(void)
 	snprintf(path, sizeof(path), "/games/%lld/move", (long long)game_id);
 	page_csrf(gpath, ann_cookie, csrf, sizeof(csrf));
 	/* without the CSRF token: refused, nothing stored */
-	CU_ASSERT_EQUAL_FATAL(req("POST", path, ann_cookie, "move=add+1&mc=0", &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, ann_cookie, "move=add+1&mc=0", &r), 0);
 	CU_ASSERT_EQUAL(r.status, 403);
 	ht_resp_release(&r);
 	CU_ASSERT_EQUAL(moves_stored(), 0);
@@ -366,19 +333,19 @@ static void test_web__move_forms(void)
 		page_csrf(gpath, bob_cookie, bob_csrf, sizeof(bob_csrf));
 		CU_ASSERT(strcmp(bob_csrf, csrf) != 0);
 		snprintf(form, sizeof(form), "csrf=%s&move=add+1&mc=0", bob_csrf);
-		CU_ASSERT_EQUAL_FATAL(req("POST", path, ann_cookie, form, &r), 0);
+		CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, ann_cookie, form, &r), 0);
 		CU_ASSERT_EQUAL(r.status, 403);
 		ht_resp_release(&r);
 	}
 	/* a tap on a button */
 	snprintf(form, sizeof(form), "csrf=%s&move=add+2&mc=0&seat=0", csrf);
-	CU_ASSERT_EQUAL_FATAL(req("POST", path, ann_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, ann_cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 303);
 	ht_resp_release(&r);
 	CU_ASSERT_EQUAL(moves_stored(), 1);
 	/* an illegal typed line: 422 with the error next to the form, the text kept */
 	snprintf(form, sizeof(form), "csrf=%s&moves=add+1%%0Aadd+7&mc=1", csrf);
-	CU_ASSERT_EQUAL_FATAL(req("POST", path, ann_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, ann_cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 422);
 	CU_ASSERT(strstr(r.body.data, "Line 2") != NULL);
 	CU_ASSERT(strstr(r.body.data, "not 7") != NULL);
@@ -387,26 +354,26 @@ static void test_web__move_forms(void)
 	CU_ASSERT_EQUAL(moves_stored(), 1);
 	/* a stale page: 412 and the new position */
 	snprintf(form, sizeof(form), "csrf=%s&move=add+1&mc=0", csrf);
-	CU_ASSERT_EQUAL_FATAL(req("POST", path, ann_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, ann_cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 412);
 	CU_ASSERT(strstr(r.body.data, "moved on") != NULL);
 	ht_resp_release(&r);
 	/* undo is offered and works */
-	CU_ASSERT_EQUAL_FATAL(req("GET", gpath, ann_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", gpath, ann_cookie, NULL, &r), 0);
 	CU_ASSERT(strstr(r.body.data, "value=\"undo\"") != NULL);
 	ht_resp_release(&r);
 	snprintf(form, sizeof(form), "csrf=%s&move=undo&mc=1", csrf);
-	CU_ASSERT_EQUAL_FATAL(req("POST", path, ann_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, ann_cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 303);
 	ht_resp_release(&r);
 	snprintf(form, sizeof(form), "csrf=%s&moves=add+3%%0A%%23+done%%0Aend&mc=2", csrf);
-	CU_ASSERT_EQUAL_FATAL(req("POST", path, ann_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, ann_cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 303);
 	ht_resp_release(&r);
 	CU_ASSERT_EQUAL(moves_stored(), 4);
 	/* not Ann's turn any more */
 	snprintf(form, sizeof(form), "csrf=%s&move=add+1&mc=4", csrf);
-	CU_ASSERT_EQUAL_FATAL(req("POST", path, ann_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, ann_cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 403);
 	ht_resp_release(&r);
 	CU_ASSERT_EQUAL(moves_stored(), 4);
@@ -419,7 +386,7 @@ static void test_web__history_and_chat_escape(void)
 
 	snprintf(gpath, sizeof(gpath), "/games/%lld", (long long)game_id);
 	snprintf(path, sizeof(path), "/games/%lld/history", (long long)game_id);
-	CU_ASSERT_EQUAL_FATAL(req("GET", path, bob_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, bob_cookie, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	CU_ASSERT(strstr(r.body.data, "<strong>Ann</strong> <code>add 2</code>") != NULL);
 	CU_ASSERT(strstr(r.body.data, "<code>undo</code>") != NULL);
@@ -427,16 +394,16 @@ static void test_web__history_and_chat_escape(void)
 	page_csrf(gpath, bob_cookie, csrf, sizeof(csrf));
 	snprintf(path, sizeof(path), "/games/%lld/chat", (long long)game_id);
 	snprintf(form, sizeof(form), "csrf=%s&text=%%3Cscript%%3Ealert(1)%%3C%%2Fscript%%3E+good+luck", csrf);
-	CU_ASSERT_EQUAL_FATAL(req("POST", path, bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, bob_cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 303);
 	ht_resp_release(&r);
-	CU_ASSERT_EQUAL_FATAL(req("GET", gpath, ann_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", gpath, ann_cookie, NULL, &r), 0);
 	CU_ASSERT(strstr(r.body.data, "&lt;script&gt;alert(1)&lt;/script&gt; good luck") != NULL);
 	CU_ASSERT(strstr(r.body.data, "<script>alert(1)") == NULL);
 	ht_resp_release(&r);
 	/* an empty message is refused */
 	snprintf(form, sizeof(form), "csrf=%s&text=+", csrf);
-	CU_ASSERT_EQUAL_FATAL(req("POST", path, bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, bob_cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 400);
 	ht_resp_release(&r);
 }
@@ -449,7 +416,7 @@ static void test_web__account_new_game_join(void)
 	page_csrf("/account", bob_cookie, csrf, sizeof(csrf));
 	snprintf(form, sizeof(form), "csrf=%s&name=Robert&email=bob%%40example.org&ev_your_turn=1&delivery=digest",
 		 csrf);
-	CU_ASSERT_EQUAL_FATAL(req("POST", "/account", bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/account", bob_cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	CU_ASSERT(strstr(r.body.data, "Saved.") != NULL);
 	CU_ASSERT(strstr(r.body.data, "value=\"Robert\"") != NULL);
@@ -458,51 +425,51 @@ static void test_web__account_new_game_join(void)
 	ht_resp_release(&r);
 	/* another account's address is refused, and nothing changes */
 	snprintf(form, sizeof(form), "csrf=%s&name=Bobby&email=ann%%40example.org", csrf);
-	CU_ASSERT_EQUAL_FATAL(req("POST", "/account", bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/account", bob_cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 400);
 	CU_ASSERT(strstr(r.body.data, "already uses ann@example.org") != NULL);
 	ht_resp_release(&r);
-	CU_ASSERT_EQUAL_FATAL(req("GET", "/account", bob_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/account", bob_cookie, NULL, &r), 0);
 	CU_ASSERT(strstr(r.body.data, "value=\"Robert\"") != NULL);
 	CU_ASSERT(strstr(r.body.data, "value=\"bob@example.org\"") != NULL);
 	ht_resp_release(&r);
 	/* a new address of his own is taken, and changed back */
 	snprintf(form, sizeof(form), "csrf=%s&name=Robert&email=robert%%40example.org", csrf);
-	CU_ASSERT_EQUAL_FATAL(req("POST", "/account", bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/account", bob_cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	CU_ASSERT(strstr(r.body.data, "value=\"robert@example.org\"") != NULL);
 	ht_resp_release(&r);
 	snprintf(form, sizeof(form), "csrf=%s&name=Robert&email=bob%%40example.org&ev_your_turn=1&delivery=digest", csrf);
-	CU_ASSERT_EQUAL_FATAL(req("POST", "/account", bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/account", bob_cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	ht_resp_release(&r);
 	/* a malformed form body is refused */
-	CU_ASSERT_EQUAL_FATAL(req("POST", "/account", bob_cookie, "csrf=%zz", &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/account", bob_cookie, "csrf=%zz", &r), 0);
 	CU_ASSERT_EQUAL(r.status, 400);
 	ht_resp_release(&r);
 	/* Bob starts a game with an open seat */
 	page_csrf("/games/new", bob_cookie, csrf, sizeof(csrf));
 	snprintf(form, sizeof(form), "csrf=%s&game=counting-race&name0=Robert&email0=bob%%40example.org&name1=Anyone",
 		 csrf);
-	CU_ASSERT_EQUAL_FATAL(req("POST", "/games/new", bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/games/new", bob_cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 303);
 	snprintf(path, sizeof(path), "%s/join", r.location);
 	ht_resp_release(&r);
 	snprintf(form, sizeof(form), "csrf=%s&game=counting-race&name0=Robert&email0=not-an-email", csrf);
-	CU_ASSERT_EQUAL_FATAL(req("POST", "/games/new", bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/games/new", bob_cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 400);
 	CU_ASSERT(strstr(r.body.data, "is not an email address") != NULL);
 	ht_resp_release(&r);
 	/* Ann sees it among open seats and joins */
-	CU_ASSERT_EQUAL_FATAL(req("GET", "/", ann_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/", ann_cookie, NULL, &r), 0);
 	CU_ASSERT(strstr(r.body.data, "Open seats you can join") != NULL);
 	ht_resp_release(&r);
 	page_csrf("/", ann_cookie, csrf, sizeof(csrf));
 	snprintf(form, sizeof(form), "csrf=%s", csrf);
-	CU_ASSERT_EQUAL_FATAL(req("POST", path, ann_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, ann_cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 303);
 	ht_resp_release(&r);
-	CU_ASSERT_EQUAL_FATAL(req("POST", path, ann_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, ann_cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 409);
 	ht_resp_release(&r);
 }
@@ -512,7 +479,7 @@ static void test_web__new_game_options_and_clock(void)
 	struct ht_resp r;
 	char csrf[64], form[600], path[300];
 
-	CU_ASSERT_EQUAL_FATAL(req("GET", "/games/new", bob_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/games/new", bob_cookie, NULL, &r), 0);
 	CU_ASSERT(strstr(r.body.data, "name=\"opt_counting-race_target\"") != NULL);
 	CU_ASSERT(strstr(r.body.data, "name=\"opt_space-station-phoenix_first_game\"") != NULL);
 	CU_ASSERT(strstr(r.body.data, "name=\"clock_mode\"") != NULL);
@@ -521,14 +488,14 @@ static void test_web__new_game_options_and_clock(void)
 	/* a bad option and a bad clock are refused with the form kept */
 	snprintf(form, sizeof(form), "csrf=%s&game=counting-race&name0=Robert&email0=bob%%40example.org"
 		 "&opt_counting-race_target=lots", csrf);
-	CU_ASSERT_EQUAL_FATAL(req("POST", "/games/new", bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/games/new", bob_cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 400);
 	CU_ASSERT(strstr(r.body.data, "whole number") != NULL);
 	CU_ASSERT(strstr(r.body.data, "value=\"lots\"") != NULL);
 	ht_resp_release(&r);
 	snprintf(form, sizeof(form), "csrf=%s&game=counting-race&name0=Robert&email0=bob%%40example.org"
 		 "&clock_mode=per_turn&clock_hours=soon", csrf);
-	CU_ASSERT_EQUAL_FATAL(req("POST", "/games/new", bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/games/new", bob_cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 400);
 	CU_ASSERT(strstr(r.body.data, "number of hours") != NULL);
 	ht_resp_release(&r);
@@ -536,7 +503,7 @@ static void test_web__new_game_options_and_clock(void)
 	snprintf(form, sizeof(form), "csrf=%s&game=counting-race&name0=Robert&email0=bob%%40example.org"
 		 "&name1=Ann&email1=ann%%40example.org&opt_counting-race_target=6"
 		 "&clock_mode=per_turn&clock_hours=48&clock_timeout=bot", csrf);
-	CU_ASSERT_EQUAL_FATAL(req("POST", "/games/new", bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/games/new", bob_cookie, form, &r), 0);
 	CU_ASSERT_EQUAL_FATAL(r.status, 303);
 	snprintf(path, sizeof(path), "/api/v1%s", r.location);
 	ht_resp_release(&r);
@@ -571,7 +538,7 @@ static void test_web__history_names_the_player_of_each_step(void)
 	CU_ASSERT_EQUAL(r.status, 200);
 	ht_resp_release(&r);
 	snprintf(path, sizeof(path), "/games/%lld/history", (long long)id);
-	CU_ASSERT_EQUAL_FATAL(req("GET", path, bob_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, bob_cookie, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	CU_ASSERT(strstr(r.body.data, "<strong>Ann</strong> <code>add 1</code>") != NULL);
 	CU_ASSERT(strstr(r.body.data, "<strong>Carol</strong> <code>add 1</code>") == NULL);
@@ -585,11 +552,11 @@ static void test_web__signout(void)
 
 	page_csrf("/", ann_cookie, csrf, sizeof(csrf));
 	snprintf(form, sizeof(form), "csrf=%s", csrf);
-	CU_ASSERT_EQUAL_FATAL(req("POST", "/signout", ann_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/signout", ann_cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 303);
 	ht_resp_release(&r);
 	/* the old cookie is dead */
-	CU_ASSERT_EQUAL_FATAL(req("GET", "/account", ann_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/account", ann_cookie, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 303);
 	ht_resp_release(&r);
 }
