@@ -37,8 +37,8 @@ static const struct knobs level1 = {
 };
 
 static const struct knobs level2 = {
-	.explore = 0.7, .ev = 2.0, .lap_credits = 45, .laps_max = 4, .claim_value = 6, .claim_credits = 10,
-	.buy_margin = 0, .buy_laps = 3, .ship_minw = 4, .ship_ew = 2, .ship_cw = 0, .belt_stay = 1, .lease = 1,
+	.explore = 0.85, .ev = 0.0, .lap_credits = 50, .laps_max = 4, .claim_value = 5, .claim_credits = 5,
+	.buy_margin = 0, .buy_laps = 4, .ship_minw = 4, .ship_ew = 4, .ship_cw = 0, .belt_stay = 1, .lease = 0,
 	.last_buy = 3,
 };
 
