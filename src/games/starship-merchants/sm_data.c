@@ -26,11 +26,11 @@ const struct sm_consts sm_consts = {
 };
 
 const struct sm_token_kind sm_kinds[SM_NKINDS] = {
-	[SM_ICE9]      = { "ice-9",     "Ice-9",     2, { 12, 15, 18 }, 1 },
+	[SM_ICE9]      = { "ice-9",     "Ice-9",     2, { 12, 15, 16 }, 1 },
 	[SM_DEUTERIUM] = { "deuterium", "Deuterium", 3, { 10, 12, 14 }, 1 },
 	[SM_COBALT]    = { "cobalt",    "Cobalt",    4, {  8, 10, 12 }, 1 },
 	[SM_IRIDIUM]   = { "iridium",   "Iridium",   5, {  6,  7,  8 }, 0 },
-	[SM_XENITE]    = { "xenite",    "Xenite",    7, {  4,  5,  6 }, 0 },
+	[SM_XENITE]    = { "xenite",    "Xenite",    7, {  4,  5,  4 }, 0 },
 };
 
 /* [mark-1][type]: cost, energy, cargo, supply at 2/3/4 players (one of each type per player and Mark) */
@@ -58,7 +58,7 @@ const struct sm_card sm_cards[SM_NCARDS] = {
 	{ "veteran-captain", "Veteran Captain", SM_CARD_PILOT, 8, 2,
 	  { .per_token = 1 }, "+1 credit per token this ship delivers" },
 	{ "contract-pilot", "Contract Pilot", SM_CARD_PILOT, 6, 2,
-	  { .flat = 4 }, "+4 credits whenever this ship delivers at least one token" },
+	  { .flat = 6 }, "+6 credits whenever this ship delivers at least one token" },
 	/* gear: ship bonuses, up to six per ship */
 	{ "grapples", "Grapples", SM_CARD_GEAR, 4, 5,
 	  { .cargo = 1 }, "+1 cargo" },
@@ -88,7 +88,7 @@ const struct sm_card sm_cards[SM_NCARDS] = {
 };
 
 const struct sm_dest sm_dests[SM_NDESTS] = {
-	{ "waystation", "Waystation", 1, 2, { .flat = 3 }, "+3 credits" },
+	{ "waystation", "Waystation", 1, 2, { .flat = 5 }, "+5 credits" },
 	{ "ice-moon", "Ice Moon", 2, 2, { .per_kind = { [SM_ICE9] = 2 } },
 	  "+2 credits per Ice-9 aboard" },
 	{ "fuel-depot", "Fuel Depot", 2, 2, { .per_kind = { [SM_DEUTERIUM] = 2 } },
@@ -101,6 +101,6 @@ const struct sm_dest sm_dests[SM_NDESTS] = {
 	{ "trade-hub", "Trade Hub", 3, 2, { .per_token = 1 }, "+1 credit per token aboard" },
 	{ "assay-office", "Assay Office", 3, 2, { .per_distinct = 2 },
 	  "+2 credits per distinct kind of token aboard" },
-	{ "free-port", "Free Port", 4, 2, { .flat = 7 }, "+7 credits" },
-	{ "capital-world", "Capital World", 5, 2, { .flat = 10 }, "+10 credits" },
+	{ "free-port", "Free Port", 4, 2, { .flat = 12 }, "+12 credits" },
+	{ "capital-world", "Capital World", 5, 2, { .flat = 18 }, "+18 credits" },
 };

@@ -114,6 +114,49 @@ static void test_sm_props__games_4(void)
 	play_many(4, 1000, 15);
 }
 
+/*
+ * Seat balance of the content set: with 15 credits for every seat, greedy
+ * bots in every seat win about equally often from every seat (each seat's
+ * share within 6 points of 1/n over 1,000 games per player count; the
+ * 5,000-game figures are in docs/games/starship-merchants.md).
+ */
+static void test_sm_props__seat_balance(void)
+{
+	for (int n = 2; n <= 4; n++) {
+		int wins[SM_MAX_PLAYERS] = { 0 }, games = 1000;
+
+		for (int g = 0; g < games; g++) {
+			struct rng game, bot;
+			struct sm_state *s = NULL;
+			struct err e = { 0 };
+			int best = 0;
+
+			rng_seed(&game, (uint64_t)g * 6133 + 11 + (uint64_t)n);
+			rng_seed(&bot, (uint64_t)g * 3571 + 5);
+			CU_ASSERT_FATAL(sm_state_setup(n, &game, &s, &e) == 0);
+			for (int steps = 0; s->phase != SM_PH_OVER && steps < 20000; steps++) {
+				struct sm_move m;
+
+				CU_ASSERT_FATAL(sm_bot_choose(s, s->cur, 1, &bot, &m, &e) == 0);
+				CU_ASSERT_FATAL(sm_rules_apply(s, s->cur, &m, &game, &e) >= 0);
+			}
+			CU_ASSERT_FATAL(s->phase == SM_PH_OVER);
+			for (int p = 1; p < n; p++) {
+				int a = sm_player_score(&s->p[p]), b = sm_player_score(&s->p[best]);
+				if (a > b || (a == b && s->p[p].dock_at < s->p[best].dock_at))
+					best = p;
+			}
+			wins[best]++;
+			sm_state_free(s);
+		}
+		printf("\n  %d players, wins by seat:", n);
+		for (int p = 0; p < n; p++) {
+			printf(" %.1f%%", 100.0 * wins[p] / games);
+			CU_ASSERT(abs(wins[p] * n * 100 - games * 100) <= 6 * games * n);
+		}
+	}
+}
+
 /* Every move the notation can express, for the equivalence check. */
 static int universe(const struct sm_state *s, struct sm_move *mv, int max)
 {
@@ -318,6 +361,7 @@ int tests_register(void)
 		{ "test_sm_props__games_2", test_sm_props__games_2 },
 		{ "test_sm_props__games_3", test_sm_props__games_3 },
 		{ "test_sm_props__games_4", test_sm_props__games_4 },
+	{ "test_sm_props__seat_balance", test_sm_props__seat_balance },
 		{ "test_sm_props__legal_apply_equivalence", test_sm_props__legal_apply_equivalence },
 		{ "test_sm_props__replay_roundtrip", test_sm_props__replay_roundtrip },
 		CU_TEST_INFO_NULL,
