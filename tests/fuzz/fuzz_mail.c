@@ -7,12 +7,13 @@
 
 #include <jansson.h>
 
+#include "fuzz/fuzz.h"
 #include "mail/mail.h"
 #include "util/buf.h"
 #include "util/err.h"
 #include "util/banned.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+const char *const fuzz_corpora[] = { "tests/email/corpus", "tests/fuzz/corpus/mail", NULL };
 
 /*
  * The input goes through every entry point a stranger's bytes reach: the

@@ -6,12 +6,13 @@
 
 #include <jansson.h>
 
+#include "fuzz/fuzz.h"
 #include "render/render.h"
 #include "util/buf.h"
 #include "util/err.h"
 #include "util/banned.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+const char *const fuzz_corpora[] = { "tests/fuzz/corpus/render", NULL };
 
 /*
  * The input is a template, optionally followed by "\n---\n" and a second

@@ -91,16 +91,38 @@ static void test_rng__die_is_uniform_enough(void)
 static void test_rng__shuffle_is_permutation(void)
 {
 	struct rng r;
-	int a[22], seen[22] = {0};
+	int a[22], seen[22] = {0}, moved = 0;
 
 	rng_seed(&r, 1);
 	for (int i = 0; i < 22; i++)
 		a[i] = i;
 	rng_shuffle_int(&r, a, 22);
-	for (int i = 0; i < 22; i++)
+	for (int i = 0; i < 22; i++) {
 		seen[a[i]]++;
+		moved += a[i] != i;
+	}
 	for (int i = 0; i < 22; i++)
 		CU_ASSERT_EQUAL(seen[i], 1);
+	/* a shuffle moves things: an identity "shuffle" leaves all 22 in place */
+	CU_ASSERT(moved > 11);
+}
+
+static void test_rng__shuffle_is_uniform(void)
+{
+	/* every value lands in every position about equally often (50,000 shuffles of 5: 10,000 each) */
+	int count[5][5] = {{0}};
+	struct rng r;
+
+	rng_seed(&r, 3);
+	for (int k = 0; k < 50000; k++) {
+		int a[5] = { 0, 1, 2, 3, 4 };
+		rng_shuffle_int(&r, a, 5);
+		for (int i = 0; i < 5; i++)
+			count[i][a[i]]++;
+	}
+	for (int i = 0; i < 5; i++)
+		for (int v = 0; v < 5; v++)
+			CU_ASSERT(count[i][v] > 9400 && count[i][v] < 10600);
 }
 
 static CU_TestInfo util_cases[] = {
@@ -110,6 +132,7 @@ static CU_TestInfo util_cases[] = {
 	{ "test_rng__deterministic_and_roundtrip", test_rng__deterministic_and_roundtrip },
 	{ "test_rng__die_is_uniform_enough", test_rng__die_is_uniform_enough },
 	{ "test_rng__shuffle_is_permutation", test_rng__shuffle_is_permutation },
+	{ "test_rng__shuffle_is_uniform", test_rng__shuffle_is_uniform },
 	CU_TEST_INFO_NULL
 };
 
