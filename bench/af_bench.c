@@ -1,4 +1,4 @@
-/* games/alien-frontiers/af_bench.c: af-bench, random 4-player games per second on one core */
+/* bench/af_bench.c: af-bench, random 4-player games per second on one core */
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
 
 #include "engine/play.h"
 #include "engine/play_admin.h"
-#include "http/board.h"
+#include "util/svg.h"
 #include "http/console.h"
 #include "http/web.h"
 #include "util/clock.h"

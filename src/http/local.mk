@@ -1,11 +1,10 @@
-# src/http/local.mk: build fragment of the HTTP layer (server, routes, the JSON API, the pages, the admin console, boards), included by Makefile.am
+# src/http/local.mk: build fragment of the HTTP layer (server, routes, the JSON API, the pages, the admin console), included by Makefile.am
 # SPDX-License-Identifier: MIT
 libturnpost_a_SOURCES += \
 	src/http/http.h src/http/server.c src/http/routes.c src/http/routes.h \
 	src/http/auth.c src/http/auth.h src/http/session.c src/http/session.h src/http/form.c src/http/form.h \
 	src/http/problem.c src/http/metrics.c src/http/metrics.h src/http/jsonw.c src/http/jsonw.h \
 	src/http/answers.c src/http/answers.h \
-	src/http/board.c src/http/board.h src/http/board_af.c src/http/board_ssp.c src/http/board_sm.c \
 	src/http/api.c src/http/api.h src/http/api_public.c src/http/api_public.h \
 	src/http/api_me.c src/http/api_me.h src/http/api_token.c src/http/api_token.h \
 	src/http/api_games.c src/http/api_games.h src/http/api_game.c src/http/api_game.h \

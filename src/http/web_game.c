@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "engine/play.h"
-#include "http/board.h"
+#include "util/svg.h"
 #include "http/web.h"
 #include "util/clock.h"
 #include "util/banned.h"

@@ -1,4 +1,4 @@
-# src/util/local.mk: build fragment of the utilities (errors, buffers, clock, log, tokens), included by Makefile.am
+# src/util/local.mk: build fragment of the utilities (errors, buffers, clock, log, tokens, SVG), included by Makefile.am
 # SPDX-License-Identifier: MIT
 libturnpost_a_SOURCES += \
 	src/util/err.c src/util/err.h \
@@ -7,7 +7,8 @@ libturnpost_a_SOURCES += \
 	src/util/clock.c src/util/clock.h \
 	src/util/log.c src/util/log.h \
 	src/util/token.c src/util/token.h \
-	src/util/embed.h
+	src/util/embed.h \
+	src/util/svg.c src/util/svg.h
 
 check_PROGRAMS += tests/unit/test_util
 tests_unit_test_util_SOURCES = tests/unit/test_util.c tests/cunit_main.c tests/testutil.h

@@ -1,6 +1,6 @@
-/* http/board.c: boards drawn on the server as SVG, one drawer per game */
+/* util/svg.c: helpers for drawing SVG: escaped text that fits a width or wraps */
 /* SPDX-License-Identifier: MIT */
-#include "http/board.h"
+#include "util/svg.h"
 
 #include <string.h>
 

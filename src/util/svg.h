@@ -1,7 +1,7 @@
-/* http/board.h: boards drawn on the server as SVG, one drawer per game */
+/* util/svg.h: helpers for drawing SVG: escaped text that fits a width or wraps */
 /* SPDX-License-Identifier: MIT */
-#ifndef TURNPOST_HTTP_BOARD_H
-#define TURNPOST_HTTP_BOARD_H
+#ifndef TURNPOST_UTIL_SVG_H
+#define TURNPOST_UTIL_SVG_H
 
 #include <jansson.h>
 

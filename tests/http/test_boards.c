@@ -7,7 +7,7 @@
 #include <curl/curl.h>
 
 #include "engine/registry.h"
-#include "http/board.h"
+#include "util/svg.h"
 #include "httptest.h"
 #include "testutil.h"
 #include "util/banned.h"

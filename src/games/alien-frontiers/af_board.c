@@ -1,9 +1,9 @@
-/* http/board_af.c: the Alien Frontiers board as SVG, drawn from the game's view JSON */
+/* games/alien-frontiers/af_board.c: the Alien Frontiers board as SVG, drawn from the game's view JSON */
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <string.h>
 
-#include "http/board.h"
+#include "util/svg.h"
 #include "render/render.h"
 #include "util/banned.h"
 

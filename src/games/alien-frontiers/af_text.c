@@ -1,4 +1,4 @@
-/* games/alien-frontiers/af_parse.c: the move notation of Alien Frontiers (parse and canonical format) */
+/* games/alien-frontiers/af_text.c: the move notation of Alien Frontiers (parse and canonical format) */
 /* SPDX-License-Identifier: MIT */
 #include "games/alien-frontiers/af_internal.h"
 

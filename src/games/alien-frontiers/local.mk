@@ -4,11 +4,12 @@ libturnpost_a_SOURCES += \
 	src/games/alien-frontiers/alien_frontiers.h \
 	src/games/alien-frontiers/af_internal.h \
 	src/games/alien-frontiers/af_data.c \
+	src/games/alien-frontiers/af_game.c \
 	src/games/alien-frontiers/af_rules.c \
-	src/games/alien-frontiers/af_parse.c \
+	src/games/alien-frontiers/af_text.c \
 	src/games/alien-frontiers/af_view.c \
 	src/games/alien-frontiers/af_bot.c \
-	src/games/alien-frontiers/af_game.c
+	src/games/alien-frontiers/af_board.c
 
 check_PROGRAMS += tests/games/alien-frontiers/test_af
 tests_games_alien_frontiers_test_af_SOURCES = \
@@ -17,9 +18,5 @@ tests_games_alien_frontiers_test_af_SOURCES = \
 	tests/games/alien-frontiers/af_test.h \
 	tests/cunit_main.c tests/testutil.h
 tests_games_alien_frontiers_test_af_LDADD = $(TEST_LDADD)
-
-noinst_PROGRAMS += af-bench
-af_bench_SOURCES = src/games/alien-frontiers/af_bench.c
-af_bench_LDADD = $(LDADD)
 
 EXTRA_DIST += tests/games/alien-frontiers/cases

@@ -1,14 +1,15 @@
 # src/games/space-station-phoenix/local.mk: build fragment of the space-station-phoenix game, included by Makefile.am
 # SPDX-License-Identifier: MIT
 libturnpost_a_SOURCES += \
-	src/games/space-station-phoenix/space_station_phoenix.c \
 	src/games/space-station-phoenix/space_station_phoenix.h \
-	src/games/space-station-phoenix/ssp.h \
+	src/games/space-station-phoenix/ssp_internal.h \
 	src/games/space-station-phoenix/ssp_data.c \
 	src/games/space-station-phoenix/ssp_data.h \
-	src/games/space-station-phoenix/ssp_json.c \
+	src/games/space-station-phoenix/ssp_game.c \
 	src/games/space-station-phoenix/ssp_rules.c \
-	src/games/space-station-phoenix/ssp_text.c
+	src/games/space-station-phoenix/ssp_text.c \
+	src/games/space-station-phoenix/ssp_view.c \
+	src/games/space-station-phoenix/ssp_board.c
 
 check_PROGRAMS += tests/games/space-station-phoenix/test_ssp
 tests_games_space_station_phoenix_test_ssp_SOURCES = \

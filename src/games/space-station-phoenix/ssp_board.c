@@ -1,9 +1,9 @@
-/* http/board_ssp.c: the Space Station Phoenix board as SVG, drawn from the game's view JSON */
+/* games/space-station-phoenix/ssp_board.c: the Space Station Phoenix board as SVG, drawn from the game's view JSON */
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <string.h>
 
-#include "http/board.h"
+#include "util/svg.h"
 #include "render/render.h"
 #include "util/banned.h"
 

@@ -1,10 +1,10 @@
-/* games/space-station-phoenix/space_station_phoenix.c: the game_ops of Space Station Phoenix and its bots */
+/* games/space-station-phoenix/ssp_game.c: the game_ops of Space Station Phoenix and its bots */
 /* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <string.h>
 
 #include "games/space-station-phoenix/space_station_phoenix.h"
-#include "games/space-station-phoenix/ssp.h"
+#include "games/space-station-phoenix/ssp_internal.h"
 #include "util/banned.h"
 
 #define MAXMOVES 2048

@@ -1,7 +1,7 @@
-/* games/space-station-phoenix/ssp.h: state, moves and rules shared by the Space Station Phoenix modules */
+/* games/space-station-phoenix/ssp_internal.h: state, moves and rules shared by the Space Station Phoenix modules */
 /* SPDX-License-Identifier: MIT */
-#ifndef TURNPOST_GAMES_SSP_H
-#define TURNPOST_GAMES_SSP_H
+#ifndef TURNPOST_GAMES_SSP_INTERNAL_H
+#define TURNPOST_GAMES_SSP_INTERNAL_H
 
 #include <jansson.h>
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "engine/game.h"
-#include "games/space-station-phoenix/ssp.h"
+#include "games/space-station-phoenix/ssp_internal.h"
 #include "util/banned.h"
 
 /* Hub indexes: B-n and A-n. */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "games/space-station-phoenix/ssp.h"
+#include "games/space-station-phoenix/ssp_internal.h"
 #include "util/banned.h"
 
 #define MAXTOK 16

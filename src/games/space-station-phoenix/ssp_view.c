@@ -1,10 +1,10 @@
-/* games/space-station-phoenix/ssp_json.c: snapshot encoding, player views and the result of Space Station Phoenix */
+/* games/space-station-phoenix/ssp_view.c: snapshot encoding, player views and the result of Space Station Phoenix */
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "games/space-station-phoenix/ssp.h"
+#include "games/space-station-phoenix/ssp_internal.h"
 #include "util/banned.h"
 
 #define SNAP_VERSION 1

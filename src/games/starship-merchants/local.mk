@@ -1,13 +1,16 @@
 # src/games/starship-merchants/local.mk: build fragment of the starship-merchants game, included by Makefile.am
 # SPDX-License-Identifier: MIT
 libturnpost_a_SOURCES += \
-	src/games/starship-merchants/starship_merchants.c src/games/starship-merchants/starship_merchants.h \
+	src/games/starship-merchants/starship_merchants.h \
+	src/games/starship-merchants/sm_internal.h \
 	src/games/starship-merchants/sm_data.c src/games/starship-merchants/sm_data.h \
-	src/games/starship-merchants/sm_state.c src/games/starship-merchants/sm_state.h \
-	src/games/starship-merchants/sm_move.c src/games/starship-merchants/sm_move.h \
+	src/games/starship-merchants/sm_game.c \
+	src/games/starship-merchants/sm_state.c \
 	src/games/starship-merchants/sm_rules.c src/games/starship-merchants/sm_rules.h \
+	src/games/starship-merchants/sm_text.c src/games/starship-merchants/sm_move.h \
 	src/games/starship-merchants/sm_view.c src/games/starship-merchants/sm_view.h \
-	src/games/starship-merchants/sm_bot.c src/games/starship-merchants/sm_bot.h
+	src/games/starship-merchants/sm_bot.c src/games/starship-merchants/sm_bot.h \
+	src/games/starship-merchants/sm_board.c
 
 check_PROGRAMS += tests/games/starship-merchants/test_sm_rules tests/games/starship-merchants/test_sm_props
 tests_games_starship_merchants_test_sm_rules_SOURCES = \

@@ -1,9 +1,9 @@
-/* http/board_sm.c: the Starship Merchants board as SVG, drawn from the game's view JSON */
+/* games/starship-merchants/sm_board.c: the Starship Merchants board as SVG, drawn from the game's view JSON */
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <string.h>
 
-#include "http/board.h"
+#include "util/svg.h"
 #include "util/banned.h"
 
 #define W 390

@@ -5,7 +5,7 @@
 
 #include "engine/rng.h"
 #include "games/starship-merchants/sm_move.h"
-#include "games/starship-merchants/sm_state.h"
+#include "games/starship-merchants/sm_internal.h"
 
 /*
  * A legal step for seat: level 0 picks uniformly among the legal steps,

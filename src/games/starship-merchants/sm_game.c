@@ -1,4 +1,4 @@
-/* games/starship-merchants/starship_merchants.c: the game_ops table of Starship Merchants */
+/* games/starship-merchants/sm_game.c: the game_ops table of Starship Merchants */
 /* SPDX-License-Identifier: MIT */
 #include "games/starship-merchants/starship_merchants.h"
 
@@ -8,7 +8,7 @@
 #include "games/starship-merchants/sm_bot.h"
 #include "games/starship-merchants/sm_move.h"
 #include "games/starship-merchants/sm_rules.h"
-#include "games/starship-merchants/sm_state.h"
+#include "games/starship-merchants/sm_internal.h"
 #include "games/starship-merchants/sm_view.h"
 
 #include "util/banned.h"

@@ -1,7 +1,7 @@
-/* games/starship-merchants/sm_state.h: the game state of Starship Merchants, set-up, snapshots and derived numbers */
+/* games/starship-merchants/sm_internal.h: the game state of Starship Merchants, set-up, snapshots and derived numbers */
 /* SPDX-License-Identifier: MIT */
-#ifndef TURNPOST_GAMES_SM_STATE_H
-#define TURNPOST_GAMES_SM_STATE_H
+#ifndef TURNPOST_GAMES_SM_INTERNAL_H
+#define TURNPOST_GAMES_SM_INTERNAL_H
 
 #include <jansson.h>
 

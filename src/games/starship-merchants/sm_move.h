@@ -3,7 +3,7 @@
 #ifndef TURNPOST_GAMES_SM_MOVE_H
 #define TURNPOST_GAMES_SM_MOVE_H
 
-#include "games/starship-merchants/sm_state.h"
+#include "games/starship-merchants/sm_internal.h"
 #include "util/buf.h"
 #include "util/err.h"
 

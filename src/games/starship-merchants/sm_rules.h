@@ -5,7 +5,7 @@
 
 #include "engine/game.h"
 #include "games/starship-merchants/sm_move.h"
-#include "games/starship-merchants/sm_state.h"
+#include "games/starship-merchants/sm_internal.h"
 
 #define SM_MAX_LEGAL 1024
 

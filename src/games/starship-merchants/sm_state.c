@@ -1,6 +1,6 @@
 /* games/starship-merchants/sm_state.c: set-up, snapshots and derived numbers of Starship Merchants */
 /* SPDX-License-Identifier: MIT */
-#include "games/starship-merchants/sm_state.h"
+#include "games/starship-merchants/sm_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* games/starship-merchants/sm_move.c: reading and writing the step notation of Starship Merchants */
+/* games/starship-merchants/sm_text.c: reading and writing the step notation of Starship Merchants */
 /* SPDX-License-Identifier: MIT */
 #include "games/starship-merchants/sm_move.h"
 

@@ -5,7 +5,7 @@
 
 #include <jansson.h>
 
-#include "games/starship-merchants/sm_state.h"
+#include "games/starship-merchants/sm_internal.h"
 
 /*
  * A new JSON object for seat (-1: spectator). Starship Merchants keeps only

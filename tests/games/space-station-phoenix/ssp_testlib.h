@@ -5,7 +5,7 @@
 
 #include "engine/game.h"
 #include "games/space-station-phoenix/space_station_phoenix.h"
-#include "games/space-station-phoenix/ssp.h"
+#include "games/space-station-phoenix/ssp_internal.h"
 
 #define G (&game_space_station_phoenix)
 

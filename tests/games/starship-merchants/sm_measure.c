@@ -7,7 +7,7 @@
 
 #include "games/starship-merchants/sm_bot.h"
 #include "games/starship-merchants/sm_rules.h"
-#include "games/starship-merchants/sm_state.h"
+#include "games/starship-merchants/sm_internal.h"
 
 #include "util/banned.h"
 

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "engine/game.h"
-#include "games/starship-merchants/sm_state.h"
+#include "games/starship-merchants/sm_internal.h"
 
 /* A new game through the game_ops table; the game rng is seeded with seed. */
 struct sm_state *t_new(int n, uint64_t seed, struct rng *rng);
