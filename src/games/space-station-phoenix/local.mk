@@ -6,6 +6,7 @@ libturnpost_a_SOURCES += \
 	src/games/space-station-phoenix/ssp_data.c \
 	src/games/space-station-phoenix/ssp_data.h \
 	src/games/space-station-phoenix/ssp_game.c \
+	src/games/space-station-phoenix/ssp_bot.c \
 	src/games/space-station-phoenix/ssp_rules.c \
 	src/games/space-station-phoenix/ssp_text.c \
 	src/games/space-station-phoenix/ssp_view.c \

@@ -174,4 +174,12 @@ int ssp_json_decode(const json_t *in, struct ssp_state *st, struct err *err);
 int ssp_json_view(const struct ssp_state *st, int seat, json_t **out, struct err *err);
 json_t *ssp_json_result(const struct ssp_state *st);
 
+/*
+ * ssp_bot.c: a legal step for seat into out. Level 0 draws uniformly among
+ * the legal steps, level 1 is greedy (one action played out ahead). rng is the
+ * bot's own generator. ERR_FORBIDDEN when seat has nothing to do.
+ */
+int ssp_bot_choose(const struct ssp_state *st, int seat, int level, struct rng *rng, struct ssp_move *out,
+		   struct err *err);
+
 #endif
