@@ -6,10 +6,10 @@ libturnpost_a_SOURCES += \
 	src/games/starship-merchants/sm_data.c src/games/starship-merchants/sm_data.h \
 	src/games/starship-merchants/sm_game.c \
 	src/games/starship-merchants/sm_state.c \
-	src/games/starship-merchants/sm_rules.c src/games/starship-merchants/sm_rules.h \
-	src/games/starship-merchants/sm_text.c src/games/starship-merchants/sm_move.h \
-	src/games/starship-merchants/sm_view.c src/games/starship-merchants/sm_view.h \
-	src/games/starship-merchants/sm_bot.c src/games/starship-merchants/sm_bot.h \
+	src/games/starship-merchants/sm_rules.c \
+	src/games/starship-merchants/sm_text.c \
+	src/games/starship-merchants/sm_view.c \
+	src/games/starship-merchants/sm_bot.c \
 	src/games/starship-merchants/sm_board.c
 
 check_PROGRAMS += tests/games/starship-merchants/test_sm_rules tests/games/starship-merchants/test_sm_props

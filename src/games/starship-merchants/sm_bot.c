@@ -1,10 +1,9 @@
 /* games/starship-merchants/sm_bot.c: a random and a greedy computer player for Starship Merchants */
 /* SPDX-License-Identifier: MIT */
-#include "games/starship-merchants/sm_bot.h"
+#include "games/starship-merchants/sm_internal.h"
 
 #include <string.h>
 
-#include "games/starship-merchants/sm_rules.h"
 
 #include "util/banned.h"
 

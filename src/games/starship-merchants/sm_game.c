@@ -5,11 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "games/starship-merchants/sm_bot.h"
-#include "games/starship-merchants/sm_move.h"
-#include "games/starship-merchants/sm_rules.h"
 #include "games/starship-merchants/sm_internal.h"
-#include "games/starship-merchants/sm_view.h"
 
 #include "util/banned.h"
 

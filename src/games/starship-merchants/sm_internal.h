@@ -1,12 +1,13 @@
-/* games/starship-merchants/sm_internal.h: the game state of Starship Merchants, set-up, snapshots and derived numbers */
+/* games/starship-merchants/sm_internal.h: state, steps and functions shared by the Starship Merchants files */
 /* SPDX-License-Identifier: MIT */
 #ifndef TURNPOST_GAMES_SM_INTERNAL_H
 #define TURNPOST_GAMES_SM_INTERNAL_H
 
 #include <jansson.h>
 
-#include "engine/rng.h"
+#include "engine/game.h"
 #include "games/starship-merchants/sm_data.h"
+#include "util/buf.h"
 #include "util/err.h"
 
 #define SM_MAX_SHIPS 16   /* ships one player holds at once (limits give 13) */
@@ -99,6 +100,8 @@ struct sm_state {
 	struct sm_player p[SM_MAX_PLAYERS];
 };
 
+/* sm_state.c: the state */
+
 /* 0..2: the column of per-player-count tables. */
 int sm_state_col(const struct sm_state *s);
 
@@ -138,5 +141,99 @@ int sm_draw_token(struct sm_state *s, struct rng *rng); /* from the bag; -1 when
 
 /* Tokens in play per kind, wherever they are (for the conservation check). */
 void sm_state_token_totals(const struct sm_state *s, int totals[SM_NKINDS]);
+
+/* sm_text.c: the steps and their text notation */
+
+/*
+ * One step a player types, one per line (docs/games/starship-merchants.md):
+ *
+ *   stay | move | pass
+ *   buy scout | buy tug | lease scout | lease tug | repay ship 2
+ *   replace grapples survey-robot | buy grapples ship 1 | buy cobalt-refinery | claim cobalt
+ *   run ship 1 | pickup cobalt known | pickup ice-9 local | pickup xenite p2 | explore | load | leave
+ *   replace foundry | end run foundry
+ *   transfer grapples ship 3 | set aside grapples | end game | done
+ */
+enum sm_move_type {
+	SM_MV_STAY = 0,      /* act in the current quadrant */
+	SM_MV_MOVE,          /* move to the next quadrant and act there */
+	SM_MV_PASS,          /* move to the next quadrant, no action */
+	SM_MV_BUY_SHIP,      /* a: type */
+	SM_MV_LEASE_SHIP,    /* a: type */
+	SM_MV_REPAY,         /* a: ship number */
+	SM_MV_REPLACE_CARDS, /* a <= b: card indexes in the market display */
+	SM_MV_BUY_CARD,      /* a: card index; b: ship number (0 for a refinery) */
+	SM_MV_CLAIM,         /* a: token kind */
+	SM_MV_RUN,           /* a: ship number */
+	SM_MV_PICKUP,        /* a: token kind; b: source (enum sm_source) */
+	SM_MV_EXPLORE,
+	SM_MV_LOAD,          /* the explored token goes aboard */
+	SM_MV_LEAVE,         /* the explored token goes to local space */
+	SM_MV_REPLACE_DEST,  /* a: destination index in the display */
+	SM_MV_END_RUN,       /* a: destination index */
+	SM_MV_TRANSFER,      /* a: card index from a scrapped ship; b: ship number */
+	SM_MV_SET_ASIDE,     /* a: card index */
+	SM_MV_END_GAME,
+	SM_MV_DONE,
+	SM_MV_COUNT
+};
+
+/* Pickup sources: known space, your own local space, or seat k's local space (SM_SRC_SEAT + k). */
+enum sm_source { SM_SRC_KNOWN = 0, SM_SRC_LOCAL = 1, SM_SRC_SEAT = 2 };
+
+struct sm_move {
+	int type;
+	int a;
+	int b;
+};
+
+/* Read one line. ERR_INPUT (with what was expected) when it cannot be read. */
+int sm_move_parse(const struct sm_state *s, int seat, const char *text, struct sm_move *m, struct err *err);
+/* Append the canonical text; parse(format(m)) == m for every well-formed m. */
+int sm_move_format(const struct sm_move *m, struct buf *out, struct err *err);
+
+/* sm_rules.c: checking and applying steps */
+
+#define SM_MAX_LEGAL 1024
+
+/*
+ * 0 when seat may make the step now; ERR_FORBIDDEN when it is not seat's
+ * turn, ERR_ILLEGAL naming the rule and the numbers otherwise.
+ */
+int sm_rules_check(const struct sm_state *s, int seat, const struct sm_move *m, struct err *err);
+
+/* Check, then change the state. Returns GAME_APPLY_REVEAL when a card or token was drawn. */
+int sm_rules_apply(struct sm_state *s, int seat, const struct sm_move *m, struct rng *rng, struct err *err);
+
+/* Every legal step for seat (none when it is not seat's turn); returns the count (<= max). */
+int sm_rules_legal(const struct sm_state *s, int seat, struct sm_move *moves, int max);
+
+int sm_rules_pending(const struct sm_state *s, struct game_pending *out);
+
+/* sm_view.c: what a seat sees, and the final result */
+
+/*
+ * A new JSON object for seat (-1: spectator). Starship Merchants keeps only
+ * the order of the bag and the decks hidden (they are drawn at random when
+ * needed), so every seat sees the same table; "you" names the seat.
+ */
+json_t *sm_view_build(const struct sm_state *s, int seat);
+
+/*
+ * NULL while the game runs; then a new {"scores", "ranks", "winners",
+ * "tiebreak"}: most credits wins, ties go to the earliest into the Dock.
+ */
+json_t *sm_view_result(const struct sm_state *s);
+
+/* sm_bot.c: computer players */
+
+/*
+ * A legal step for seat: level 0 picks uniformly among the legal steps,
+ * level 1 is a greedy merchant (cargo first, then the best card for its
+ * credits). rng is the bot's own generator. ERR_FORBIDDEN when seat has
+ * nothing to do.
+ */
+int sm_bot_choose(const struct sm_state *s, int seat, int level, struct rng *rng, struct sm_move *out,
+		  struct err *err);
 
 #endif

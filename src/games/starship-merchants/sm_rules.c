@@ -1,6 +1,6 @@
 /* games/starship-merchants/sm_rules.c: checking and applying the steps of Starship Merchants */
 /* SPDX-License-Identifier: MIT */
-#include "games/starship-merchants/sm_rules.h"
+#include "games/starship-merchants/sm_internal.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* games/starship-merchants/sm_text.c: reading and writing the step notation of Starship Merchants */
 /* SPDX-License-Identifier: MIT */
-#include "games/starship-merchants/sm_move.h"
+#include "games/starship-merchants/sm_internal.h"
 
 #include <ctype.h>
 #include <stdio.h>

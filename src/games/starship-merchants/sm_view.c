@@ -1,11 +1,10 @@
 /* games/starship-merchants/sm_view.c: the view JSON of Starship Merchants and the final result */
 /* SPDX-License-Identifier: MIT */
-#include "games/starship-merchants/sm_view.h"
+#include "games/starship-merchants/sm_internal.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "games/starship-merchants/sm_rules.h"
 #include "util/buf.h"
 
 #include "util/banned.h"

@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "games/starship-merchants/sm_bot.h"
-#include "games/starship-merchants/sm_rules.h"
 #include "games/starship-merchants/sm_internal.h"
 
 #include "util/banned.h"

@@ -4,10 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "games/starship-merchants/sm_bot.h"
-#include "games/starship-merchants/sm_data.h"
-#include "games/starship-merchants/sm_rules.h"
 #include "games/starship-merchants/sm_internal.h"
+#include "games/starship-merchants/sm_data.h"
 #include "games/starship-merchants/starship_merchants.h"
 #include "sm_testlib.h"
 #include "testutil.h"
