@@ -1,6 +1,6 @@
 /* games/alien-frontiers/af_data.c: the static data of Alien Frontiers in tables */
 /* SPDX-License-Identifier: MIT */
-#include "games/alien-frontiers/af_internal.h"
+#include "games/alien-frontiers/af_data.h"
 
 #include "util/banned.h"
 

@@ -6,8 +6,8 @@
 #include <stdint.h>
 
 #include "engine/game.h"
+#include "games/alien-frontiers/af_data.h"
 
-#define AF_MAXP 4
 #define AF_SHIPS_PER 6
 #define AF_RELIC 24 /* ship index of the Relic Ship; colour ships are seat * 6 + k */
 #define AF_NSHIPS 25
@@ -15,27 +15,10 @@
 #define AF_HUB_TOP 7
 #define AF_HAND_LIMIT 8
 
-/* Orbital facilities where ships dock (the Maintenance Bay is a location, not one of these). */
-enum af_fac {
-	AF_SOLAR, AF_MINE, AF_MARKET, AF_SHIPYARD, AF_CONSTRUCTOR,
-	AF_TERRA, AF_HUB, AF_ARTIFACT, AF_RAIDERS, AF_NFAC
-};
-
 /* Where a ship is. Docked ships are at AF_LOC_FAC + facility. */
 enum af_loc {
 	AF_LOC_STOCK = 0, AF_LOC_BAY = 1, AF_LOC_HAND = 2, AF_LOC_BURROUGHS = 3, AF_LOC_FAC = 4
 };
-
-enum af_terr {
-	AF_ASIMOV, AF_BRADBURY, AF_BURROUGHS, AF_HEINLEIN, AF_HERBERT, AF_LEM, AF_POHL, AF_VANVOGT, AF_NTERR
-};
-
-enum af_card {
-	AF_CITY, AF_MONUMENT, AF_BOOSTER, AF_CRYSTAL, AF_GRAVITY, AF_DECOY, AF_TELEPORTER,
-	AF_CANNON, AF_POLARITY, AF_CACHE, AF_STASIS, AF_WARPER, AF_NCARD
-};
-
-enum af_field { AF_ISOLATION, AF_POSITRON, AF_REPULSOR, AF_NFIELD };
 
 /* The whole game position. Plain data: copying it with memcpy is a valid copy. */
 struct af_state {
@@ -101,22 +84,6 @@ struct af_move {
 	uint8_t count; /* trades */
 	uint8_t take[AF_MAXP][2]; /* raid: fuel, ore per seat; return: take[0] */
 };
-
-/* af_data.c: static tables */
-struct af_name {
-	const char *id;    /* canonical notation and JSON id */
-	const char *name;  /* display name */
-	const char *alias[4];
-};
-extern const struct af_name af_fac_names[AF_NFAC];
-extern const struct af_name af_terr_names[AF_NTERR];
-extern const struct af_name af_card_names[AF_NCARD];
-extern const struct af_name af_field_names[AF_NFIELD];
-extern const uint8_t af_caps[3][AF_NFAC]; /* docking ports per player count 2, 3, 4 (hub: per track) */
-extern const uint8_t af_colonies[3];
-extern const uint8_t af_card_copies[AF_NCARD];
-extern const uint8_t af_start_fuel[AF_MAXP], af_start_ore[AF_MAXP];
-extern const uint8_t af_card_fuel[AF_NCARD]; /* fuel cost of each card's power (0: none) */
 
 /* af_rules.c */
 void af__move_init(struct af_move *m, int kind);

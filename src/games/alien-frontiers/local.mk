@@ -3,7 +3,7 @@
 libturnpost_a_SOURCES += \
 	src/games/alien-frontiers/alien_frontiers.h \
 	src/games/alien-frontiers/af_internal.h \
-	src/games/alien-frontiers/af_data.c \
+	src/games/alien-frontiers/af_data.c src/games/alien-frontiers/af_data.h \
 	src/games/alien-frontiers/af_game.c \
 	src/games/alien-frontiers/af_rules.c \
 	src/games/alien-frontiers/af_text.c \
