@@ -47,26 +47,7 @@ struct rstate {
 
 void render_escape_html(struct buf *out, const char *s, size_t len)
 {
-	size_t run = 0;
-
-	for (size_t i = 0; i < len; i++) {
-		const char *rep;
-		size_t rlen;
-
-		switch (s[i]) {
-		case '&': rep = "&amp;"; rlen = 5; break;
-		case '<': rep = "&lt;"; rlen = 4; break;
-		case '>': rep = "&gt;"; rlen = 4; break;
-		case '"': rep = "&quot;"; rlen = 6; break;
-		case '\'': rep = "&#39;"; rlen = 5; break;
-		case '`': rep = "&#96;"; rlen = 5; break;
-		default: continue;
-		}
-		buf_add(out, s + run, i - run);
-		buf_add(out, rep, rlen);
-		run = i + 1;
-	}
-	buf_add(out, s + run, len - run);
+	buf_add_html(out, s, len);
 }
 
 /*

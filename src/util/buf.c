@@ -134,3 +134,27 @@ void buf_trim(struct buf *b)
 	b->len = end - start;
 	b->data[b->len] = '\0';
 }
+
+void buf_add_html(struct buf *b, const char *s, size_t len)
+{
+	size_t run = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		const char *rep;
+		size_t rlen;
+
+		switch (s[i]) {
+		case '&': rep = "&amp;"; rlen = 5; break;
+		case '<': rep = "&lt;"; rlen = 4; break;
+		case '>': rep = "&gt;"; rlen = 4; break;
+		case '"': rep = "&quot;"; rlen = 6; break;
+		case '\'': rep = "&#39;"; rlen = 5; break;
+		case '`': rep = "&#96;"; rlen = 5; break;
+		default: continue;
+		}
+		buf_add(b, s + run, i - run);
+		buf_add(b, rep, rlen);
+		run = i + 1;
+	}
+	buf_add(b, s + run, len - run);
+}

@@ -36,5 +36,10 @@ void buf_setlen(struct buf *b, size_t len);
 char *buf_detach(struct buf *b, size_t *len);
 /* Remove leading and trailing ASCII whitespace. */
 void buf_trim(struct buf *b);
+/*
+ * Append s (len bytes) escaped for HTML and XML text and attribute values:
+ * & < > " ' ` become &amp; &lt; &gt; &quot; &#39; &#96;. Cannot fail.
+ */
+void buf_add_html(struct buf *b, const char *s, size_t len);
 
 #endif

@@ -4,7 +4,6 @@
 
 #include <string.h>
 
-#include "render/render.h"
 
 #include "util/banned.h"
 
@@ -31,7 +30,7 @@ int board_svg(const char *game, const json_t *view, const json_t *seats, int sea
 void board__esc(struct buf *out, const char *s)
 {
 	if (s)
-		render_escape_html(out, s, strlen(s));
+		buf_add_html(out, s, strlen(s));
 }
 
 void board__fit(struct buf *out, double x, double y, double size, double width, const char *attrs, const char *s,
@@ -43,7 +42,7 @@ void board__fit(struct buf *out, double x, double y, double size, double width, 
 	if (est > width)
 		buf_addf(out, " textLength=\"%g\" lengthAdjust=\"spacingAndGlyphs\"", width);
 	buf_adds(out, ">");
-	render_escape_html(out, s, len);
+	buf_add_html(out, s, len);
 	buf_adds(out, "</text>");
 }
 
@@ -89,7 +88,7 @@ int board__wrap(struct buf *out, double x, double y, double size, double width, 
 		if ((double)(len + (size_t)ellipsis) * size * BOARD_CHAR_W > width)
 			buf_addf(out, " textLength=\"%g\" lengthAdjust=\"spacingAndGlyphs\"", width);
 		buf_adds(out, ">");
-		render_escape_html(out, s + start, len);
+		buf_add_html(out, s + start, len);
 		buf_adds(out, ellipsis ? "\xe2\x80\xa6</tspan>" : "</tspan>");
 		lines++;
 		start = cut;

@@ -43,6 +43,21 @@ static void test_buf__trim(void)
 	ASSERT_STR_EQ(b.data, "");
 }
 
+static void test_buf__add_html(void)
+{
+	struct buf b = BUF_INIT;
+	const char in[] = "a<b>&\"c'd`e\0f";
+
+	buf_add_html(&b, in, sizeof(in) - 1);
+	CU_ASSERT_EQUAL(b.len, strlen("a&lt;b&gt;&amp;&quot;c&#39;d&#96;e") + 2);
+	CU_ASSERT_STRING_EQUAL(b.data, "a&lt;b&gt;&amp;&quot;c&#39;d&#96;e");
+	CU_ASSERT_STRING_EQUAL(b.data + b.len - 1, "f");
+	buf_reset(&b);
+	buf_add_html(&b, "plain", 5);
+	CU_ASSERT_STRING_EQUAL(b.data, "plain");
+	buf_release(&b);
+}
+
 static void test_err__set_and_name(void)
 {
 	struct err e = {0};
@@ -128,6 +143,7 @@ static void test_rng__shuffle_is_uniform(void)
 static CU_TestInfo util_cases[] = {
 	{ "test_buf__grow_and_detach", test_buf__grow_and_detach },
 	{ "test_buf__trim", test_buf__trim },
+	{ "test_buf__add_html", test_buf__add_html },
 	{ "test_err__set_and_name", test_err__set_and_name },
 	{ "test_rng__deterministic_and_roundtrip", test_rng__deterministic_and_roundtrip },
 	{ "test_rng__die_is_uniform_enough", test_rng__die_is_uniform_enough },

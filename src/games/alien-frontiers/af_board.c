@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "util/svg.h"
-#include "render/render.h"
 #include "util/banned.h"
 
 #define W 390
@@ -15,7 +14,7 @@ static const char *const text_on[] = { "#fff", "#fff", "#fff", "#1b1f24", "#fff"
 static void esc(struct buf *out, const char *s)
 {
 	if (s)
-		render_escape_html(out, s, strlen(s));
+		buf_add_html(out, s, strlen(s));
 }
 
 static int seat_of(const json_t *ship)

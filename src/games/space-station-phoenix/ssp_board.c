@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "util/svg.h"
-#include "render/render.h"
 #include "util/banned.h"
 
 #define W 390
