@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "games/alien-frontiers/af_internal.h"
-#include "games/space-station-phoenix/ssp.h"
-#include "games/starship-merchants/sm_state.h"
+#include "games/space-station-phoenix/ssp_internal.h"
+#include "games/starship-merchants/sm_internal.h"
 
 #include "util/banned.h"
 

@@ -106,7 +106,7 @@ int af__recount_vp(const struct af_state *s, int p);
 #define AF_LEGAL_MAX 8192
 #define AF_BOT_MAX 640
 
-/* af_parse.c */
+/* af_text.c */
 int af__parse(const struct af_state *s, const char *text, struct af_move *m, struct err *err);
 void af__format(const struct af_move *m, struct buf *out);
 

@@ -168,7 +168,7 @@ const char *ssp_text_track(int t);
 const char *ssp_text_bonus(int b);
 void ssp_text_target(int target, struct buf *out);
 
-/* ssp_json.c */
+/* ssp_view.c */
 int ssp_json_encode(const struct ssp_state *st, json_t **out, struct err *err);
 int ssp_json_decode(const json_t *in, struct ssp_state *st, struct err *err);
 int ssp_json_view(const struct ssp_state *st, int seat, json_t **out, struct err *err);
