@@ -32,3 +32,9 @@ tests_unit_test_cache_LDADD = $(TEST_LDADD)
 check_PROGRAMS += tests/unit/test_group
 tests_unit_test_group_SOURCES = tests/unit/test_group.c tests/fake_game.c tests/fake_game.h tests/cunit_main.c
 tests_unit_test_group_LDADD = $(TEST_LDADD)
+# The rule-case runner the games' tests share (tests/games/cases.README) reports what fails, with file and line
+check_PROGRAMS += tests/unit/test_cases
+tests_unit_test_cases_SOURCES = tests/unit/test_cases.c tests/games/cases.c tests/games/cases.h \
+	tests/fake_game.c tests/fake_game.h tests/cunit_main.c tests/testutil.h
+tests_unit_test_cases_LDADD = $(TEST_LDADD)
+EXTRA_DIST += tests/games/cases.README

@@ -16,8 +16,9 @@ check_PROGRAMS += tests/games/starship-merchants/test_sm_rules tests/games/stars
 tests_games_starship_merchants_test_sm_rules_SOURCES = \
 	tests/games/starship-merchants/test_sm_rules.c \
 	tests/games/starship-merchants/sm_testlib.c tests/games/starship-merchants/sm_testlib.h \
-	tests/cunit_main.c tests/testutil.h
+	tests/games/cases.c tests/games/cases.h tests/cunit_main.c tests/testutil.h
 tests_games_starship_merchants_test_sm_rules_LDADD = $(TEST_LDADD)
+EXTRA_DIST += tests/games/starship-merchants/cases
 tests_games_starship_merchants_test_sm_props_SOURCES = \
 	tests/games/starship-merchants/test_sm_props.c \
 	tests/games/starship-merchants/sm_testlib.c tests/games/starship-merchants/sm_testlib.h \
