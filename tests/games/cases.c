@@ -422,10 +422,14 @@ static void run_line(struct cases_run *run, char *line)
 		struct err e = { 0 };
 		int seat = step_seat(run, &text), rc = do_step(run, run->state, seat, text, &e);
 
-		if (rc < 0)
+		if (rc < 0) {
 			cases_fail(run, "'%s' was refused: %s", text, e.msg);
-		else
+		} else {
 			run->last_rc = rc;
+			run->last_seat = seat;
+			if (game->after_step)
+				game->after_step(run, run->state);
+		}
 	} else if (!strcmp(argv[0], "fail")) {
 		cmd_fail(run, rest);
 	} else if (!strcmp(argv[0], "legal") || !strcmp(argv[0], "notlegal")) {

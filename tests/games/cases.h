@@ -37,13 +37,16 @@ struct cases_game {
 	int (*players)(struct cases_run *run, int n, void **state);
 	/*
 	 * A command of the game: position set-up or, when argv[0] is "expect",
-	 * one of its checks. argv are the words (comment removed), rest the text
-	 * after argv[0] with its spaces kept. 0 when the command was the game's
+	 * one of its checks. argv are the words (comment removed; argv[i] is
+	 * NULL for argc <= i < 48), rest the text after argv[0] with its spaces
+	 * kept. 0 when the command was the game's
 	 * (failures reported with cases_fail), 1 when it does not know it.
 	 */
 	int (*command)(struct cases_run *run, void *state, int argc, char **argv, const char *rest);
 	/* Optional: called before each step and check (derived fields brought up to date). */
 	void (*refresh)(void *state);
+	/* Optional: called after each accepted step. */
+	void (*after_step)(struct cases_run *run, void *state);
 };
 
 struct cases_run {
@@ -54,6 +57,7 @@ struct cases_run {
 	int line;
 	int failures;
 	int last_rc;      /* apply's result for the last accepted step */
+	int last_seat;    /* the seat that played it */
 	struct buf *report; /* failures are appended here, one line each */
 };
 

@@ -19,5 +19,6 @@ tests_games_space_station_phoenix_test_ssp_SOURCES = \
 	tests/games/space-station-phoenix/test_ssp_abilities.c \
 	tests/games/space-station-phoenix/ssp_testlib.c \
 	tests/games/space-station-phoenix/ssp_testlib.h \
-	tests/cunit_main.c tests/testutil.h
+	tests/games/cases.c tests/games/cases.h tests/cunit_main.c tests/testutil.h
 tests_games_space_station_phoenix_test_ssp_LDADD = $(TEST_LDADD)
+EXTRA_DIST += tests/games/space-station-phoenix/cases
