@@ -16,7 +16,7 @@ tests_games_alien_frontiers_test_af_SOURCES = \
 	tests/games/alien-frontiers/test_af.c \
 	tests/games/alien-frontiers/test_af_props.c \
 	tests/games/alien-frontiers/af_test.h \
-	tests/cunit_main.c tests/testutil.h
+	tests/games/cases.c tests/games/cases.h tests/cunit_main.c tests/testutil.h
 tests_games_alien_frontiers_test_af_LDADD = $(TEST_LDADD)
 
 EXTRA_DIST += tests/games/alien-frontiers/cases

@@ -1,12 +1,11 @@
 /* tests/games/alien-frontiers/test_af.c: CUnit suites for Alien Frontiers: set-up, rule cases, notation, view, result */
 /* SPDX-License-Identifier: MIT */
-#include <dirent.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "af_test.h"
+#include "games/cases.h"
 #include "games/alien-frontiers/alien_frontiers.h"
 #include "testutil.h"
 #include "util/banned.h"
@@ -209,27 +208,6 @@ static void test_af__setup_ops(void)
 
 /* ---- data-driven rule cases (tests/games/alien-frontiers/cases, one .txt file each) ---- */
 
-struct runner {
-	struct af_state s;
-	struct rng rng;
-	const char *file;
-	int line;
-	int failures;
-};
-
-static void case_fail(struct runner *ru, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void case_fail(struct runner *ru, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "\n  %s:%d: ", ru->file, ru->line);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-	ru->failures++;
-}
-
 static int name_idx(const struct af_name *tab, int n, const char *w)
 {
 	for (int i = 0; i < n; i++) {
@@ -255,12 +233,18 @@ static int place_ship(struct af_state *s, int p, int loc, int v)
 	return -1;
 }
 
-static void blank(struct runner *ru, int n)
+/* An empty board for n players (the hook of "players N"). */
+static int af_case_players(struct cases_run *run, int n, void **state)
 {
-	struct af_state *s = &ru->s;
+	struct af_state *s;
 
-	rng_seed(&ru->rng, 99);
-	af__setup(s, n, &ru->rng);
+	if (n < 2 || n > AF_MAXP) {
+		cases_fail(run, "players: 2 to %d, not %d", AF_MAXP, n);
+		return -1;
+	}
+	s = malloc(sizeof(*s));
+	rng_seed(&run->rng, 99);
+	af__setup(s, n, &run->rng);
 	for (int i = 0; i < AF_RELIC; i++) {
 		s->loc[i] = AF_LOC_STOCK;
 		s->val[i] = 0;
@@ -280,6 +264,8 @@ static void blank(struct runner *ru, int n)
 	s->turn = 1;
 	s->cur = 0;
 	af__refresh(s);
+	*state = s;
+	return 0;
 }
 
 /* Take a card out of the deck (or the discard pile) to place it elsewhere. */
@@ -323,45 +309,13 @@ static int count_unplaced(const struct af_state *s, char *out, size_t cap)
 	return n;
 }
 
-static int legal_has(const struct af_state *s, const char *text)
+/* A command of a case file (see cases/README); the steps and the shared checks are tests/games/cases.c's. */
+static int af_case_command(struct cases_run *run, void *state, int nw, char **w, const char *rest)
 {
-	struct af_move *mv = malloc(sizeof(*mv) * AF_LEGAL_MAX), want;
-	struct err e = { 0 };
-	int n = af__legal(s, s->cur, mv, AF_LEGAL_MAX), found = 0;
-
-	if (af__parse(s, text, &want, &e) == 0)
-		for (int i = 0; i < n; i++)
-			if (!memcmp(&mv[i], &want, sizeof(want)))
-				found = 1;
-	free(mv);
-	return found;
-}
-
-/* One line of a case file. Words are separated by spaces; see cases/README. */
-static void run_line(struct runner *ru, char *line)
-{
-	struct af_state *s = &ru->s;
-	char *w[24], *save = NULL, *rest = NULL, *arrow;
-	int nw = 0;
-	char copy[512];
+	struct af_state *s = state;
 	struct err e = { 0 };
 
-	snprintf(copy, sizeof(copy), "%s", line);
-	if ((arrow = strchr(line, '#')))
-		*arrow = 0;
-	for (char *t = strtok_r(line, " \t\r\n", &save); t && nw < 24; t = strtok_r(NULL, " \t\r\n", &save))
-		w[nw++] = t;
-	if (!nw)
-		return;
-	/* step lines keep the rest of the original text */
-	rest = copy + (w[0] - line) + strlen(w[0]);
-	while (*rest == ' ' || *rest == '\t')
-		rest++;
-	rest[strcspn(rest, "\r\n")] = 0;
-
-	if (!strcmp(w[0], "players")) {
-		blank(ru, (int)strtol(w[1], NULL, 10));
-	} else if (!strcmp(w[0], "turn")) {
+	if (!strcmp(w[0], "turn")) {
 		s->cur = (uint8_t)seat_arg(w[1]);
 	} else if (!strcmp(w[0], "roll") || !strcmp(w[0], "ships") || !strcmp(w[0], "bay")) {
 		/* roll P v...: unplaced ships of P; ships P FAC v...: docked; bay P k: k ships in the bay */
@@ -383,7 +337,7 @@ static void run_line(struct runner *ru, char *line)
 					s->loc[AF_RELIC] = (uint8_t)loc;
 					s->val[AF_RELIC] = (uint8_t)(w[k][1] - '0');
 				} else if (place_ship(s, p, loc, (int)strtol(w[k], NULL, 10)) < 0) {
-					case_fail(ru, "no ship left in the stock for %s", w[1]);
+					cases_fail(run, "no ship left in the stock for %s", w[1]);
 				}
 			}
 		}
@@ -410,7 +364,7 @@ static void run_line(struct runner *ru, char *line)
 		int c = name_idx(af_card_names, AF_NCARD, w[2]);
 
 		if (c < 0 || !take_from_deck(s, c))
-			case_fail(ru, "no card %s in the deck", w[2]);
+			cases_fail(run, "no card %s in the deck", w[2]);
 		else
 			s->hand[seat_arg(w[1])] |= (uint16_t)(1u << c);
 	} else if (!strcmp(w[0], "display") || !strcmp(w[0], "discardpile")) {
@@ -424,7 +378,7 @@ static void run_line(struct runner *ru, char *line)
 			int c = name_idx(af_card_names, AF_NCARD, w[k]);
 
 			if (c < 0 || !take_from_deck(s, c)) {
-				case_fail(ru, "no card %s in the deck", w[k]);
+				cases_fail(run, "no card %s in the deck", w[k]);
 				continue;
 			}
 			if (w[0][1] == 'i' && w[0][2] == 's' && w[0][3] == 'p')
@@ -442,7 +396,7 @@ static void run_line(struct runner *ru, char *line)
 			int c = name_idx(af_card_names, AF_NCARD, w[k]);
 
 			if (c < 0 || !s->disc[c]) {
-				case_fail(ru, "no card %s left for the deck", w[k]);
+				cases_fail(run, "no card %s left for the deck", w[k]);
 				continue;
 			}
 			s->disc[c]--;
@@ -460,59 +414,14 @@ static void run_line(struct runner *ru, char *line)
 		while (!s->over && s->cur != seat_arg(w[1]) && guard++ < 1000) {
 			struct af_move m;
 
-			if (af__bot(s, s->cur, 0, &br, &m) || af__step(s, s->cur, &m, &ru->rng, &e)) {
-				case_fail(ru, "bot step failed: %s", e.msg);
-				return;
+			if (af__bot(s, s->cur, 0, &br, &m) || af__step(s, s->cur, &m, &run->rng, &e)) {
+				cases_fail(run, "bot step failed: %s", e.msg);
+				return 0;
 			}
 		}
-	} else if (!strcmp(w[0], "seed")) {
-		rng_seed(&ru->rng, (uint64_t)strtoll(w[1], NULL, 10));
-	} else if (!strcmp(w[0], "ok")) {
-		af__refresh(s);
-		if (af_test_step(s, rest, &ru->rng, &e) != 0)
-			case_fail(ru, "'%s' was refused: %s", rest, e.msg);
-		return;
-	} else if (!strcmp(w[0], "fail")) {
-		char *sep = strstr(rest, "=>"), *want;
-		int rc;
-
-		af__refresh(s);
-		if (!sep) {
-			case_fail(ru, "fail line needs '=> message part'");
-			return;
-		}
-		*sep = 0;
-		want = sep + 2;
-		while (*want == ' ')
-			want++;
-		for (char *end = sep - 1; end >= rest && *end == ' '; end--)
-			*end = 0;
-		{
-			struct af_state before = *s;
-
-			rc = af_test_step(s, rest, &ru->rng, &e);
-			if (rc == 0)
-				case_fail(ru, "'%s' was accepted; expected a refusal with '%s'", rest, want);
-			else if (!strstr(e.msg, want))
-				case_fail(ru, "refusal message '%s' lacks '%s'", e.msg, want);
-			else if (memcmp(&before, s, sizeof(before)))
-				case_fail(ru, "refused '%s' changed the state", rest);
-			if (rc == 0)
-				*s = before;
-			else if (legal_has(s, rest))
-				case_fail(ru, "'%s' is refused but listed by legal", rest);
-		}
-		return;
-	} else if (!strcmp(w[0], "legal") || !strcmp(w[0], "notlegal")) {
-		int has;
-
-		af__refresh(s);
-		has = legal_has(s, rest);
-		if (has != (w[0][0] == 'l'))
-			case_fail(ru, "'%s' %s", rest, has ? "is listed by legal" : "is not listed by legal");
-		return;
 	} else if (!strcmp(w[0], "expect")) {
-		char got[128] = "", *want = NULL;
+		char got[128] = "";
+		const char *want = NULL;
 		const char *what = w[1];
 		int p = nw > 2 ? seat_arg(w[2]) : -1;
 
@@ -523,7 +432,7 @@ static void run_line(struct runner *ru, char *line)
 				what[0] == 'h' ? s->hub[p] : what[0] == 's' ? s->supply[p] : af__colonies_left(s, p);
 
 			if (v != af_test_vp(s, p) && what[0] == 'v')
-				case_fail(ru, "stored VP differ from the recount");
+				cases_fail(run, "stored VP differ from the recount");
 			snprintf(got, sizeof(got), "%d", v);
 			want = w[3];
 		} else if (!strcmp(what, "docked") || !strcmp(what, "bay") || !strcmp(what, "stock")) {
@@ -620,72 +529,35 @@ static void run_line(struct runner *ru, char *line)
 			while (*want == ' ')
 				want++;
 		} else {
-			case_fail(ru, "unknown expectation '%s'", what);
-			return;
+			return 1;
 		}
 		if (!want || strcmp(got, want))
-			case_fail(ru, "expected %s, got %s", want ? want : "(missing)", got);
-		return;
+			cases_fail(run, "expected %s %s, got %s", what, want ? want : "(missing)", got);
+		return 0;
 	} else {
-		case_fail(ru, "unknown command '%s'", w[0]);
-		return;
-	}
-	af__refresh(s);
-}
-
-static int run_case_file(const char *path, const char *name)
-{
-	struct runner ru;
-	char line[512];
-	FILE *f = fopen(path, "r");
-
-	memset(&ru, 0, sizeof(ru));
-	ru.file = name;
-	if (!f) {
-		fprintf(stderr, "\n  cannot open %s\n", path);
 		return 1;
 	}
-	blank(&ru, 2);
-	while (fgets(line, sizeof(line), f)) {
-		ru.line++;
-		run_line(&ru, line);
-	}
-	fclose(f);
-	return ru.failures;
+	return 0;
 }
 
-static int cmp_str(const void *a, const void *b)
+
+static void af_case_refresh(void *state)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	af__refresh(state);
 }
+
+static const struct cases_game af_case_game = {
+	.ops = &game_alien_frontiers,
+	.state_size = sizeof(struct af_state),
+	.pure_refusal = 1,
+	.players = af_case_players,
+	.command = af_case_command,
+	.refresh = af_case_refresh,
+};
 
 static void test_af__rule_cases(void)
 {
-	const char *top = getenv("TOP_SRCDIR");
-	char dir[1024], path[1400];
-	char *names[256];
-	int n = 0, failures = 0;
-	DIR *d;
-	struct dirent *de;
-
-	snprintf(dir, sizeof(dir), "%s/tests/games/alien-frontiers/cases", top ? top : ".");
-	d = opendir(dir);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
-	while ((de = readdir(d)) && n < 256) {
-		size_t l = strlen(de->d_name);
-
-		if (l > 4 && !strcmp(de->d_name + l - 4, ".txt"))
-			names[n++] = strdup(de->d_name);
-	}
-	closedir(d);
-	qsort(names, (size_t)n, sizeof(names[0]), cmp_str);
-	CU_ASSERT(n >= 10);
-	for (int i = 0; i < n; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		failures += run_case_file(path, names[i]);
-		free(names[i]);
-	}
-	CU_ASSERT_EQUAL(failures, 0);
+	cases_check_dir(&af_case_game, "tests/games/alien-frontiers/cases", 10);
 }
 
 /* ---- notation ---- */
