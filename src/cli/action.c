@@ -50,7 +50,7 @@ static int cli_action_game_seat(const struct cli *c, int at, int64_t *id, int *s
 
 int cli_action_rollback(struct cli *c)
 {
-	struct play_admin_actor a = { .channel = "cli" };
+	struct actor a = { .channel = "cli" };
 	const char *step = cli_arg(c, 1);
 	struct err e = {0};
 	json_t *res = NULL;
@@ -73,7 +73,7 @@ int cli_action_rollback(struct cli *c)
 
 int cli_action_seat_replace(struct cli *c)
 {
-	struct play_admin_actor a = { .channel = "cli" };
+	struct actor a = { .channel = "cli" };
 	struct err e = {0};
 	json_t *res = NULL;
 	int rc;
@@ -94,7 +94,7 @@ int cli_action_seat_replace(struct cli *c)
 
 int cli_action_drop(struct cli *c)
 {
-	struct play_admin_actor a = { .channel = "cli" };
+	struct actor a = { .channel = "cli" };
 	struct err e = {0};
 	json_t *res = NULL;
 	int rc;
@@ -115,7 +115,7 @@ int cli_action_drop(struct cli *c)
 
 int cli_action_extend(struct cli *c)
 {
-	struct play_admin_actor a = { .channel = "cli" };
+	struct actor a = { .channel = "cli" };
 	const char *hours = cli_opt(c, "--hours");
 	struct err e = {0};
 	json_t *res = NULL;
@@ -141,7 +141,7 @@ int cli_action_extend(struct cli *c)
 
 int cli_action_abort(struct cli *c)
 {
-	struct play_admin_actor a = { .channel = "cli" };
+	struct actor a = { .channel = "cli" };
 	struct err e = {0};
 	json_t *res = NULL;
 	int rc;

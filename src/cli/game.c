@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "engine/create.h"
 #include "engine/play.h"
 #include "engine/play_admin.h"
 #include "store/store.h"
@@ -36,7 +37,7 @@ int cli_game_create(struct cli *c)
 {
 	struct play_player players[GAME_MAX_SEATS];
 	char tokens[GAME_MAX_SEATS][TOKEN_TEXT_MAX];
-	struct play_new_game ng = {0};
+	struct create_request ng = {0};
 	json_t *options = json_object();
 	struct err e = {0};
 	int64_t id;
@@ -86,7 +87,7 @@ int cli_game_create(struct cli *c)
 	ng.options = options;
 	ng.players = players;
 	ng.nplayers = n;
-	if (play_game_create(c->store, &ng, &id, tokens, &e) < 0) {
+	if (create_game(c->store, &ng, &id, tokens, NULL, &e) < 0) {
 		rc = cli_fail("%s", e.msg);
 		goto done;
 	}
@@ -100,18 +101,13 @@ done:
 
 int cli_game_list(struct cli *c)
 {
-	struct store_conn *conn;
 	struct err e = {0};
 	int64_t *ids = NULL;
 	int n = 0, rc;
 
 	if (cli_open(c))
 		return 1;
-	if ((rc = store_read_acquire(c->store, &conn, &e)) == 0) {
-		rc = store_game_ids(conn, 0, 1000000, &ids, &n, &e);
-		store_read_release(conn);
-	}
-	if (rc < 0)
+	if ((rc = play_game_ids(c->store, 0, 1000000, &ids, &n, &e)) < 0)
 		return cli_fail("%s", e.msg);
 	for (int i = 0; i < n; i++) {
 		struct store_game g;
@@ -125,8 +121,7 @@ int cli_game_list(struct cli *c)
 		for (int k = 0; k < nseats; k++)
 			printf("%s%s", k ? ", " : "", seats[k].name);
 		putchar('\n');
-		store_seats_free(seats, nseats);
-		store_game_release(&g);
+		play_game_info_release(&g, seats, nseats);
 	}
 	free(ids);
 	return 0;

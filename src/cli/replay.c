@@ -63,7 +63,6 @@ int cli_replay_import(struct cli *c)
 
 int cli_replay_verify(struct cli *c)
 {
-	struct store_conn *conn;
 	struct err e = {0};
 	int64_t *ids = NULL, one;
 	int n = 0, bad = 0, rc;
@@ -79,11 +78,7 @@ int cli_replay_verify(struct cli *c)
 		ids[0] = one;
 		n = 1;
 	} else {
-		if ((rc = store_read_acquire(c->store, &conn, &e)) == 0) {
-			rc = store_game_ids(conn, 0, 100000000, &ids, &n, &e);
-			store_read_release(conn);
-		}
-		if (rc < 0)
+		if ((rc = play_game_ids(c->store, 0, 100000000, &ids, &n, &e)) < 0)
 			return cli_fail("%s", e.msg);
 	}
 	for (int i = 0; i < n; i++) {
@@ -91,7 +86,7 @@ int cli_replay_verify(struct cli *c)
 		err_clear(&e);
 		if (n == 1) {
 			/* one game on purpose: an admin's check, written to the audit log like the page's */
-			struct play_admin_actor who = { .channel = "cli", .reason = cli_opt(c, "--reason") };
+			struct actor who = { .channel = "cli", .reason = cli_opt(c, "--reason") };
 			rc = play_admin_verify(c->store, &who, ids[i], &first, NULL, &e);
 		} else {
 			rc = play_verify(c->store, ids[i], &first, &e);

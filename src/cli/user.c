@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "engine/account.h"
+#include "engine/signin.h"
 #include "store/store.h"
 #include "util/clock.h"
 #include "util/token.h"
@@ -13,12 +15,9 @@ int cli_user_add(struct cli *c)
 {
 	const char *email = cli_arg(c, 0);
 	const char *name = cli_opt(c, "--name");
-	struct store_conn *conn;
 	struct err e = {0};
 	char tok[TOKEN_TEXT_MAX], derived[128];
-	unsigned char hash[32];
-	int64_t id, tid;
-	int rc;
+	int64_t id;
 
 	if (!email || email[0] == '-' || !strchr(email, '@'))
 		return cli_fail("user add needs an email address: turnpost user add you@example.org [--admin]");
@@ -28,20 +27,11 @@ int cli_user_add(struct cli *c)
 	}
 	if (cli_open(c))
 		return 1;
-	token_new(tok, hash);
-	if ((rc = store_write_begin(c->store, &conn, &e)) == 0) {
-		rc = store_user_add(conn, email, name, cli_has(c, "--admin"), &id, &e);
-		if (rc == 0)
-			rc = store_token_add(conn, hash, TOKEN_API, id, 0, -1, "cli", 0, &tid, &e);
-		if (rc == 0)
-			rc = store_write_commit(conn, &e);
-		else
-			store_write_rollback(conn);
-	}
-	if (rc < 0)
+	if (account_add(c->store, email, name, cli_has(c, "--admin"), "cli", &id, tok, &e) < 0)
 		return cli_fail("%s", e.msg);
 	printf("user %lld %s <%s>%s\n", (long long)id, name, email, cli_has(c, "--admin") ? " (admin)" : "");
 	printf("API token (shown once; send it as \"Authorization: Bearer TOKEN\"):\n%s\n", tok);
+	memset(tok, 0, sizeof(tok));
 	return 0;
 }
 
@@ -49,13 +39,10 @@ int cli_user_link(struct cli *c)
 {
 	const char *email = cli_arg(c, 0);
 	const char *base = cli_opt(c, "--base-url");
-	struct store_conn *conn;
-	struct store_user u = {0};
 	struct err e = {0};
 	char tok[TOKEN_TEXT_MAX];
-	unsigned char hash[32];
+	int64_t uid;
 	size_t blen;
-	int rc;
 
 	if (!base)
 		base = c->base_url;
@@ -65,24 +52,14 @@ int cli_user_link(struct cli *c)
 		return cli_fail("user link needs the user's email");
 	if (cli_open(c))
 		return 1;
-	token_new(tok, hash);
-	if ((rc = store_write_begin(c->store, &conn, &e)) == 0) {
-		rc = store_user_by_email(conn, email, &u, &e);
-		if (rc == 0)
-			rc = store_token_add(conn, hash, TOKEN_SIGNIN, u.id, 0, -1, "cli sign-in link",
-					     clock_now_ms() + 3600 * 1000, NULL, &e);
-		if (rc == 0)
-			rc = store_write_commit(conn, &e);
-		else
-			store_write_rollback(conn);
-	}
-	store_user_release(&u);
-	if (rc < 0)
+	if (account_find_email(c->store, email, &uid, &e) < 0 ||
+	    signin_link_new(c->store, uid, "cli sign-in link", clock_now_ms(), tok, &e) < 0)
 		return cli_fail("%s", e.msg);
 	blen = strlen(base);
 	while (blen && base[blen - 1] == '/')
 		blen--;
 	printf("sign-in link for %s (works once, for an hour):\n%.*s/signin/%s\n", email, (int)blen, base, tok);
+	memset(tok, 0, sizeof(tok));
 	return 0;
 }
 

@@ -36,7 +36,8 @@ static int check(const struct create_request *rq, const struct game_ops **ops, s
 	*have_clock = 0;
 	if (!rq->game || !(*ops = registry_find(rq->game))) {
 		*problem = CREATE_UNKNOWN_GAME;
-		return rq->game ? err_set(err, ERR_INPUT, "there is no game \"%.60s\" here (see /api/v1/catalog)", rq->game)
+		return rq->game ? err_set(err, ERR_INPUT, "no game called \"%.60s\" is hosted here (see /api/v1/catalog)",
+					  rq->game)
 				: err_set(err, ERR_INPUT, "choose one of the games (see /api/v1/catalog)");
 	}
 	if (rq->nplayers < (*ops)->min_players || rq->nplayers > (*ops)->max_players) {

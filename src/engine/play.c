@@ -760,6 +760,7 @@ int play_game_info(struct store *s, int64_t id, struct store_game *g, struct sto
 	struct store_conn *c;
 	int rc;
 
+	memset(g, 0, sizeof(*g));
 	*seats = NULL;
 	*nseats = 0;
 	if ((rc = store_read_acquire(s, &c, err)) < 0)
@@ -767,7 +768,19 @@ int play_game_info(struct store *s, int64_t id, struct store_game *g, struct sto
 	if ((rc = store_game_get(c, id, g, err)) == 0)
 		rc = store_seats_get(c, id, seats, nseats, err);
 	store_read_release(c);
+	if (rc < 0) {
+		play_game_info_release(g, *seats, *nseats);
+		*seats = NULL;
+		*nseats = 0;
+	}
 	return rc;
+}
+
+void play_game_info_release(struct store_game *g, struct store_seat *seats, int nseats)
+{
+	store_seats_free(seats, nseats);
+	store_game_release(g);
+	memset(g, 0, sizeof(*g));
 }
 
 /* The seats whose player was dropped (the bot plays them), as a mask. */

@@ -104,9 +104,14 @@ int play_move_count(struct store *s, int64_t id, int *move_count, struct err *er
  */
 int play_game_json(struct store *s, int64_t id, int viewer_seat, int with_emails, json_t **out,
 		   struct err *err);
-/* The stored game row and seats (caller releases). */
+/*
+ * The stored game row and seats: release them with play_game_info_release.
+ * On failure there is nothing to release (*g zeroed, *seats NULL, *nseats 0;
+ * releasing them anyway is harmless).
+ */
 int play_game_info(struct store *s, int64_t id, struct store_game *g, struct store_seat **seats, int *nseats,
 		   struct err *err);
+void play_game_info_release(struct store_game *g, struct store_seat *seats, int nseats);
 /* {"move_count":n,"seat":s,"moves":[...]} for seat. New. */
 int play_legal_json(struct store *s, int64_t id, int seat, json_t **out, struct err *err);
 /* {"moves":[{"n","seat","text","via","at"}]}. New. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "engine/outbox.h"
 #include "engine/play.h"
 #include "engine/registry.h"
 #include "util/buf.h"
@@ -30,44 +31,6 @@ static json_t *seats_array(unsigned mask)
 		if (mask & (1u << i))
 			json_array_append_new(a, json_integer(i));
 	return a;
-}
-
-int play_admin_reason_check(const char *reason, int required, struct err *err)
-{
-	size_t n = reason ? strlen(reason) : 0;
-
-	while (n && (reason[n - 1] == ' ' || reason[n - 1] == '\n' || reason[n - 1] == '\r'))
-		n--;
-	if (!n && !required)
-		return 0;
-	if (!n)
-		return err_set(err, ERR_INPUT, "say why: every admin action needs a reason, which goes into the audit log");
-	if (n > PLAY_ADMIN_REASON_MAX)
-		return err_set(err, ERR_INPUT, "a reason is at most %d characters", PLAY_ADMIN_REASON_MAX);
-	for (size_t i = 0; i < n; i++)
-		if (((unsigned char)reason[i] < 32 && reason[i] != '\n' && reason[i] != '\r' && reason[i] != '\t') ||
-		    reason[i] == 127)
-			return err_set(err, ERR_INPUT, "a reason may not contain control characters");
-	return 0;
-}
-
-/* Write the audit row of an action; detail is stolen (may be NULL). */
-static int audit(struct store_conn *c, const struct play_admin_actor *a, const char *action, int64_t game_id,
-		 int before, int after, json_t *detail, int64_t now, struct err *err)
-{
-	char *text;
-	int rc;
-
-	if (!detail)
-		detail = json_object();
-	if (a->client && !json_object_get(detail, "client"))
-		json_object_set_new(detail, "client", json_string(a->client));
-	text = json_dumps(detail, JSON_COMPACT | JSON_SORT_KEYS);
-	json_decref(detail);
-	rc = store_audit_add(c, a->user_id, a->channel ? a->channel : "cli", action, game_id, a->reason, before, after,
-			     text, now, err);
-	free(text);
-	return rc;
 }
 
 static const struct game_ops *find_ops(const char *id, struct err *err)
@@ -195,11 +158,11 @@ done:
 }
 
 /* Begin an action: check the reason, take the writer. */
-static int begin(struct store *s, const struct play_admin_actor *a, struct store_conn **c, struct err *err)
+static int begin(struct store *s, const struct actor *a, struct store_conn **c, struct err *err)
 {
 	int rc;
 
-	if ((rc = play_admin_reason_check(a->reason, 1, err)) < 0)
+	if ((rc = actor_check(a, err)) < 0)
 		return rc;
 	return store_write_begin(s, c, err);
 }
@@ -222,7 +185,7 @@ static void give(json_t **out, json_t *v, int rc)
 		json_decref(v);
 }
 
-int play_admin_rollback(struct store *s, const struct play_admin_actor *a, int64_t game_id, int to, json_t **out,
+int play_admin_rollback(struct store *s, const struct actor *a, int64_t game_id, int to, json_t **out,
 			struct err *err)
 {
 	struct store_conn *c;
@@ -237,7 +200,7 @@ int play_admin_rollback(struct store *s, const struct play_admin_actor *a, int64
 		return rc;
 	rc = play_admin__rollback_in_tx(c, game_id, to, a->client, now, a->reason, 1, &before, &after, err);
 	if (rc == 0)
-		rc = audit(c, a, "rollback", game_id, before, after, json_pack("{s:i}", "to", to), now, err);
+		rc = actor_audit(c, a, "rollback", game_id, before, after, json_pack("{s:i}", "to", to), now, err);
 	if (rc == 0 && (rc = store_game_get(c, game_id, &g, err)) == 0)
 		res = json_pack("{s:I,s:s,s:i,s:i,s:i,s:s,s:o}", "game", (json_int_t)game_id, "action", "rollback", "to",
 				to, "move_count_before", before, "move_count_after", after, "status", g.status,
@@ -263,7 +226,7 @@ static int load_active(struct store_conn *c, int64_t game_id, int need_active, s
 	return store_seats_get(c, game_id, seats, nseats, err);
 }
 
-int play_admin_seat_replace(struct store *s, const struct play_admin_actor *a, int64_t game_id, int seat,
+int play_admin_seat_replace(struct store *s, const struct actor *a, int64_t game_id, int seat,
 			    const char *name, const char *email, json_t **out, struct err *err)
 {
 	struct store_conn *c;
@@ -330,7 +293,7 @@ int play_admin_seat_replace(struct store *s, const struct play_admin_actor *a, i
 	detail = json_pack("{s:i,s:{s:s,s:s?,s:I},s:{s:s,s:s?,s:I},s:i}", "seat", seat, "old", "name", old->name,
 			   "email", old->email, "user", (json_int_t)old->user_id, "new", "name", newname, "email", email,
 			   "user", (json_int_t)user_id, "tokens_revoked", revoked);
-	if ((rc = audit(c, a, "seat_replace", game_id, g.move_count, g.move_count, detail, now, err)) < 0)
+	if ((rc = actor_audit(c, a, "seat_replace", game_id, g.move_count, g.move_count, detail, now, err)) < 0)
 		goto done;
 	res = json_pack("{s:I,s:s,s:i,s:s,s:s?,s:s,s:i}", "game", (json_int_t)game_id, "action", "seat_replace", "seat",
 			seat, "name", newname, "email", email, "token", tok, "tokens_revoked", revoked);
@@ -344,7 +307,7 @@ done:
 	return rc;
 }
 
-int play_admin_drop(struct store *s, const struct play_admin_actor *a, int64_t game_id, int seat, json_t **out,
+int play_admin_drop(struct store *s, const struct actor *a, int64_t game_id, int seat, json_t **out,
 		    struct err *err)
 {
 	struct store_conn *c;
@@ -416,7 +379,7 @@ int play_admin_drop(struct store *s, const struct play_admin_actor *a, int64_t g
 	}
 	detail = json_pack("{s:i,s:s,s:s,s:s?,s:I,s:i}", "seat", seat, "outcome", outcome, "name", old->name, "email",
 			   old->email, "user", (json_int_t)old->user_id, "tokens_revoked", revoked);
-	if ((rc = audit(c, a, "drop", game_id, g.move_count, g.move_count, detail, now, err)) < 0)
+	if ((rc = actor_audit(c, a, "drop", game_id, g.move_count, g.move_count, detail, now, err)) < 0)
 		goto done;
 	res = json_pack("{s:I,s:s,s:i,s:s}", "game", (json_int_t)game_id, "action", "drop", "seat", seat, "outcome",
 			outcome);
@@ -428,7 +391,7 @@ done:
 	return rc;
 }
 
-int play_admin_extend(struct store *s, const struct play_admin_actor *a, int64_t game_id, int seat, int64_t add_ms,
+int play_admin_extend(struct store *s, const struct actor *a, int64_t game_id, int seat, int64_t add_ms,
 		      json_t **out, struct err *err)
 {
 	struct store_conn *c;
@@ -458,7 +421,7 @@ int play_admin_extend(struct store *s, const struct play_admin_actor *a, int64_t
 	if (rc < 0)
 		goto done;
 	clock_format_utc(deadline, when);
-	if ((rc = audit(c, a, "extend_deadline", game_id, g.move_count, g.move_count,
+	if ((rc = actor_audit(c, a, "extend_deadline", game_id, g.move_count, g.move_count,
 			json_pack("{s:i,s:I,s:I}", "seat", seat, "added_ms", (json_int_t)add_ms, "deadline",
 				  (json_int_t)deadline),
 			now, err)) < 0)
@@ -473,7 +436,7 @@ done:
 	return rc;
 }
 
-int play_admin_abort(struct store *s, const struct play_admin_actor *a, int64_t game_id, json_t **out,
+int play_admin_abort(struct store *s, const struct actor *a, int64_t game_id, json_t **out,
 		     struct err *err)
 {
 	struct store_conn *c;
@@ -495,7 +458,7 @@ int play_admin_abort(struct store *s, const struct play_admin_actor *a, int64_t 
 		goto done;
 	if ((rc = tell_players(c, "abort", game_id, seats, nseats, -1, a->reason, now, err)) < 0)
 		goto done;
-	if ((rc = audit(c, a, "abort", game_id, g.move_count, g.move_count, NULL, now, err)) < 0)
+	if ((rc = actor_audit(c, a, "abort", game_id, g.move_count, g.move_count, NULL, now, err)) < 0)
 		goto done;
 	res = json_pack("{s:I,s:s,s:s}", "game", (json_int_t)game_id, "action", "abort", "status", "aborted");
 done:
@@ -506,82 +469,7 @@ done:
 	return rc;
 }
 
-/* The move count of a game for an audit row, -1 when there is no game. */
-static int count_of(struct store_conn *c, int64_t game_id)
-{
-	struct store_game g;
-	struct err e = {0};
-	int n = -1;
-
-	if (game_id && store_game_get(c, game_id, &g, &e) == 0)
-		n = g.move_count;
-	store_game_release(&g);
-	return n;
-}
-
-int play_admin_resend(struct store *s, const struct play_admin_actor *a, int64_t outbox_id, json_t **out,
-		      struct err *err)
-{
-	struct store_conn *c;
-	struct store_outbox_row row = {0};
-	int64_t now = clock_now_ms();
-	json_t *res = NULL;
-	int rc, count;
-
-	if (out)
-		*out = NULL;
-	if ((rc = begin(s, a, &c, err)) < 0)
-		return rc;
-	if ((rc = store_outbox_get(c, outbox_id, &row, err)) < 0)
-		goto done;
-	if ((rc = store_outbox_resend(c, outbox_id, now, err)) < 0)
-		goto done;
-	count = count_of(c, row.game_id);
-	if ((rc = audit(c, a, "outbox_resend", row.game_id, count, count,
-			json_pack("{s:I,s:s,s:i,s:I,s:i}", "outbox", (json_int_t)outbox_id, "event", row.event, "seat",
-				  row.seat, "user", (json_int_t)row.user_id, "attempts", row.attempts),
-			now, err)) < 0)
-		goto done;
-	res = json_pack("{s:I,s:s,s:s}", "id", (json_int_t)outbox_id, "action", "outbox_resend", "state", "pending");
-done:
-	rc = finish(c, rc, err);
-	give(out, res, rc);
-	free(row.payload);
-	free(row.last_error);
-	return rc;
-}
-
-int play_admin_revoke(struct store *s, const struct play_admin_actor *a, int64_t token_id, json_t **out,
-		      struct err *err)
-{
-	struct store_conn *c;
-	struct store_admin_token t;
-	int64_t now = clock_now_ms();
-	json_t *res = NULL;
-	int rc, count;
-
-	if (out)
-		*out = NULL;
-	if ((rc = begin(s, a, &c, err)) < 0)
-		return rc;
-	if ((rc = store_admin_token_get(c, token_id, &t, err)) < 0)
-		goto done;
-	if ((rc = store_token_revoke(c, token_id, now, err)) < 0)
-		goto done;
-	count = count_of(c, t.game_id);
-	if ((rc = audit(c, a, "token_revoke", t.game_id, count, count,
-			json_pack("{s:I,s:s,s:I,s:i,s:s}", "token", (json_int_t)token_id, "kind", t.kind, "user",
-				  (json_int_t)t.user_id, "seat", t.seat, "label", t.label),
-			now, err)) < 0)
-		goto done;
-	res = json_pack("{s:I,s:s,s:b}", "id", (json_int_t)token_id, "action", "token_revoke", "revoked", 1);
-done:
-	rc = finish(c, rc, err);
-	give(out, res, rc);
-	return rc;
-}
-
-int play_admin_import(struct store *s, const struct play_admin_actor *a, const json_t *file, json_t **out,
+int play_admin_import(struct store *s, const struct actor *a, const json_t *file, json_t **out,
 		      struct err *err)
 {
 	struct store_conn *c;
@@ -590,7 +478,7 @@ int play_admin_import(struct store *s, const struct play_admin_actor *a, const j
 
 	if (out)
 		*out = NULL;
-	if ((rc = play_admin_reason_check(a->reason, 1, err)) < 0)
+	if ((rc = actor_check(a, err)) < 0)
 		return rc;
 	if ((rc = play_import(s, file, a->user_id, &id, err)) < 0)
 		return rc;
@@ -599,8 +487,8 @@ int play_admin_import(struct store *s, const struct play_admin_actor *a, const j
 	if ((rc = store_write_begin(s, &c, err)) < 0)
 		return rc;
 	now = clock_now_ms();
-	count = count_of(c, id);
-	rc = audit(c, a, "import", id, -1, count,
+	count = actor_move_count(c, id);
+	rc = actor_audit(c, a, "import", id, -1, count,
 		   json_pack("{s:s?,s:O?}", "game", json_string_value(json_object_get(file, "game")), "seed",
 			     json_object_get(file, "seed")),
 		   now, err);
@@ -612,10 +500,10 @@ int play_admin_import(struct store *s, const struct play_admin_actor *a, const j
 	return 0;
 }
 
-int play_admin_verify(struct store *s, const struct play_admin_actor *a, int64_t game_id, int *first_bad,
+int play_admin_verify(struct store *s, const struct actor *a, int64_t game_id, int *first_bad,
 		      json_t **out, struct err *err)
 {
-	struct play_admin_actor act = *a;
+	struct actor act = *a;
 	struct store_conn *c;
 	struct err we = {0};
 	json_t *detail, *res;
@@ -625,10 +513,10 @@ int play_admin_verify(struct store *s, const struct play_admin_actor *a, int64_t
 	if (out)
 		*out = NULL;
 	*first_bad = -1;
-	if ((rc = play_admin_reason_check(a->reason, 0, err)) < 0)
+	/* verify changes nothing: the reason may be left out */
+	act.flags |= ACTOR_REASON_OPTIONAL;
+	if ((rc = actor_check(&act, err)) < 0)
 		return rc;
-	if (act.reason && !*act.reason)
-		act.reason = NULL;
 	vrc = play_verify(s, game_id, first_bad, err);
 	if (vrc < 0 && vrc != ERR_CONFLICT)
 		return vrc; /* no such game, or the replay could not run: nothing was verified */
@@ -643,8 +531,8 @@ int play_admin_verify(struct store *s, const struct play_admin_actor *a, int64_t
 		return rc;
 	}
 	now = clock_now_ms();
-	count = count_of(c, game_id);
-	rc = audit(c, &act, "verify", game_id, count, count, detail, now, &we);
+	count = actor_move_count(c, game_id);
+	rc = actor_audit(c, &act, "verify", game_id, count, count, detail, now, &we);
 	if ((rc = finish(c, rc, &we)) < 0) {
 		json_decref(res);
 		*err = we;
@@ -710,29 +598,6 @@ done:
 	else
 		*out = list;
 	return rc;
-}
-
-json_t *play_admin_notification_json(const struct store_outbox_row *r)
-{
-	json_t *o = json_object(), *payload = r->payload ? json_loads(r->payload, 0, NULL) : NULL;
-	char t[32];
-
-	json_object_set_new(o, "id", json_integer(r->id));
-	json_object_set_new(o, "event", json_string(r->event));
-	json_object_set_new(o, "game", r->game_id ? json_integer(r->game_id) : json_null());
-	json_object_set_new(o, "seat", r->seat >= 0 ? json_integer(r->seat) : json_null());
-	json_object_set_new(o, "user", r->user_id ? json_integer(r->user_id) : json_null());
-	json_object_set_new(o, "state", json_string(r->state));
-	json_object_set_new(o, "attempts", json_integer(r->attempts));
-	json_object_set_new(o, "digest", json_boolean(r->digest));
-	json_object_set_new(o, "last_error", r->last_error ? json_string(r->last_error) : json_null());
-	json_object_set_new(o, "payload", payload ? payload : json_object());
-	json_object_set_new(o, "created_at", json_integer(r->created_at));
-	clock_format_utc(r->created_at, t);
-	json_object_set_new(o, "created", json_string(t));
-	json_object_set_new(o, "next_at", strcmp(r->state, "pending") == 0 ? json_integer(r->next_at) : json_null());
-	json_object_set_new(o, "sent_at", r->sent_at ? json_integer(r->sent_at) : json_null());
-	return o;
 }
 
 static json_t *token_json(const struct store_admin_token *t)
@@ -822,7 +687,7 @@ int play_admin_game(struct store *s, int64_t id, json_t **out, struct err *err)
 	json_object_set_new(g, "clock_mode", json_string(k.mode[0] ? k.mode : "none"));
 	json_object_set_new(g, "dead", json_integer(dead));
 	for (int t = 0; t < nrows; t++)
-		json_array_append_new(notes, play_admin_notification_json(&rows[t]));
+		json_array_append_new(notes, outbox_row_json(&rows[t]));
 	json_object_set_new(g, "notifications", notes);
 	notes = NULL;
 	for (int t = 0; t < nchat; t++) {

@@ -6,19 +6,11 @@
 #include <jansson.h>
 #include <stdint.h>
 
+#include "engine/actor.h"
 #include "store/admin.h"
 #include "store/store.h"
 #include "util/err.h"
 
-#define PLAY_ADMIN_REASON_MAX 500
-
-/* Who acts, through what, and why: every action writes this into its audit row. */
-struct play_admin_actor {
-	int64_t user_id;      /* the admin's account; 0 for the command line */
-	const char *channel;  /* "web", "api", "cli" */
-	const char *client;   /* client address or NULL */
-	const char *reason;   /* required: 1 to PLAY_ADMIN_REASON_MAX characters, no control characters */
-};
 
 /*
  * ---- rollback ----
@@ -44,7 +36,7 @@ int play_admin__rollback_in_tx(struct store_conn *c, int64_t game_id, int to, co
 /* ---- actions: one transaction each, with the audit row; *out (may be NULL) gets a new summary object ---- */
 
 /* Roll back to step to (0: the set-up); the players are told. */
-int play_admin_rollback(struct store *s, const struct play_admin_actor *a, int64_t game_id, int to, json_t **out,
+int play_admin_rollback(struct store *s, const struct actor *a, int64_t game_id, int to, json_t **out,
 			struct err *err);
 /*
  * Give seat another player: email (NULL or "": the seat has no player and
@@ -53,7 +45,7 @@ int play_admin_rollback(struct store *s, const struct play_admin_actor *a, int64
  * ("token" in *out, shown once) and the new player is invited. A seat the
  * bot played after a drop is a person's again.
  */
-int play_admin_seat_replace(struct store *s, const struct play_admin_actor *a, int64_t game_id, int seat,
+int play_admin_seat_replace(struct store *s, const struct actor *a, int64_t game_id, int seat,
 			    const char *name, const char *email, json_t **out, struct err *err);
 /*
  * Drop a seat's player. When the game has a bot, the bot plays the seat from
@@ -65,22 +57,16 @@ int play_admin_seat_replace(struct store *s, const struct play_admin_actor *a, i
  * one ({"action":"bot"|"aborted","name","reason"}).
  * *out has "outcome": "bot" or "aborted".
  */
-int play_admin_drop(struct store *s, const struct play_admin_actor *a, int64_t game_id, int seat, json_t **out,
+int play_admin_drop(struct store *s, const struct actor *a, int64_t game_id, int seat, json_t **out,
 		    struct err *err);
 /* Extend the running deadline of seat by add_ms (1 minute to 366 days); *out has the new "deadline". */
-int play_admin_extend(struct store *s, const struct play_admin_actor *a, int64_t game_id, int seat, int64_t add_ms,
+int play_admin_extend(struct store *s, const struct actor *a, int64_t game_id, int seat, int64_t add_ms,
 		      json_t **out, struct err *err);
 /* End an active game without a result (status "aborted"); its clocks stop; every seated player is told ("abort"). */
-int play_admin_abort(struct store *s, const struct play_admin_actor *a, int64_t game_id, json_t **out,
+int play_admin_abort(struct store *s, const struct actor *a, int64_t game_id, json_t **out,
 		     struct err *err);
-/* Queue a dead notification again (same id). */
-int play_admin_resend(struct store *s, const struct play_admin_actor *a, int64_t outbox_id, json_t **out,
-		      struct err *err);
-/* Revoke any token. */
-int play_admin_revoke(struct store *s, const struct play_admin_actor *a, int64_t token_id, json_t **out,
-		      struct err *err);
 /* Import a replay file (play_import), verify it and write the audit row; *out has the new "id". */
-int play_admin_import(struct store *s, const struct play_admin_actor *a, const json_t *file, json_t **out,
+int play_admin_import(struct store *s, const struct actor *a, const json_t *file, json_t **out,
 		      struct err *err);
 
 /*
@@ -92,15 +78,8 @@ int play_admin_import(struct store *s, const struct play_admin_actor *a, const j
  * does not (both write the row); other errors (no such game) write none.
  * *out (may be NULL) gets the result as {"game","ok",...}.
  */
-int play_admin_verify(struct store *s, const struct play_admin_actor *a, int64_t game_id, int *first_bad,
+int play_admin_verify(struct store *s, const struct actor *a, int64_t game_id, int *first_bad,
 		      json_t **out, struct err *err);
-
-/*
- * Check an admin's reason: 1 to PLAY_ADMIN_REASON_MAX characters without
- * control characters; when !required, none (NULL or blank) is fine too.
- * 0 or ERR_INPUT with a message.
- */
-int play_admin_reason_check(const char *reason, int required, struct err *err);
 
 /* ---- reads (all *out new) ---- */
 
@@ -112,7 +91,7 @@ int play_admin_games(struct store *s, const struct store_admin_filter *f, json_t
 /*
  * One game for the console: the spectator's game object (play_game_json with
  * emails) plus per seat "user_id", "clock" and "tokens", and "clock_mode",
- * "dead", "notifications" (see play_admin_notification_json), "chat".
+ * "dead", "notifications" (see outbox_row_json), "chat".
  */
 int play_admin_game(struct store *s, int64_t id, json_t **out, struct err *err);
 /* {"game","move_count","steps":[{"n","seat","player","text","via","at","time","client"}]}. */
@@ -128,8 +107,6 @@ int play_admin_position(struct store *s, int64_t id, int n, json_t **out, struct
  * (a missing side is absent), at most max entries (0: 500). New.
  */
 json_t *play_admin_diff(const json_t *a, const json_t *b, size_t max);
-/* An outbox row as the console shows it. New. */
-json_t *play_admin_notification_json(const struct store_outbox_row *r);
 /* The audit log: [{"id","at","time","actor","actor_user_id","actor_email","action","game","reason","before","after","detail"}]. */
 int play_admin_audit(struct store *s, const struct store_audit_filter *f, json_t **out, struct err *err);
 

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "engine/account.h"
 #include "util/banned.h"
 
 int signin_link_request(struct store *s, const char *email, int64_t now, struct err *err)
@@ -12,6 +13,8 @@ int signin_link_request(struct store *s, const char *email, int64_t now, struct 
 	struct store_user u = {0};
 	int rc;
 
+	if (!account_valid_email(email))
+		return err_set(err, ERR_INPUT, "That does not look like an email address.");
 	if ((rc = store_write_begin(s, &c, err)) < 0)
 		return rc;
 	rc = store_user_by_email(c, email, &u, err);

@@ -17,7 +17,8 @@
  * Someone asks for a sign-in link for email: when an account has it, a
  * "signin" notification is queued for it (the notifier makes the link);
  * when none does, nothing happens and the answer is the same 0, so nobody
- * learns who plays here. Errors: the store's only.
+ * learns who plays here. ERR_INPUT when email is not an address
+ * (account_valid_email); else only the store's errors.
  */
 int signin_link_request(struct store *s, const char *email, int64_t now, struct err *err);
 

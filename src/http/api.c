@@ -10,7 +10,6 @@
 #include "engine/play.h"
 #include "util/banned.h"
 
-#define MAX_EMAIL 254
 
 void api_reply_err(struct http_reply *r, int rc, const struct err *e)
 {
@@ -88,8 +87,7 @@ int api_seat_resolve(struct http_request *rq, struct http_reply *r, int64_t id, 
 	*with_emails = 1;
 	rc = 0;
 done:
-	store_seats_free(seats, nseats);
-	store_game_release(&g);
+	play_game_info_release(&g, seats, nseats);
 	return rc;
 }
 
@@ -133,28 +131,3 @@ int api_parse_etag(const char *v)
 	return *end || n < 0 || n > 1000000000 ? -1 : (int)n;
 }
 
-int api_valid_email(const char *s)
-{
-	const char *at = s ? strchr(s, '@') : NULL;
-	size_t n = s ? strlen(s) : 0;
-
-	if (!at || at == s || !at[1] || n > MAX_EMAIL || strchr(at + 1, '@'))
-		return 0;
-	for (const char *p = s; *p; p++)
-		if ((unsigned char)*p <= 32 || *p == '<' || *p == '>' || *p == '"' || *p == ',' || *p == '\\' ||
-		    (unsigned char)*p == 127)
-			return 0;
-	return 1;
-}
-
-int api_valid_name(const char *s)
-{
-	size_t n = s ? strlen(s) : 0;
-
-	if (n < 1 || n > API_MAX_NAME)
-		return 0;
-	for (const char *p = s; *p; p++)
-		if ((unsigned char)*p < 32 || (unsigned char)*p == 127)
-			return 0;
-	return 1;
-}

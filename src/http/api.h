@@ -5,13 +5,7 @@
 
 #include "http/http.h"
 
-/* The longest player name and token label. */
-#define API_MAX_NAME 80
 
-/* A player name: 1 to 80 characters, no control characters. */
-int api_valid_name(const char *s);
-/* An email address we accept: one @, no spaces or quoting, at most 254 characters. */
-int api_valid_email(const char *s);
 /* Reply with the problem of an error code and its message. */
 void api_reply_err(struct http_reply *r, int rc, const struct err *e);
 /* Reply with an action's outcome: its error, or 200 with res (stolen). */

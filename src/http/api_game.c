@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/health.h"
 #include "engine/play.h"
 #include "http/answers.h"
 #include "http/api.h"
@@ -24,14 +25,14 @@ void api_game_get(struct http_request *rq, struct http_reply *r)
 	char etag[32];
 
 	/* the same answer as last time while nothing at all was committed since (http/answers.h) */
-	versioned = store_data_version(store, &v0, &e) == 0;
-	if (versioned && inm && answers_get(store_id(store), id, seat, with_emails, v0, NULL, etag) &&
+	versioned = health_data_version(store, &v0, &e) == 0;
+	if (versioned && inm && answers_get(health_store_key(store), id, seat, with_emails, v0, NULL, etag) &&
 	    (strcmp(inm, "*") == 0 || api_parse_etag(inm) == (int)strtol(etag, NULL, 10))) {
 		snprintf(r->etag, sizeof(r->etag), "%s", etag);
 		r->status = 304;
 		return;
 	}
-	if (versioned && answers_get(store_id(store), id, seat, with_emails, v0, &r->body, etag)) {
+	if (versioned && answers_get(health_store_key(store), id, seat, with_emails, v0, &r->body, etag)) {
 		snprintf(r->etag, sizeof(r->etag), "%s", etag);
 		r->status = 200;
 		r->content_type = "application/json";
@@ -43,8 +44,8 @@ void api_game_get(struct http_request *rq, struct http_reply *r)
 		r->status = 304;
 		snprintf(r->etag, sizeof(r->etag), "%d", count);
 		/* the ETag alone is kept for the next If-None-Match, under the same rules as a whole answer */
-		if (versioned && store_data_version(store, &v1, &e) == 0 && v1 == v0 && store_synced(store))
-			answers_put(store_id(store), id, seat, with_emails, v0, NULL, 0, r->etag);
+		if (versioned && health_data_version(store, &v1, &e) == 0 && v1 == v0 && health_synced(store))
+			answers_put(health_store_key(store), id, seat, with_emails, v0, NULL, 0, r->etag);
 		return;
 	}
 	if ((rc = play_game_json(http_store(rq), id, seat, with_emails, &o, &e)) < 0) {
@@ -66,9 +67,9 @@ void api_game_get(struct http_request *rq, struct http_reply *r)
 	 * answer at v0) and everything committed is on disk (so it is not a state
 	 * a power loss could take back while the kept text lives on).
 	 */
-	if (versioned && r->status == 200 && store_data_version(store, &v1, &e) == 0 && v1 == v0 &&
-	    store_synced(store))
-		answers_put(store_id(store), id, seat, with_emails, v0, r->body.data, r->body.len, r->etag);
+	if (versioned && r->status == 200 && health_data_version(store, &v1, &e) == 0 && v1 == v0 &&
+	    health_synced(store))
+		answers_put(health_store_key(store), id, seat, with_emails, v0, r->body.data, r->body.len, r->etag);
 }
 
 void api_game_legal(struct http_request *rq, struct http_reply *r)

@@ -6,10 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/create.h"
 #include "engine/play.h"
-#include "engine/registry.h"
 #include "http/api.h"
-#include "notify/notify.h"
 #include "util/token.h"
 #include "util/banned.h"
 
@@ -17,76 +16,44 @@
 
 void api_games_create(struct http_request *rq, struct http_reply *r)
 {
-	struct play_player players[GAME_MAX_SEATS];
 	char tokens[GAME_MAX_SEATS][TOKEN_TEXT_MAX];
-	struct play_new_game ng = {0};
-	struct store_clock clock;
-	const struct game_ops *ops;
+	struct create_request cr = {0};
+	struct play_player *players = NULL;
+	enum create_problem problem;
 	struct err e = {0};
-	json_t *body = rq->json, *pl, *opts, *seats, *res;
-	char detail[200];
+	json_t *body = rq->json, *pl = json_object_get(body, "players"), *seats, *res;
+	char detail[120];
 	int64_t id;
-	size_t n;
+	size_t n = json_array_size(pl);
 	int rc;
 
-	/* an account token and a JSON object (routes.h) */
-	ng.game = json_string_value(json_object_get(body, "game"));
-	if (!ng.game || !(ops = registry_find(ng.game))) {
-		snprintf(detail, sizeof(detail), "\"game\" must name a hosted game (see /api/v1/catalog)%s%s%s",
-			 ng.game ? "; there is no \"" : "", ng.game ? ng.game : "", ng.game ? "\"" : "");
-		http_reply_problem(r, ERR_INPUT, "unknown_game", detail, NULL);
+	/* an account token and a JSON object (routes.h); the engine checks the rest */
+	if (!json_is_array(pl)) {
+		http_reply_problem(r, ERR_INPUT, "bad_players", "\"players\" must be an array of players", NULL);
 		goto done;
 	}
-	pl = json_object_get(body, "players");
-	n = json_array_size(pl);
-	if (!json_is_array(pl) || n < (size_t)ops->min_players || n > (size_t)ops->max_players) {
-		snprintf(detail, sizeof(detail), "\"players\" must be an array of %d to %d players for %s",
-			 ops->min_players, ops->max_players, ops->title);
-		http_reply_problem(r, ERR_INPUT, "bad_players", detail, NULL);
+	if (n && !(players = calloc(n, sizeof(*players)))) {
+		api_reply_err(r, err_set(&e, ERR_NOMEM, "out of memory"), &e);
 		goto done;
 	}
 	for (size_t i = 0; i < n; i++) {
-		json_t *p = json_array_get(pl, i);
+		json_t *p = json_array_get(pl, i), *email = json_object_get(p, "email");
 		players[i].name = json_string_value(json_object_get(p, "name"));
-		players[i].email = json_string_value(json_object_get(p, "email"));
-		if (!api_valid_name(players[i].name)) {
-			snprintf(detail, sizeof(detail), "player %zu needs a \"name\" of 1 to %d printable characters",
-				 i + 1, API_MAX_NAME);
-			http_reply_problem(r, ERR_INPUT, "bad_players", detail, NULL);
-			goto done;
-		}
-		if (json_object_get(p, "email") && !json_is_null(json_object_get(p, "email")) &&
-		    !api_valid_email(players[i].email)) {
-			snprintf(detail, sizeof(detail), "player %zu: \"%s\" is not an email address", i + 1,
-				 players[i].email ? players[i].email : "(not a string)");
+		players[i].email = json_string_value(email);
+		if (email && !json_is_null(email) && !json_is_string(email)) {
+			snprintf(detail, sizeof(detail), "player %zu: \"email\" is not an email address", i + 1);
 			http_reply_problem(r, ERR_INPUT, "bad_email", detail, NULL);
 			goto done;
 		}
 	}
-	opts = json_object_get(body, "options");
-	if (opts && !json_is_object(opts)) {
-		http_reply_problem(r, ERR_INPUT, "bad_options", "\"options\" must be an object", NULL);
-		goto done;
-	}
-	if (json_object_get(body, "clock") && !json_is_null(json_object_get(body, "clock"))) {
-		if (notify_clock_parse(json_object_get(body, "clock"), &clock, &e) < 0) {
-			http_reply_problem(r, ERR_INPUT, "bad_clock", e.msg, NULL);
-			goto done;
-		}
-		if ((!strcmp(clock.timeout, "bot") || !strcmp(clock.timeout, "drop")) && !ops->bot) {
-			http_reply_problem(r, ERR_INPUT, "bad_clock",
-					   "this game has no bot to play for a player who runs out of time: use "
-					   "\"timeout\": \"notify\"", NULL);
-			goto done;
-		}
-		ng.clock = &clock;
-	}
-	ng.options = opts;
-	ng.players = players;
-	ng.nplayers = (int)n;
-	ng.created_by = rq->auth.user_id;
-	if ((rc = play_game_create(http_store(rq), &ng, &id, tokens, &e)) < 0) {
-		http_reply_problem(r, rc, rc == ERR_INPUT ? "bad_options" : NULL, e.msg, NULL);
+	cr.game = json_string_value(json_object_get(body, "game"));
+	cr.options = json_object_get(body, "options");
+	cr.players = players;
+	cr.nplayers = (int)(n > 1000 ? 1000 : n);
+	cr.clock = json_object_get(body, "clock");
+	cr.created_by = rq->auth.user_id;
+	if ((rc = create_game(http_store(rq), &cr, &id, tokens, &problem, &e)) < 0) {
+		http_reply_problem(r, rc, create_problem_code(problem), e.msg, NULL);
 		goto done;
 	}
 	seats = json_array();
@@ -97,20 +64,20 @@ void api_games_create(struct http_request *rq, struct http_reply *r)
 			json_object_set_new(s, "token", json_string(tokens[i]));
 		json_array_append_new(seats, s);
 	}
-	res = json_pack("{s:I,s:s,s:s,s:o}", "id", (json_int_t)id, "game", ops->id, "status", "active", "seats",
+	res = json_pack("{s:I,s:s,s:s,s:o}", "id", (json_int_t)id, "game", cr.game, "status", "active", "seats",
 			seats);
 	snprintf(r->location, sizeof(r->location), "/api/v1/games/%lld", (long long)id);
 	http_reply_json(r, 201, res);
 done:
 	for (int i = 0; i < GAME_MAX_SEATS; i++)
 		memset(tokens[i], 0, TOKEN_TEXT_MAX);
+	free(players);
 }
 
 void api_games_list(struct http_request *rq, struct http_reply *r)
 {
 	int64_t *ids = NULL;
 	int n = 0, rc;
-	struct store_conn *c;
 	struct err e = {0};
 	json_t *list = json_array();
 	int64_t user = rq->auth.is_admin ? 0 : rq->auth.user_id;
@@ -120,14 +87,7 @@ void api_games_list(struct http_request *rq, struct http_reply *r)
 		ids[0] = rq->auth.game_id;
 		n = 1;
 	} else {
-		if ((rc = store_read_acquire(http_store(rq), &c, &e)) < 0) {
-			json_decref(list);
-			api_reply_err(r, rc, &e);
-			return;
-		}
-		rc = store_game_ids(c, user, MAX_GAMES_LISTED, &ids, &n, &e);
-		store_read_release(c);
-		if (rc < 0) {
+		if ((rc = play_game_ids(http_store(rq), user, MAX_GAMES_LISTED, &ids, &n, &e)) < 0) {
 			json_decref(list);
 			api_reply_err(r, rc, &e);
 			return;
@@ -139,10 +99,8 @@ void api_games_list(struct http_request *rq, struct http_reply *r)
 		int nseats = 0;
 		json_t *o, *sa, *mine;
 
-		if (play_game_info(http_store(rq), ids[i], &g, &seats, &nseats, &e) < 0) {
-			store_game_release(&g);
+		if (play_game_info(http_store(rq), ids[i], &g, &seats, &nseats, &e) < 0)
 			continue;
-		}
 		sa = json_array();
 		mine = json_array();
 		for (int k = 0; k < nseats; k++) {
@@ -160,8 +118,7 @@ void api_games_list(struct http_request *rq, struct http_reply *r)
 				json_array_append_new(active, json_integer(s));
 		json_object_set_new(o, "active_seats", active);
 		json_array_append_new(list, o);
-		store_seats_free(seats, nseats);
-		store_game_release(&g);
+		play_game_info_release(&g, seats, nseats);
 	}
 	free(ids);
 	http_reply_json(r, 200, json_pack("{s:o}", "games", list));

@@ -4,16 +4,15 @@
 
 #include <stdlib.h>
 
+#include "engine/account.h"
 #include "notify/notify.h"
-#include "store/store.h"
 #include "util/clock.h"
 #include "util/banned.h"
 
 void api_me_get(struct http_request *rq, struct http_reply *r)
 {
 	const struct http_auth *a = &rq->auth;
-	json_t *o = json_object();
-	struct store_conn *c;
+	json_t *o = json_object(), *acc = NULL;
 	struct err e = {0};
 
 	json_object_set_new(o, "token_id", json_integer(a->token_id));
@@ -23,69 +22,36 @@ void api_me_get(struct http_request *rq, struct http_reply *r)
 		json_object_set_new(o, "game", json_integer(a->game_id));
 		json_object_set_new(o, "seat", json_integer(a->seat));
 	}
-	if (a->user_id && store_read_acquire(http_store(rq), &c, &e) == 0) {
-		struct store_user u;
-		if (store_user_by_id(c, a->user_id, &u, &e) == 0) {
-			json_object_set_new(o, "user", json_pack("{s:I,s:s,s:s}", "id", (json_int_t)u.id, "email",
-								 u.email, "name", u.name));
-		}
-		store_user_release(&u);
-		store_read_release(c);
-	}
+	if (a->user_id && account_get(http_store(rq), a->user_id, &acc, &e) == 0)
+		json_object_set_new(o, "user", json_pack("{s:O,s:O,s:O}", "id", json_object_get(acc, "id"), "email",
+							 json_object_get(acc, "email"), "name", json_object_get(acc, "name")));
+	json_decref(acc);
 	http_reply_json(r, 200, o);
-}
-
-static void prefs_reply(struct http_request *rq, struct http_reply *r)
-{
-	struct store_conn *c;
-	struct store_user u = {0};
-	struct err e = {0};
-	int rc;
-
-	if ((rc = store_read_acquire(http_store(rq), &c, &e)) == 0) {
-		rc = store_user_by_id(c, rq->auth.user_id, &u, &e);
-		store_read_release(c);
-	}
-	if (rc < 0)
-		http_reply_problem(r, rc, NULL, e.msg, NULL);
-	else
-		http_reply_json(r, 200, notify_prefs_get(u.prefs));
-	store_user_release(&u);
 }
 
 void api_me_prefs_get(struct http_request *rq, struct http_reply *r)
 {
-	prefs_reply(rq, r);
+	struct err e = {0};
+	json_t *acc = NULL;
+	int rc = account_get(http_store(rq), rq->auth.user_id, &acc, &e);
+
+	if (rc < 0)
+		http_reply_problem(r, rc, NULL, e.msg, NULL);
+	else
+		http_reply_json(r, 200, json_incref(json_object_get(acc, "prefs")));
+	json_decref(acc);
 }
 
 void api_me_prefs_put(struct http_request *rq, struct http_reply *r)
 {
-	struct store_conn *c;
-	struct store_user u = {0};
 	struct err e = {0};
-	json_t *body = rq->json;
-	char *merged = NULL;
-	int rc;
+	json_t *prefs = NULL;
+	int rc = account_update(http_store(rq), rq->auth.user_id, NULL, NULL, rq->json, &prefs, &e);
 
-	/* read, merge and write under the writer, so two changes at once both count */
-	if ((rc = store_write_begin(http_store(rq), &c, &e)) == 0) {
-		rc = store_user_by_id(c, rq->auth.user_id, &u, &e);
-		if (rc == 0)
-			rc = notify_prefs_merge(u.prefs, body, &merged, &e);
-		if (rc == 0)
-			rc = store_user_set_prefs(c, rq->auth.user_id, merged, &e);
-		if (rc == 0)
-			rc = store_write_commit(c, &e);
-		else
-			store_write_rollback(c);
-	}
-	free(merged);
-	store_user_release(&u);
-	if (rc < 0) {
+	if (rc < 0)
 		http_reply_problem(r, rc, rc == ERR_INPUT ? "bad_preferences" : NULL, e.msg, NULL);
-		return;
-	}
-	prefs_reply(rq, r);
+	else
+		http_reply_json(r, 200, prefs);
 }
 
 void api_me_vacation_get(struct http_request *rq, struct http_reply *r)

@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "http/api_public.h"
 
+#include "engine/health.h"
 #include "engine/registry.h"
 #include "http/metrics.h"
 #include "util/banned.h"
@@ -9,13 +10,13 @@
 void api_public_healthz(struct http_request *rq, struct http_reply *r)
 {
 	struct err e = {0};
+	int schema;
 
-	if (store_ping(http_store(rq), &e) < 0) {
+	if (health_check(http_store(rq), &schema, &e) < 0) {
 		http_reply_problem(r, ERR_STORE, "database_unavailable", e.msg, NULL);
 		return;
 	}
-	http_reply_json(r, 200, json_pack("{s:s,s:i}", "status", "ok", "schema",
-					  store_schema_version(http_store(rq))));
+	http_reply_json(r, 200, json_pack("{s:s,s:i}", "status", "ok", "schema", schema));
 }
 
 void api_public_metrics(struct http_request *rq, struct http_reply *r)

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "store/store.h"
+#include "engine/tokens.h"
 #include "util/clock.h"
 #include "util/token.h"
 #include "util/banned.h"
@@ -62,7 +62,7 @@ static int cache_find(const struct store *s, const unsigned char hash[32], struc
 
 	pthread_mutex_lock(&slots_lock);
 	if (!cache_off && sl->used && sl->store == s && token_hash_equal(sl->hash, hash) &&
-	    sl->generation == store_change_generation() && clock_mono_ms() - sl->filled_ms < AUTH_CACHE_MS &&
+	    sl->generation == tokens_generation() && clock_mono_ms() - sl->filled_ms < AUTH_CACHE_MS &&
 	    (!sl->expires_at || sl->expires_at > clock_now_ms())) {
 		*out = sl->auth;
 		hit = 1;
@@ -93,8 +93,7 @@ int auth_request(const struct http_request *rq, struct http_auth *out, struct er
 {
 	const char *h = http_header(rq, "Authorization");
 	struct store *s = http_store(rq);
-	struct store_conn *c;
-	struct store_token t;
+	struct tokens_holder t;
 	unsigned char hash[32];
 	uint64_t generation;
 	double filled_ms;
@@ -114,29 +113,20 @@ int auth_request(const struct http_request *rq, struct http_auth *out, struct er
 	if (cache_find(s, hash, out))
 		return 0;
 	/* taken before the read, so a change committed meanwhile makes the new entry stale at once */
-	generation = store_change_generation();
+	generation = tokens_generation();
 	filled_ms = clock_mono_ms();
-	if ((rc = store_read_acquire(s, &c, err)) < 0)
-		return rc;
-	rc = store_token_by_hash(c, hash, clock_now_ms(), &t, err);
-	if (rc == 0 && (t.kind == TOKEN_SIGNIN)) {
+	rc = tokens_lookup(s, hash, clock_now_ms(), &t, err);
+	if (rc == 0 && t.kind == TOKEN_SIGNIN)
 		rc = err_set(err, ERR_UNAUTH, "a sign-in link token cannot be used as an API token");
-	}
 	if (rc == 0) {
-		out->token_id = t.id;
+		out->token_id = t.token_id;
 		out->kind = (int)t.kind;
 		out->user_id = t.user_id;
 		out->game_id = t.game_id;
 		out->seat = t.seat;
-		if (t.user_id && t.kind != TOKEN_SEAT) {
-			struct store_user u;
-			if (store_user_by_id(c, t.user_id, &u, err) == 0)
-				out->is_admin = u.is_admin;
-			store_user_release(&u);
-			err_clear(err);
-		}
+		/* a seat token never makes its holder an admin (tokens_lookup) */
+		out->is_admin = t.is_admin;
 	}
-	store_read_release(c);
 	if (rc == 0)
 		cache_fill(s, hash, generation, filled_ms, t.expires_at, out);
 	return rc;

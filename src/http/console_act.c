@@ -6,17 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/account.h"
 #include "engine/play.h"
+#include "engine/outbox.h"
 #include "engine/play_admin.h"
+#include "engine/tokens.h"
 #include "http/api.h"
-#include "notify/notify.h"
-#include "util/clock.h"
 #include "util/banned.h"
 
 /* The admin and the reason the route declared (routes.h: ROUTE_JSON | ROUTE_REASON). */
-static struct play_admin_actor actor(const struct http_request *rq)
+static struct actor actor(const struct http_request *rq)
 {
-	struct play_admin_actor a = { .user_id = rq->auth.user_id, .channel = "api", .client = rq->client,
+	struct actor a = { .user_id = rq->auth.user_id, .channel = "api", .client = rq->client,
 				      .reason = rq->reason };
 	return a;
 }
@@ -39,7 +40,7 @@ static int body_int(const json_t *body, const char *name, long max, struct http_
 void console_act_rollback(struct http_request *rq, struct http_reply *r)
 {
 	struct err e = {0};
-	struct play_admin_actor a;
+	struct actor a;
 	json_t *body = rq->json, *res = NULL;
 	long to;
 	int rc;
@@ -54,7 +55,7 @@ void console_act_rollback(struct http_request *rq, struct http_reply *r)
 void console_act_seat(struct http_request *rq, struct http_reply *r)
 {
 	struct err e = {0};
-	struct play_admin_actor a;
+	struct actor a;
 	json_t *body = rq->json, *res = NULL, *email;
 	const char *name;
 	long seat;
@@ -64,12 +65,12 @@ void console_act_seat(struct http_request *rq, struct http_reply *r)
 		return;
 	name = json_string_value(json_object_get(body, "name"));
 	email = json_object_get(body, "email");
-	if (name && *name && !api_valid_name(name)) {
+	if (name && *name && !account_valid_name(name)) {
 		http_reply_problem(r, ERR_INPUT, "bad_name", "a name is 1 to 80 printable characters", NULL);
 		return;
 	}
 	if (email && !json_is_null(email) && (!json_is_string(email) ||
-					      (*json_string_value(email) && !api_valid_email(json_string_value(email))))) {
+					      (*json_string_value(email) && !account_valid_email(json_string_value(email))))) {
 		http_reply_problem(r, ERR_INPUT, "bad_email", "\"email\" must be an email address, or null for no player",
 				   NULL);
 		return;
@@ -83,7 +84,7 @@ void console_act_seat(struct http_request *rq, struct http_reply *r)
 void console_act_drop(struct http_request *rq, struct http_reply *r)
 {
 	struct err e = {0};
-	struct play_admin_actor a;
+	struct actor a;
 	json_t *body = rq->json, *res = NULL;
 	long seat;
 	int rc;
@@ -98,7 +99,7 @@ void console_act_drop(struct http_request *rq, struct http_reply *r)
 void console_act_extend(struct http_request *rq, struct http_reply *r)
 {
 	struct err e = {0};
-	struct play_admin_actor a;
+	struct actor a;
 	json_t *body = rq->json, *res = NULL, *hours, *minutes;
 	long seat;
 	double ms;
@@ -120,13 +121,13 @@ void console_act_extend(struct http_request *rq, struct http_reply *r)
 }
 
 /* An action on the path's id that needs nothing but the body's reason. */
-typedef int (*id_action)(struct store *s, const struct play_admin_actor *a, int64_t id, json_t **out,
+typedef int (*id_action)(struct store *s, const struct actor *a, int64_t id, json_t **out,
 			 struct err *err);
 
 static void id_action_reply(struct http_request *rq, struct http_reply *r, id_action fn)
 {
 	struct err e = {0};
-	struct play_admin_actor a;
+	struct actor a;
 	json_t *res = NULL;
 	int rc;
 
@@ -143,7 +144,7 @@ void console_act_abort(struct http_request *rq, struct http_reply *r)
 void console_act_import(struct http_request *rq, struct http_reply *r)
 {
 	struct err e = {0};
-	struct play_admin_actor a;
+	struct actor a;
 	json_t *body = rq->json, *res = NULL, *file;
 	int rc;
 
@@ -166,19 +167,19 @@ void console_act_import(struct http_request *rq, struct http_reply *r)
 
 void console_act_resend(struct http_request *rq, struct http_reply *r)
 {
-	id_action_reply(rq, r, play_admin_resend);
+	id_action_reply(rq, r, outbox_resend);
 }
 
 void console_act_revoke(struct http_request *rq, struct http_reply *r)
 {
-	id_action_reply(rq, r, play_admin_revoke);
+	id_action_reply(rq, r, tokens_revoke);
 }
 
 void console_act_verify(struct http_request *rq, struct http_reply *r)
 {
 	struct err e = {0};
 	/* an optional {"reason": "..."} for the audit row (ROUTE_REASON_OPTIONAL) */
-	struct play_admin_actor a = actor(rq);
+	struct actor a = actor(rq);
 	int first_bad, rc;
 
 	rc = play_admin_verify(http_store(rq), &a, rq->ids[0], &first_bad, NULL, &e);
@@ -193,39 +194,16 @@ void console_act_verify(struct http_request *rq, struct http_reply *r)
 
 void console_act_outbox_resend(struct http_request *rq, struct http_reply *r)
 {
-	struct store_outbox_row row;
-	struct store_conn *c;
+	/* the older endpoint: the reason may be left out (ROUTE_REASON_OPTIONAL); the console's own re-send requires one */
+	struct actor a = actor(rq);
 	struct err e = {0};
-	int64_t now = clock_now_ms();
-	/* an optional {"reason": "..."} for the audit row (the console's own re-send requires one) */
-	const char *reason = rq->reason;
-	char detail[48];
+	json_t *res = NULL;
 	int rc;
 
-	snprintf(detail, sizeof(detail), "{\"outbox\":%lld}", (long long)rq->ids[0]);
-	if ((rc = store_write_begin(http_store(rq), &c, &e)) == 0) {
-		rc = store_outbox_resend(c, rq->ids[0], now, &e);
-		if (rc == 0)
-			rc = store_audit_add(c, rq->auth.user_id, "api", "outbox_resend", 0, reason, -1, -1, detail, now,
-					     &e);
-		if (rc == 0)
-			rc = store_write_commit(c, &e);
-		else
-			store_write_rollback(c);
-	}
-	if (rc < 0) {
+	a.flags |= ACTOR_REASON_OPTIONAL;
+	if ((rc = outbox_resend(http_store(rq), &a, rq->ids[0], &res, &e)) < 0) {
 		http_reply_problem(r, rc, rc == ERR_CONFLICT ? "not_dead" : NULL, e.msg, NULL);
 		return;
 	}
-	if ((rc = store_read_acquire(http_store(rq), &c, &e)) == 0) {
-		rc = store_outbox_get(c, rq->ids[0], &row, &e);
-		store_read_release(c);
-	}
-	if (rc < 0) {
-		http_reply_problem(r, rc, NULL, e.msg, NULL);
-		return;
-	}
-	http_reply_json(r, 200, notify_row_json(&row));
-	free(row.payload);
-	free(row.last_error);
+	http_reply_json(r, 200, res);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/play.h"
+#include "engine/outbox.h"
 #include "engine/play_admin.h"
 #include "http/api.h"
 #include "http/console.h"
@@ -184,29 +185,18 @@ void console_api_audit(struct http_request *rq, struct http_reply *r)
 void console_api_outbox(struct http_request *rq, struct http_reply *r)
 {
 	const char *state = http_query(rq, "state");
-	struct store_outbox_row *rows = NULL;
-	struct store_conn *c;
 	struct err e = {0};
-	json_t *list;
-	int n = 0, rc;
+	json_t *list = NULL;
+	int rc;
 
-	if (state && strcmp(state, "pending") && strcmp(state, "sent") && strcmp(state, "dead") &&
-	    strcmp(state, "skipped")) {
+	if (!outbox_state_valid(state)) {
 		http_reply_problem(r, ERR_INPUT, "bad_state", "?state= must be pending, sent, dead or skipped", NULL);
 		return;
 	}
-	if ((rc = store_read_acquire(http_store(rq), &c, &e)) == 0) {
-		rc = store_outbox_list(c, state, 0, 500, &rows, &n, &e);
-		store_read_release(c);
-	}
-	if (rc < 0) {
+	if ((rc = outbox_list(http_store(rq), state, 500, &list, &e)) < 0) {
 		http_reply_problem(r, rc, NULL, e.msg, NULL);
 		return;
 	}
-	list = json_array();
-	for (int i = 0; i < n; i++)
-		json_array_append_new(list, notify_row_json(&rows[i]));
-	store_outbox_rows_free(rows, n);
 	http_reply_json(r, 200, json_pack("{s:o}", "notifications", list));
 }
 

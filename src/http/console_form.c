@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/account.h"
+#include "engine/outbox.h"
+#include "engine/tokens.h"
 #include "engine/play.h"
 #include "engine/play_admin.h"
 #include "http/api.h"
@@ -17,9 +20,9 @@
 
 #define HOUR_MS (3600LL * 1000)
 
-static struct play_admin_actor actor(const struct http_request *rq)
+static struct actor actor(const struct http_request *rq)
 {
-	struct play_admin_actor a = { .user_id = rq->sess.user_id, .channel = "web", .client = rq->client,
+	struct actor a = { .user_id = rq->sess.user_id, .channel = "web", .client = rq->client,
 				      .reason = rq->reason };
 	return a;
 }
@@ -53,7 +56,7 @@ static int form_int(struct http_request *rq, struct http_reply *r, int64_t id, c
 
 void console_form_rollback(struct http_request *rq, struct http_reply *r)
 {
-	struct play_admin_actor a = actor(rq);
+	struct actor a = actor(rq);
 	struct err e = {0};
 	long to;
 
@@ -65,18 +68,18 @@ void console_form_rollback(struct http_request *rq, struct http_reply *r)
 
 void console_form_seat(struct http_request *rq, struct http_reply *r)
 {
-	struct play_admin_actor a = actor(rq);
+	struct actor a = actor(rq);
 	const char *name = form_get(rq->form, "name"), *email = form_get(rq->form, "email");
 	struct err e = {0};
 	long seat;
 
 	if (form_int(rq, r, rq->ids[0], "seat", GAME_MAX_SEATS - 1, &seat) < 0)
 		return;
-	if (name && *name && !api_valid_name(name)) {
+	if (name && *name && !account_valid_name(name)) {
 		console_game_page(rq, r, rq->ids[0], 400, "A name is 1 to 80 printable characters.", NULL);
 		return;
 	}
-	if (email && *email && !api_valid_email(email)) {
+	if (email && *email && !account_valid_email(email)) {
 		console_game_page(rq, r, rq->ids[0], 400, "That is not an email address.", NULL);
 		return;
 	}
@@ -86,7 +89,7 @@ void console_form_seat(struct http_request *rq, struct http_reply *r)
 
 void console_form_drop(struct http_request *rq, struct http_reply *r)
 {
-	struct play_admin_actor a = actor(rq);
+	struct actor a = actor(rq);
 	struct err e = {0};
 	long seat;
 
@@ -97,7 +100,7 @@ void console_form_drop(struct http_request *rq, struct http_reply *r)
 
 void console_form_extend(struct http_request *rq, struct http_reply *r)
 {
-	struct play_admin_actor a = actor(rq);
+	struct actor a = actor(rq);
 	struct err e = {0};
 	long seat, hours;
 
@@ -110,7 +113,7 @@ void console_form_extend(struct http_request *rq, struct http_reply *r)
 
 void console_form_abort(struct http_request *rq, struct http_reply *r)
 {
-	struct play_admin_actor a = actor(rq);
+	struct actor a = actor(rq);
 	struct err e = {0};
 
 	after_action(rq, r, rq->ids[0], play_admin_abort(http_store(rq), &a, rq->ids[0], NULL, &e), &e, "abort");
@@ -118,7 +121,7 @@ void console_form_abort(struct http_request *rq, struct http_reply *r)
 
 void console_form_verify(struct http_request *rq, struct http_reply *r)
 {
-	struct play_admin_actor a = actor(rq);
+	struct actor a = actor(rq);
 	struct err e = {0};
 	char msg[sizeof(e.msg) + 64];
 	int first_bad, rc = play_admin_verify(http_store(rq), &a, rq->ids[0], &first_bad, NULL, &e);
@@ -136,7 +139,7 @@ void console_form_verify(struct http_request *rq, struct http_reply *r)
 
 void console_form_import(struct http_request *rq, struct http_reply *r)
 {
-	struct play_admin_actor a = actor(rq);
+	struct actor a = actor(rq);
 	const char *text = form_get(rq->form, "replay");
 	json_error_t jerr;
 	struct err e = {0};
@@ -183,15 +186,15 @@ static void back_to(struct http_request *rq, struct http_reply *r, int rc, const
 
 void console_form_resend(struct http_request *rq, struct http_reply *r)
 {
-	struct play_admin_actor a = actor(rq);
+	struct actor a = actor(rq);
 	struct err e = {0};
 
-	back_to(rq, r, play_admin_resend(http_store(rq), &a, rq->ids[0], NULL, &e), &e, "resend");
+	back_to(rq, r, outbox_resend(http_store(rq), &a, rq->ids[0], NULL, &e), &e, "resend");
 }
 
 void console_form_revoke(struct http_request *rq, struct http_reply *r)
 {
-	struct play_admin_actor a = actor(rq);
+	struct actor a = actor(rq);
 	struct err e = {0};
 	long id;
 	int rc;
@@ -202,6 +205,6 @@ void console_form_revoke(struct http_request *rq, struct http_reply *r)
 		back_to(rq, r, ERR_INPUT, &e, "revoke");
 		return;
 	}
-	rc = play_admin_revoke(http_store(rq), &a, id, NULL, &e);
+	rc = tokens_revoke(http_store(rq), &a, id, NULL, &e);
 	back_to(rq, r, rc, &e, "revoke");
 }

@@ -5,7 +5,7 @@
 #include <stdatomic.h>
 
 #include "http/answers.h"
-#include "store/store.h"
+#include "engine/health.h"
 
 #include "util/banned.h"
 
@@ -26,7 +26,8 @@ void metrics_count_moves(int applied)
 
 void metrics_render(struct buf *out, struct store *store)
 {
-	uint64_t commits = 0, writes = 0, hits = 0, misses = 0;
+	struct health_counters hc;
+	uint64_t hits = 0, misses = 0;
 
 	buf_adds(out, "# HELP turnpost_http_requests_total HTTP requests answered, by status class.\n"
 		      "# TYPE turnpost_http_requests_total counter\n");
@@ -44,7 +45,7 @@ void metrics_render(struct buf *out, struct store *store)
 		 (unsigned long long)hits, (unsigned long long)misses);
 	if (!store)
 		return;
-	store_write_group_stats(store, &commits, &writes);
+	health_counters(store, &hc);
 	buf_addf(out,
 		 "# HELP turnpost_store_group_commits_total Commits of transactions shared by concurrent moves.\n"
 		 "# TYPE turnpost_store_group_commits_total counter\n"
@@ -58,9 +59,10 @@ void metrics_render(struct buf *out, struct store *store)
 		 "# HELP turnpost_store_checkpoints_total Checkpoints of the log into the database, in the background.\n"
 		 "# TYPE turnpost_store_checkpoints_total counter\n"
 		 "turnpost_store_checkpoints_total %llu\n",
-		 (unsigned long long)commits, (unsigned long long)writes, (unsigned long long)store_sync_count(store),
-		 (unsigned long long)store_checkpoint_count(store));
-	store_head_stats(store, &hits, &misses);
+		 (unsigned long long)hc.group_commits, (unsigned long long)hc.grouped_writes,
+		 (unsigned long long)hc.syncs, (unsigned long long)hc.checkpoints);
+	hits = hc.head_hits;
+	misses = hc.head_misses;
 	buf_addf(out,
 		 "# HELP turnpost_store_head_reads_total Reads of a game's latest step, by whether it was remembered.\n"
 		 "# TYPE turnpost_store_head_reads_total counter\n"

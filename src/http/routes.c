@@ -194,7 +194,7 @@ static int reason(struct http_request *rq, struct http_reply *r, unsigned flags)
 		text = json_string_value(json_object_get(rq->json, "reason"));
 	else
 		text = http_query(rq, "reason");
-	if ((rc = play_admin_reason_check(text, (flags & ROUTE_REASON) != 0, &e)) < 0) {
+	if ((rc = actor_reason_check(text, (flags & ROUTE_REASON) != 0, &e)) < 0) {
 		if (flags & ROUTE_WEB)
 			web_error_page(rq, r, http_status_for(rc), e.msg);
 		else

@@ -6,7 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "store/store.h"
+#include "engine/signin.h"
+#include "engine/tokens.h"
 #include "util/clock.h"
 #include "util/token.h"
 #include "util/banned.h"
@@ -38,26 +39,16 @@ void session_load(struct http_request *rq)
 	struct web_session *s = &rq->sess;
 	const char *cookie = http_cookie(rq, SESSION_COOKIE);
 	const char *dbl = http_cookie(rq, CSRF_COOKIE);
-	unsigned char hash[32];
-	struct store_conn *c;
-	struct store_token t;
+	struct tokens_holder t;
 	struct err e = {0};
 
 	memset(s, 0, sizeof(*s));
-	if (cookie && token_hash(cookie, hash) == 0 && store_read_acquire(http_store(rq), &c, &e) == 0) {
-		if (store_token_by_hash(c, hash, clock_now_ms(), &t, &e) == 0 && t.kind == TOKEN_SESSION &&
-		    t.user_id) {
-			struct store_user u;
-			if (store_user_by_id(c, t.user_id, &u, &e) == 0) {
-				s->token_id = t.id;
-				s->user_id = u.id;
-				s->is_admin = u.is_admin;
-				snprintf(s->name, sizeof(s->name), "%s", u.name);
-				snprintf(s->email, sizeof(s->email), "%s", u.email);
-			}
-			store_user_release(&u);
-		}
-		store_read_release(c);
+	if (cookie && signin_session_find(http_store(rq), cookie, clock_now_ms(), &t, &e) == 0) {
+		s->token_id = t.token_id;
+		s->user_id = t.user_id;
+		s->is_admin = t.is_admin;
+		snprintf(s->name, sizeof(s->name), "%s", t.name);
+		snprintf(s->email, sizeof(s->email), "%s", t.email);
 	}
 	if (s->token_id) {
 		csrf_from_session(cookie, s->csrf);
@@ -86,37 +77,21 @@ int session_csrf_ok(const struct http_request *rq, const char *presented)
 int session_start(struct http_request *rq, struct http_reply *r, int64_t user_id, struct err *err)
 {
 	char tok[TOKEN_TEXT_MAX];
-	unsigned char hash[32];
-	struct store_conn *c;
 	int rc;
 
-	token_new(tok, hash);
-	if ((rc = store_write_begin(http_store(rq), &c, err)) < 0)
+	if ((rc = signin_session_new(http_store(rq), user_id, clock_now_ms(), tok, err)) < 0)
 		return rc;
-	rc = store_token_add(c, hash, TOKEN_SESSION, user_id, 0, -1, "web",
-			     clock_now_ms() + (int64_t)SESSION_DAYS * 86400 * 1000, NULL, err);
-	if (rc < 0) {
-		store_write_rollback(c);
-		return rc;
-	}
-	if ((rc = store_write_commit(c, err)) < 0)
-		return rc;
-	http_reply_cookie(r, rq, SESSION_COOKIE, tok, (long)SESSION_DAYS * 86400);
+	http_reply_cookie(r, rq, SESSION_COOKIE, tok, (long)SIGNIN_SESSION_DAYS * 86400);
 	sodium_memzero(tok, sizeof(tok));
 	return 0;
 }
 
 void session_end(struct http_request *rq, struct http_reply *r)
 {
-	struct store_conn *c;
 	struct err e = {0};
 
-	if (rq->sess.token_id && store_write_begin(http_store(rq), &c, &e) == 0) {
-		if (store_token_revoke(c, rq->sess.token_id, clock_now_ms(), &e) == 0)
-			store_write_commit(c, &e);
-		else
-			store_write_rollback(c);
-	}
+	if (rq->sess.token_id)
+		tokens_revoke_own(http_store(rq), rq->sess.token_id, &e);
 	http_reply_cookie(r, rq, SESSION_COOKIE, "", 0);
 }
 

@@ -7,7 +7,6 @@
 
 #define SESSION_COOKIE "tp_session"
 #define CSRF_COOKIE "tp_csrf"
-#define SESSION_DAYS 30
 
 /*
  * Fill rq->sess from the session cookie (signed out when there is none or it

@@ -78,10 +78,8 @@ int web_seat(struct http_request *rq, const json_t *seats_full, int64_t game_id,
 
 	(void)seats_full;
 	*held = 0;
-	if (!rq->sess.user_id || play_game_info(http_store(rq), game_id, &g, &seats, &nseats, &e) < 0) {
-		store_game_release(&g);
+	if (!rq->sess.user_id || play_game_info(http_store(rq), game_id, &g, &seats, &nseats, &e) < 0)
 		return -1;
-	}
 	for (int i = 0; i < nseats; i++) {
 		if (seats[i].user_id != rq->sess.user_id)
 			continue;
@@ -89,7 +87,6 @@ int web_seat(struct http_request *rq, const json_t *seats_full, int64_t game_id,
 		if (found < 0 || seats[i].seat == wanted)
 			found = seats[i].seat;
 	}
-	store_seats_free(seats, nseats);
-	store_game_release(&g);
+	play_game_info_release(&g, seats, nseats);
 	return found;
 }

@@ -3,14 +3,11 @@
 #include "http/web_account.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-#include "http/api.h"
+#include "engine/account.h"
 #include "http/form.h"
 #include "http/web.h"
-#include "notify/notify.h"
 #include "util/banned.h"
 
 static const struct {
@@ -32,25 +29,21 @@ static int pref_on(json_t *prefs, const char *event)
 
 static void account_page(struct http_request *rq, struct http_reply *r, int status, const char *error, int saved)
 {
-	struct store_conn *c;
-	struct store_user u = {0};
 	struct err e = {0};
-	json_t *prefs = NULL, *events = json_array(), *data;
+	json_t *acc = NULL, *prefs, *events = json_array(), *data;
+	const char *name;
 
-	if (store_read_acquire(http_store(rq), &c, &e) == 0) {
-		store_user_by_id(c, rq->sess.user_id, &u, &e);
-		store_read_release(c);
-	}
-	prefs = u.prefs ? json_loads(u.prefs, 0, NULL) : NULL;
+	account_get(http_store(rq), rq->sess.user_id, &acc, &e);
+	prefs = json_object_get(acc, "prefs");
+	name = json_string_value(json_object_get(acc, "name"));
 	for (size_t i = 0; i < sizeof(pref_events) / sizeof(pref_events[0]); i++)
 		json_array_append_new(events, json_pack("{s:s,s:s,s:b}", "id", pref_events[i].id, "label",
 							pref_events[i].label, "on", pref_on(prefs, pref_events[i].id)));
-	data = json_pack("{s:s,s:s,s:o,s:b,s:b}", "name", u.name ? u.name : rq->sess.name, "email", rq->sess.email,
+	data = json_pack("{s:s,s:s,s:o,s:b,s:b}", "name", name ? name : rq->sess.name, "email", rq->sess.email,
 			 "events", events, "digest", json_is_true(json_object_get(prefs, "digest")), "saved", saved);
 	if (error)
 		json_object_set_new(data, "error", json_string(error));
-	json_decref(prefs);
-	store_user_release(&u);
+	json_decref(acc);
 	web_render(rq, r, status, "account", "Your account", data);
 }
 
@@ -64,20 +57,10 @@ void web_account_save(struct http_request *rq, struct http_reply *r)
 	const char *name = form_get(rq->form, "name");
 	const char *email = form_get(rq->form, "email");
 	const char *delivery = form_get(rq->form, "delivery");
-	struct store_conn *c;
 	struct err e = {0};
 	json_t *prefs, *events;
-	char *text = NULL;
 	int rc;
 
-	if (!api_valid_name(name)) {
-		account_page(rq, r, 400, "Your name must be 1 to 80 characters.", 0);
-		return;
-	}
-	if (email && !api_valid_email(email)) {
-		account_page(rq, r, 400, "That does not look like an email address.", 0);
-		return;
-	}
 	if (delivery && strcmp(delivery, "immediate") != 0 && strcmp(delivery, "digest") != 0) {
 		account_page(rq, r, 400, "Choose right away or a daily digest.", 0);
 		return;
@@ -89,24 +72,9 @@ void web_account_save(struct http_request *rq, struct http_reply *r)
 		json_object_set_new(events, pref_events[i].id, json_boolean(form_get(rq->form, field) != NULL));
 	}
 	prefs = json_pack("{s:o,s:b}", "events", events, "digest", delivery && strcmp(delivery, "digest") == 0);
-	/* merged into what is stored, so settings this form does not show (the digest hour) stay */
-	if ((rc = store_write_begin(http_store(rq), &c, &e)) == 0) {
-		struct store_user u = {0};
-		rc = store_user_by_id(c, rq->sess.user_id, &u, &e);
-		if (rc == 0)
-			rc = notify_prefs_merge(u.prefs, prefs, &text, &e);
-		if (rc == 0)
-			rc = store_user_update(c, rq->sess.user_id, name, text, &e);
-		if (rc == 0 && email && strcasecmp(email, u.email) != 0)
-			rc = store_user_set_email(c, rq->sess.user_id, email, &e);
-		if (rc == 0)
-			rc = store_write_commit(c, &e);
-		else
-			store_write_rollback(c);
-		store_user_release(&u);
-	}
+	/* the form always names the account: a missing name is an empty one */
+	rc = account_update(http_store(rq), rq->sess.user_id, name ? name : "", email, prefs, NULL, &e);
 	json_decref(prefs);
-	free(text);
 	if (rc < 0) {
 		account_page(rq, r, rc == ERR_CONFLICT || rc == ERR_INPUT ? 400 : 500, e.msg, 0);
 		return;

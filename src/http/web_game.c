@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/chat.h"
 #include "engine/play.h"
 #include "util/svg.h"
 #include "http/web.h"
@@ -211,10 +212,9 @@ void web_game_page(struct http_request *rq, struct http_reply *r, int64_t id, in
 {
 	struct err e = {0};
 	json_t *g = NULL, *legal = NULL, *chat = json_array(), *data, *seats, *s;
-	struct store_chat *msgs = NULL;
-	struct store_conn *c;
+	json_t *msgs = NULL;
 	struct buf svg = BUF_INIT;
-	int held, seat, nmsgs = 0, active;
+	int held, seat, active;
 	size_t i;
 	char path[48];
 
@@ -258,17 +258,16 @@ void web_game_page(struct http_request *rq, struct http_reply *r, int64_t id, in
 		json_object_set_new(g, "view_items", view_items(json_object_get(g, "view")));
 	buf_release(&svg);
 	json_object_del(g, "view");
-	if (store_read_acquire(http_store(rq), &c, &e) == 0) {
-		store_chat_list(c, id, CHAT_SHOWN, &msgs, &nmsgs, &e);
-		store_read_release(c);
+	if (chat_list(http_store(rq), id, CHAT_SHOWN, &msgs, &e) == 0) {
+		json_t *m;
+		json_array_foreach(msgs, i, m) {
+			char when[32];
+			clock_format_human(json_integer_value(json_object_get(m, "at")), when);
+			json_array_append_new(chat, json_pack("{s:O,s:O,s:s}", "name", json_object_get(m, "name"), "text",
+							      json_object_get(m, "text"), "time", when));
+		}
 	}
-	for (int k = 0; k < nmsgs; k++) {
-		char when[32];
-		clock_format_human(msgs[k].at, when);
-		json_array_append_new(chat, json_pack("{s:s,s:s,s:s}", "name", msgs[k].name, "text", msgs[k].text,
-						      "time", when));
-	}
-	store_chats_free(msgs, nmsgs);
+	json_decref(msgs);
 	json_object_set_new(g, "chat", chat);
 	json_object_set_new(g, "can_chat", json_boolean(seat >= 0));
 	{

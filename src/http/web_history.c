@@ -19,7 +19,6 @@ void web_history_show(struct http_request *rq, struct http_reply *r)
 	size_t i;
 
 	if (play_game_info(http_store(rq), id, &g, &seats, &nseats, &e) < 0) {
-		store_game_release(&g);
 		json_decref(list);
 		web_error_page(rq, r, 404, "No such game.");
 		return;
@@ -37,6 +36,5 @@ void web_history_show(struct http_request *rq, struct http_reply *r)
 	json_decref(moves);
 	web_render(rq, r, 200, "history", "History",
 		   json_pack("{s:I,s:s,s:o}", "id", (json_int_t)id, "web_game_title", web_game_title(g.game), "moves", list));
-	store_seats_free(seats, nseats);
-	store_game_release(&g);
+	play_game_info_release(&g, seats, nseats);
 }

@@ -26,15 +26,13 @@ static char *players_text(const struct store_seat *seats, int n)
 void web_home_show(struct http_request *rq, struct http_reply *r)
 {
 	json_t *data = json_object(), *waiting = json_array(), *others = json_array(), *open = json_array();
-	struct store_conn *c;
 	struct err e = {0};
 	int64_t *ids = NULL, *open_ids = NULL, now = clock_now_ms();
 	int n = 0, nopen = 0;
 
-	if (rq->sess.user_id && store_read_acquire(http_store(rq), &c, &e) == 0) {
-		store_game_ids(c, rq->sess.user_id, GAMES_SHOWN, &ids, &n, &e);
-		store_games_open(c, rq->sess.user_id, 20, &open_ids, &nopen, &e);
-		store_read_release(c);
+	if (rq->sess.user_id) {
+		play_game_ids(http_store(rq), rq->sess.user_id, GAMES_SHOWN, &ids, &n, &e);
+		play_games_open(http_store(rq), rq->sess.user_id, 20, &open_ids, &nopen, &e);
 	}
 	for (int i = 0; i < n + nopen; i++) {
 		int64_t id = i < n ? ids[i] : open_ids[i - n];
@@ -44,10 +42,8 @@ void web_home_show(struct http_request *rq, struct http_reply *r)
 		char ago[32], *players;
 		json_t *o;
 
-		if (play_game_info(http_store(rq), id, &g, &seats, &nseats, &e) < 0) {
-			store_game_release(&g);
+		if (play_game_info(http_store(rq), id, &g, &seats, &nseats, &e) < 0)
 			continue;
-		}
 		for (int k = 0; k < nseats; k++)
 			if (seats[k].user_id == rq->sess.user_id && (g.active_seats & (1u << seats[k].seat)))
 				mine_waiting = 1;
@@ -67,8 +63,7 @@ void web_home_show(struct http_request *rq, struct http_reply *r)
 			json_array_append_new(others, o);
 		}
 		free(players);
-		store_seats_free(seats, nseats);
-		store_game_release(&g);
+		play_game_info_release(&g, seats, nseats);
 	}
 	free(ids);
 	free(open_ids);

@@ -6,12 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/play.h"
+#include "engine/create.h"
 #include "engine/registry.h"
-#include "http/api.h"
 #include "http/form.h"
 #include "http/web.h"
-#include "notify/notify.h"
 #include "util/banned.h"
 
 #define NEW_GAME_ROWS 4
@@ -143,19 +141,15 @@ static int game_options(struct http_request *rq, const struct game_ops *ops, jso
 	return rc;
 }
 
-/* The time control from the form (clock_mode, clock_hours, clock_increment, clock_timeout). */
-static int game_clock(struct http_request *rq, const struct game_ops *ops, struct store_clock *clock, int *have,
-		      char *msg, size_t size)
+/* The time control from the form (clock_mode, clock_hours, clock_increment, clock_timeout) as the engine reads it; *clock NULL for none. */
+static int game_clock(struct http_request *rq, json_t **clock, char *msg, size_t size)
 {
 	const char *mode = form_get(rq->form, "clock_mode"), *hours = form_get(rq->form, "clock_hours");
 	const char *inc = form_get(rq->form, "clock_increment"), *action = form_get(rq->form, "clock_timeout");
-	struct err e = {0};
-	json_t *c;
 	char *end;
 	double h, i = 0;
-	int rc;
 
-	*have = 0;
+	*clock = NULL;
 	if (!mode || !strcmp(mode, "none"))
 		return 0;
 	h = hours ? strtod(hours, &end) : 0;
@@ -170,41 +164,27 @@ static int game_clock(struct http_request *rq, const struct game_ops *ops, struc
 			return -1;
 		}
 	}
-	if (action && (!strcmp(action, "bot") || !strcmp(action, "drop")) && !ops->bot) {
-		snprintf(msg, size, "%s has no bot to play for a player who runs out of time.", ops->title);
-		return -1;
-	}
-	c = !strcmp(mode, "bank")
+	*clock = !strcmp(mode, "bank")
 		? json_pack("{s:s,s:f,s:f,s:s}", "mode", "bank", "bank_hours", h, "increment_hours", i, "timeout",
 			    action ? action : "notify")
 		: json_pack("{s:s,s:f,s:s}", "mode", mode, "turn_hours", h, "timeout", action ? action : "notify");
-	rc = notify_clock_parse(c, clock, &e);
-	json_decref(c);
-	if (rc < 0) {
-		snprintf(msg, size, "%.190s", e.msg);
-		return -1;
-	}
-	*have = 1;
 	return 0;
 }
 
 void web_new_game_create(struct http_request *rq, struct http_reply *r)
 {
-	struct play_player players[GAME_MAX_SEATS];
-	struct play_new_game ng = {0};
-	struct store_clock clock;
+	struct play_player players[NEW_GAME_ROWS];
+	struct create_request cr = {0};
 	const struct game_ops *ops;
 	struct err e = {0};
-	json_t *options = NULL;
+	json_t *options = NULL, *clock = NULL;
 	char msg[200], path[48];
 	int64_t id;
-	int n = 0, have_clock = 0;
+	int n = 0;
 
-	ng.game = form_get(rq->form, "game");
-	if (!ng.game || !(ops = registry_find(ng.game))) {
-		new_game_page(rq, r, 400, "Choose one of the games.");
-		return;
-	}
+	/* the form is read here; what it asks for is checked by the engine (create_game), as for the API */
+	cr.game = form_get(rq->form, "game");
+	ops = cr.game ? registry_find(cr.game) : NULL;
 	for (int i = 0; i < NEW_GAME_ROWS; i++) {
 		char nf[24], ef[24];
 		const char *name, *email;
@@ -214,43 +194,28 @@ void web_new_game_create(struct http_request *rq, struct http_reply *r)
 		email = form_get(rq->form, ef);
 		if ((!name || !*name) && (!email || !*email))
 			continue;
-		if (!api_valid_name(name)) {
-			snprintf(msg, sizeof(msg), "Player %d needs a name of 1 to 80 characters.", i + 1);
-			new_game_page(rq, r, 400, msg);
-			return;
-		}
-		if (email && *email && !api_valid_email(email)) {
-			snprintf(msg, sizeof(msg), "Player %d: \"%.60s\" is not an email address.", i + 1, email);
-			new_game_page(rq, r, 400, msg);
-			return;
-		}
-		players[n].name = name;
+		players[n].name = name ? name : "";
 		players[n].email = email && *email ? email : NULL;
 		n++;
 	}
-	if (n < ops->min_players || n > ops->max_players) {
-		snprintf(msg, sizeof(msg), "%s needs %d to %d players; you listed %d.", ops->title, ops->min_players,
-			 ops->max_players, n);
-		new_game_page(rq, r, 400, msg);
-		return;
-	}
-	if (game_options(rq, ops, &options, msg, sizeof(msg)) < 0 || game_clock(rq, ops, &clock, &have_clock, msg,
-											  sizeof(msg)) < 0) {
+	if (ops && (game_options(rq, ops, &options, msg, sizeof(msg)) < 0 || game_clock(rq, &clock, msg, sizeof(msg)) < 0)) {
 		json_decref(options);
 		new_game_page(rq, r, 400, msg);
 		return;
 	}
-	ng.options = options;
-	ng.clock = have_clock ? &clock : NULL;
-	ng.players = players;
-	ng.nplayers = n;
-	ng.created_by = rq->sess.user_id;
-	if (play_game_create(http_store(rq), &ng, &id, NULL, &e) < 0) {
+	cr.options = options;
+	cr.clock = clock;
+	cr.players = players;
+	cr.nplayers = n;
+	cr.created_by = rq->sess.user_id;
+	if (create_game(http_store(rq), &cr, &id, NULL, NULL, &e) < 0) {
 		json_decref(options);
+		json_decref(clock);
 		new_game_page(rq, r, 400, e.msg);
 		return;
 	}
 	json_decref(options);
+	json_decref(clock);
 	snprintf(path, sizeof(path), "/games/%lld", (long long)id);
 	http_reply_redirect(r, path);
 }

@@ -4,12 +4,11 @@
 
 #include <stdio.h>
 
-#include "http/api.h"
+#include "engine/signin.h"
 #include "http/form.h"
 #include "http/session.h"
 #include "http/web.h"
 #include "util/clock.h"
-#include "util/token.h"
 #include "util/banned.h"
 
 void web_signin_form(struct http_request *rq, struct http_reply *r)
@@ -20,26 +19,13 @@ void web_signin_form(struct http_request *rq, struct http_reply *r)
 void web_signin_send(struct http_request *rq, struct http_reply *r)
 {
 	const char *email = form_get(rq->form, "email");
-	struct store_conn *c;
-	struct store_user u = {0};
 	struct err e = {0};
 
-	if (!email || !api_valid_email(email)) {
+	/* the same answer whether or not the address has an account: no one learns who plays here */
+	if (signin_link_request(http_store(rq), email, clock_now_ms(), &e) == ERR_INPUT) {
 		web_render(rq, r, 400, "signin", "Sign in",
-			   json_pack("{s:s,s:s}", "email", email ? email : "", "error",
-				     "That does not look like an email address."));
+			   json_pack("{s:s,s:s}", "email", email ? email : "", "error", e.msg));
 		return;
-	}
-	/* The same answer whether or not the address has an account: no one learns who plays here. */
-	if (store_write_begin(http_store(rq), &c, &e) == 0) {
-		int rc = store_user_by_email(c, email, &u, &e);
-		if (rc == 0)
-			rc = store_outbox_add(c, "signin", 0, -1, u.id, NULL, clock_now_ms(), NULL, &e);
-		if (rc == 0)
-			store_write_commit(c, &e);
-		else
-			store_write_rollback(c);
-		store_user_release(&u);
 	}
 	web_render(rq, r, 200, "signin", "Sign in", json_pack("{s:b,s:s}", "sent", 1, "email", email));
 }
@@ -51,29 +37,14 @@ void web_signin_confirm(struct http_request *rq, struct http_reply *r)
 
 void web_signin_use(struct http_request *rq, struct http_reply *r)
 {
-	unsigned char hash[32];
-	struct store_conn *c;
-	struct store_token t;
 	struct err e = {0};
-	int rc = ERR_UNAUTH;
+	int64_t user_id;
 
-	if (token_hash(rq->param, hash) == 0 && store_write_begin(http_store(rq), &c, &e) == 0) {
-		rc = store_token_by_hash(c, hash, clock_now_ms(), &t, &e);
-		if (rc == 0 && (t.kind != TOKEN_SIGNIN || !t.user_id))
-			rc = ERR_UNAUTH;
-		/* single use: spent before the session starts */
-		if (rc == 0)
-			rc = store_token_revoke(c, t.id, clock_now_ms(), &e);
-		if (rc == 0)
-			rc = store_write_commit(c, &e);
-		else
-			store_write_rollback(c);
-	}
-	if (rc < 0) {
+	if (signin_link_use(http_store(rq), rq->param, clock_now_ms(), &user_id, &e) < 0) {
 		web_error_page(rq, r, 400, "This sign-in link has expired or was used already. Ask for a new one.");
 		return;
 	}
-	if (session_start(rq, r, t.user_id, &e) < 0) {
+	if (session_start(rq, r, user_id, &e) < 0) {
 		web_error_page(rq, r, 500, e.msg);
 		return;
 	}
@@ -82,20 +53,11 @@ void web_signin_use(struct http_request *rq, struct http_reply *r)
 
 void web_signin_seat_link(struct http_request *rq, struct http_reply *r)
 {
-	unsigned char hash[32];
-	struct store_conn *c;
-	struct store_token t = {0};
+	struct tokens_holder t;
 	struct err e = {0};
 	char path[64];
-	int rc = ERR_UNAUTH;
 
-	if (token_hash(rq->param, hash) == 0 && store_read_acquire(http_store(rq), &c, &e) == 0) {
-		rc = store_token_by_hash(c, hash, clock_now_ms(), &t, &e);
-		store_read_release(c);
-		if (rc == 0 && t.kind != TOKEN_SEAT)
-			rc = ERR_UNAUTH;
-	}
-	if (rc < 0) {
+	if (signin_seat_link(http_store(rq), rq->param, clock_now_ms(), &t, &e) < 0) {
 		web_error_page(rq, r, 400, "This link has expired or is not valid. Sign in with your email instead.");
 		return;
 	}

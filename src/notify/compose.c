@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/play.h"
+#include "engine/signin.h"
 #include "mail/inbound.h"
 #include "util/clock.h"
 #include "util/token.h"
@@ -14,7 +15,6 @@
 
 #define SEAT_LINK_DAYS 30
 #define MAX_SINCE_STEPS 40
-#define SIGNIN_LINK_MS (3600LL * 1000)
 
 /* "in 3 days", "in 5 hours", "in 20 minutes" (or "now"). */
 static void time_phrase(int64_t ms, char *out, size_t size)
@@ -197,18 +197,8 @@ static int row_data(struct notify *n, const struct store_outbox_row *row, const 
 	if (strcmp(row->event, "signin") == 0) {
 		/* a single-use sign-in link for the web pages, valid one hour */
 		char tok[TOKEN_TEXT_MAX];
-		unsigned char hash[32];
-		struct store_conn *c;
 
-		token_new(tok, hash);
-		if ((rc = store_write_begin(n->store, &c, err)) < 0)
-			goto done;
-		if ((rc = store_token_add(c, hash, TOKEN_SIGNIN, row->user_id, 0, -1, "sign-in link",
-					  now + SIGNIN_LINK_MS, NULL, err)) < 0) {
-			store_write_rollback(c);
-			goto done;
-		}
-		if ((rc = store_write_commit(c, err)) < 0)
+		if ((rc = signin_link_new(n->store, row->user_id, "sign-in link", now, tok, err)) < 0)
 			goto done;
 		buf_addf(&b, "%s/signin/%s", n->base_url, tok);
 		json_object_set_new(links, "signin", json_string(b.data));

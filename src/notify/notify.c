@@ -470,23 +470,3 @@ void notify_wake(struct notify *n)
 	pthread_mutex_unlock(&n->lock);
 }
 
-json_t *notify_row_json(const struct store_outbox_row *r)
-{
-	json_t *o = json_object(), *payload = r->payload ? json_loads(r->payload, 0, NULL) : NULL;
-
-	json_object_set_new(o, "id", json_integer(r->id));
-	json_object_set_new(o, "message_id", json_sprintf("msg_%s", r->uid));
-	json_object_set_new(o, "event", json_string(r->event));
-	json_object_set_new(o, "game", r->game_id ? json_integer(r->game_id) : json_null());
-	json_object_set_new(o, "seat", r->seat >= 0 ? json_integer(r->seat) : json_null());
-	json_object_set_new(o, "user", r->user_id ? json_integer(r->user_id) : json_null());
-	json_object_set_new(o, "state", json_string(r->state));
-	json_object_set_new(o, "attempts", json_integer(r->attempts));
-	json_object_set_new(o, "next_at", json_integer(r->next_at));
-	json_object_set_new(o, "digest", json_boolean(r->digest));
-	json_object_set_new(o, "last_error", r->last_error ? json_string(r->last_error) : json_null());
-	json_object_set_new(o, "created_at", json_integer(r->created_at));
-	json_object_set_new(o, "sent_at", r->sent_at ? json_integer(r->sent_at) : json_null());
-	json_object_set_new(o, "payload", payload ? payload : json_object());
-	return o;
-}

@@ -116,7 +116,4 @@ int notify_prefs_merge(const char *stored, const json_t *change, char **merged, 
 /* How the user wants event: "now", "digest" or "off". */
 const char *notify_prefs_mode(const json_t *prefs, const char *event);
 
-/* The outbox row as the admin API and CLI show it (new). */
-json_t *notify_row_json(const struct store_outbox_row *r);
-
 #endif

@@ -1309,6 +1309,9 @@ static void test_admin__older_endpoints_record_a_reason(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(row);
 	ASSERT_STR_EQ(jstr(row, "reason"), "left the club");
 	CU_ASSERT_EQUAL(jint(json_object_get(row, "detail"), "token"), tid);
+	/* one audit row shape for every door (engine/tokens.c): the token's kind and label too */
+	ASSERT_STR_EQ(jstr(json_object_get(row, "detail"), "kind"), "api");
+	ASSERT_STR_EQ(jstr(json_object_get(row, "detail"), "label"), "spare");
 	json_decref(row);
 
 	/* the outbox re-send: a reason in the body */
@@ -1325,6 +1328,9 @@ static void test_admin__older_endpoints_record_a_reason(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(row);
 	ASSERT_STR_EQ(jstr(row, "reason"), "relay fixed");
 	CU_ASSERT_EQUAL(jint(json_object_get(row, "detail"), "outbox"), outbox);
+	/* the engine's shape (engine/outbox.c): the row's game and event too */
+	CU_ASSERT_EQUAL(jint(row, "game"), id);
+	CU_ASSERT_PTR_NOT_NULL(jstr(json_object_get(row, "detail"), "event"));
 	json_decref(row);
 	/* still optional there: without a body the row has no reason */
 	outbox = dead_letter(id);

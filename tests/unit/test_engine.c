@@ -313,7 +313,7 @@ static void test_engine__export_import_roundtrip(void)
 static void test_engine__rollback_is_a_kind_of_step(void)
 {
 	int64_t id = new_game(2, 11), copy = 0;
-	struct play_admin_actor a = { .channel = "cli", .reason = "test" };
+	struct actor a = { .channel = "cli", .reason = "test" };
 	struct store_move *moves = NULL;
 	struct store_conn *c;
 	struct err e = {0};

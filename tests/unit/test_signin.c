@@ -40,6 +40,8 @@ static void test_signin__request_is_silent_for_strangers(void)
 	CU_ASSERT_EQUAL(signin_link_request(fx_store, "nobody@example.org", 1000, &e), 0);
 	CU_ASSERT_EQUAL(e.code, 0);
 	CU_ASSERT_EQUAL(signins(uid), 1);
+	CU_ASSERT_EQUAL(signin_link_request(fx_store, "kim at example", 1000, &e), ERR_INPUT);
+	CU_ASSERT_EQUAL(signin_link_request(fx_store, NULL, 1000, &e), ERR_INPUT);
 }
 
 static void test_signin__link_works_once_and_expires(void)
