@@ -211,7 +211,7 @@ static int seat(const struct route *rt, struct http_request *rq, struct http_rep
 	int wanted = -1;
 
 	if (rt->flags & ROUTE_WEB) {
-		rq->seat = web_seat(rq, NULL, rq->ids[0], &rq->held);
+		rq->seat = web_seat(rq, rq->ids[0], &rq->held);
 		if (rq->seat >= 0)
 			return 0;
 		if (rt->flags & ROUTE_PLAYER) {

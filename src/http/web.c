@@ -68,7 +68,7 @@ const char *web_game_title(const char *id)
 }
 
 /* The seat this browser plays in the game: ?seat= or the form's seat when the user holds it, else their first. */
-int web_seat(struct http_request *rq, const json_t *seats_full, int64_t game_id, int *held)
+int web_seat(struct http_request *rq, int64_t game_id, int *held)
 {
 	const char *want = rq->form ? form_get(rq->form, "seat") : http_query(rq, "seat");
 	struct store_game g;
@@ -76,7 +76,6 @@ int web_seat(struct http_request *rq, const json_t *seats_full, int64_t game_id,
 	struct err e = {0};
 	int nseats = 0, found = -1, wanted = want ? (int)strtol(want, NULL, 10) : -1;
 
-	(void)seats_full;
 	*held = 0;
 	if (!rq->sess.user_id || play_game_info(http_store(rq), game_id, &g, &seats, &nseats, &e) < 0)
 		return -1;

@@ -16,7 +16,7 @@ const char *web_game_title(const char *id);
  * The seat this browser plays in game_id: ?seat= (or the form's seat) when the
  * user holds it, else their first; -1 when none. *held: how many seats they hold.
  */
-int web_seat(struct http_request *rq, const json_t *seats_full, int64_t game_id, int *held);
+int web_seat(struct http_request *rq, int64_t game_id, int *held);
 
 /* GET /static/{token}: the stylesheet and script. */
 void web_static(struct http_request *rq, struct http_reply *r);

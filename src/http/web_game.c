@@ -218,7 +218,7 @@ void web_game_page(struct http_request *rq, struct http_reply *r, int64_t id, in
 	size_t i;
 	char path[48];
 
-	seat = web_seat(rq, NULL, id, &held);
+	seat = web_seat(rq, id, &held);
 	if (play_game_json(http_store(rq), id, seat, seat >= 0 || rq->sess.is_admin, &g, &e) < 0) {
 		json_decref(error);
 		web_error_page(rq, r, e.code == ERR_NOTFOUND ? 404 : 500, e.code == ERR_NOTFOUND ? "No such game." : e.msg);

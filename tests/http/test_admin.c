@@ -321,7 +321,7 @@ static void test_admin__every_declaration_is_enforced_alike(void)
 	const char *create = "{\"game\":\"counting-race\",\"players\":[{\"name\":\"Kim\"},{\"name\":\"Lee\"}]}";
 	char seat_token[64], dbl[64], anon_cookie[96], anon_form[160], admin_form[160], user_form[160], path[200];
 	char malformed[256] = "";
-	int json = 0, empty = 0, reason = 0, account = 0, seat = 0, player = 0, user = 0, audit_before;
+	int json = 0, empty = 0, reason = 0, account = 0, seat = 0, player = 0, user = 0, forms = 0, audit_before;
 	struct ht_resp r;
 	int64_t id;
 
@@ -347,6 +347,23 @@ static void test_admin__every_declaration_is_enforced_alike(void)
 
 		concrete_at(rt->pattern, id, NULL, path, sizeof(path));
 		if (f & ROUTE_WEB) {
+			if (post) {
+				/* every form needs this browser's CSRF token, and must be a urlencoded form */
+				const char *h[] = { NULL, "Content-Type: application/json", NULL };
+				char cookie_header[200];
+				CU_ASSERT_EQUAL_FATAL(ht_page(&d, rt->method, path, admin_cookie,
+							      "reason=nope&to=0&seat=0&hours=1&token=1", &r), 0);
+				expect(rt, "without a CSRF token", &r, 403, NULL);
+				CU_ASSERT(r.body.data && strstr(r.body.data, "did not come from this site") != NULL);
+				ht_resp_release(&r);
+				snprintf(cookie_header, sizeof(cookie_header), "Cookie: %s", admin_cookie);
+				h[0] = cookie_header;
+				CU_ASSERT_EQUAL_FATAL(ht_request(&d, rt->method, path, NULL, h, "{}", 2, &r), 0);
+				expect(rt, "with a JSON body", &r, 400, NULL);
+				CU_ASSERT(r.body.data && strstr(r.body.data, "x-www-form-urlencoded") != NULL);
+				ht_resp_release(&r);
+				forms++;
+			}
 			if (f & ROUTE_USER) {
 				/* a signed-out browser is sent to sign in */
 				CU_ASSERT_EQUAL_FATAL(ht_page(&d, rt->method, path, anon_cookie, post ? anon_form : NULL, &r), 0);
@@ -451,6 +468,7 @@ static void test_admin__every_declaration_is_enforced_alike(void)
 	CU_ASSERT(seat >= 6);
 	CU_ASSERT(player >= 4);
 	CU_ASSERT(user >= 9);
+	CU_ASSERT(forms >= 17);
 	/* nothing was done: no audit rows, no steps */
 	CU_ASSERT_EQUAL(audit_total(), audit_before);
 	CU_ASSERT_EQUAL(move_count(id), 0);
