@@ -35,6 +35,18 @@ struct game_pending {
 	char prompt[200]; /* one line a person understands: "Ann: dock your ships (rolled 1 3 3 6)" */
 };
 
+/*
+ * What a board drawer is given (all borrowed). The board is drawn from the
+ * view, never from the state: the view already left out what seat may not
+ * see, so a drawer cannot show hidden information by mistake, and the pages
+ * draw from the same JSON the API serves.
+ */
+struct game_board_in {
+	const json_t *view;  /* what view() gave for seat */
+	const json_t *seats; /* the game's seats, [{"seat": n, "name": "..."}], for names (may be NULL) */
+	int seat;            /* whose page it is; -1: a spectator */
+};
+
 /* Flags apply may return (>= 0). */
 enum game_apply_flags {
 	GAME_APPLY_REVEAL = 1 << 0 /* the move revealed hidden information: steps before it cannot be undone */
@@ -109,6 +121,14 @@ struct game_ops {
 	 * game's.
 	 */
 	int (*bot)(const void *state, int seat, int level, struct rng *rng, void **move, struct err *err);
+
+	/*
+	 * Optional (may be NULL): append the board as one <svg> element, sized
+	 * for a 390-pixel-wide phone, every text in it escaped. ERR_INPUT when
+	 * in->view is not a view of this game; out is then left unchanged. Pages
+	 * of a game without a board list its view instead.
+	 */
+	int (*board)(const struct game_board_in *in, struct buf *out, struct err *err);
 };
 
 #define GAME_OPS_VERSION 1

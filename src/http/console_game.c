@@ -8,7 +8,6 @@
 
 #include "engine/play.h"
 #include "engine/play_admin.h"
-#include "util/svg.h"
 #include "http/console.h"
 #include "http/web.h"
 #include "util/clock.h"
@@ -116,7 +115,7 @@ void console_game_step(struct http_request *rq, struct http_reply *r)
 		web_error_page(rq, r, http_status_for(rc), e.msg);
 		return;
 	}
-	if (board_svg(json_string_value(json_object_get(p, "game")), json_object_get(p, "view"), json_object_get(p, "seats"),
+	if (web_board(json_string_value(json_object_get(p, "game")), json_object_get(p, "view"), json_object_get(p, "seats"),
 		      -1, &svg) == 0)
 		json_object_set_new(p, "board", json_string(svg.data));
 	else

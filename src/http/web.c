@@ -67,6 +67,17 @@ const char *web_game_title(const char *id)
 	return ops ? ops->title : id;
 }
 
+int web_board(const char *id, const json_t *view, const json_t *seats, int seat, struct buf *out)
+{
+	const struct game_ops *ops = registry_find(id);
+	struct game_board_in in = { .view = view, .seats = seats, .seat = seat };
+	struct err e = {0};
+
+	if (!ops || !ops->board)
+		return ERR_NOTFOUND;
+	return ops->board(&in, out, &e);
+}
+
 /* The seat this browser plays in the game: ?seat= or the form's seat when the user holds it, else their first. */
 int web_seat(struct http_request *rq, int64_t game_id, int *held)
 {

@@ -13,6 +13,13 @@ void web_render(struct http_request *rq, struct http_reply *r, int status, const
 /* The title of a game id of the registry (the id itself when unknown). Borrowed. */
 const char *web_game_title(const char *id);
 /*
+ * Append the board of game id (its game_ops.board) drawn from view for seat
+ * (-1: a spectator); seats names the players. 0, or a negative ERR_* when the
+ * game is unknown, draws no board or cannot draw this view: the page then
+ * lists the view instead.
+ */
+int web_board(const char *id, const json_t *view, const json_t *seats, int seat, struct buf *out);
+/*
  * The seat this browser plays in game_id: ?seat= (or the form's seat) when the
  * user holds it, else their first; -1 when none. *held: how many seats they hold.
  */

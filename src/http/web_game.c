@@ -8,7 +8,6 @@
 
 #include "engine/chat.h"
 #include "engine/play.h"
-#include "util/svg.h"
 #include "http/web.h"
 #include "util/clock.h"
 #include "util/banned.h"
@@ -252,7 +251,7 @@ void web_game_page(struct http_request *rq, struct http_reply *r, int64_t id, in
 		json_object_set_new(g, "result_text", json_string(t));
 		free(t);
 	}
-	if (board_svg(json_string_value(json_object_get(g, "game")), json_object_get(g, "view"), seats, seat, &svg) == 0)
+	if (web_board(json_string_value(json_object_get(g, "game")), json_object_get(g, "view"), seats, seat, &svg) == 0)
 		json_object_set_new(g, "board", json_string(svg.data));
 	else
 		json_object_set_new(g, "view_items", view_items(json_object_get(g, "view")));

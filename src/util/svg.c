@@ -4,39 +4,18 @@
 
 #include <string.h>
 
-
 #include "util/banned.h"
 
-struct board_drawer {
-	const char *game;
-	int (*draw)(const json_t *view, const json_t *seats, int seat, struct buf *out);
-};
-
-static const struct board_drawer drawers[] = {
-	{ "alien-frontiers", board_af_draw },
-	{ "space-station-phoenix", board_ssp_draw },
-	{ "starship-merchants", board_sm_draw },
-	{ NULL, NULL }
-};
-
-int board_svg(const char *game, const json_t *view, const json_t *seats, int seat, struct buf *out)
-{
-	for (const struct board_drawer *d = drawers; d->game; d++)
-		if (strcmp(d->game, game) == 0)
-			return d->draw(view, seats, seat, out);
-	return -1;
-}
-
-void board__esc(struct buf *out, const char *s)
+void svg_esc(struct buf *out, const char *s)
 {
 	if (s)
 		buf_add_html(out, s, strlen(s));
 }
 
-void board__fit(struct buf *out, double x, double y, double size, double width, const char *attrs, const char *s,
-		size_t len)
+void svg_text_fit(struct buf *out, double x, double y, double size, double width, const char *attrs, const char *s,
+		  size_t len)
 {
-	double est = (double)len * size * BOARD_CHAR_W;
+	double est = (double)len * size * SVG_CHAR_W;
 
 	buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%g\"%s%s", x, y, size, attrs ? " " : "", attrs ? attrs : "");
 	if (est > width)
@@ -54,10 +33,10 @@ static size_t utf8_start(const char *s, size_t i, size_t floor)
 	return i;
 }
 
-int board__wrap(struct buf *out, double x, double y, double size, double width, int max_lines, const char *attrs,
-		const char *s)
+int svg_text_wrap(struct buf *out, double x, double y, double size, double width, int max_lines, const char *attrs,
+		  const char *s)
 {
-	size_t per_line = (size_t)(width / (size * BOARD_CHAR_W)), n = strlen(s), start = 0;
+	size_t per_line = (size_t)(width / (size * SVG_CHAR_W)), n = strlen(s), start = 0;
 	int lines = 0;
 
 	if (per_line < 4)
@@ -85,7 +64,7 @@ int board__wrap(struct buf *out, double x, double y, double size, double width, 
 			buf_addf(out, "<tspan x=\"%g\" dy=\"%g\"", x, size * 1.18);
 		else
 			buf_adds(out, "<tspan");
-		if ((double)(len + (size_t)ellipsis) * size * BOARD_CHAR_W > width)
+		if ((double)(len + (size_t)ellipsis) * size * SVG_CHAR_W > width)
 			buf_addf(out, " textLength=\"%g\" lengthAdjust=\"spacingAndGlyphs\"", width);
 		buf_adds(out, ">");
 		buf_add_html(out, s + start, len);

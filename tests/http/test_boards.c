@@ -7,7 +7,6 @@
 #include <curl/curl.h>
 
 #include "engine/registry.h"
-#include "util/svg.h"
 #include "httptest.h"
 #include "testutil.h"
 #include "util/banned.h"
@@ -24,6 +23,18 @@ struct tgame {
 static struct ht_daemon d;
 static char admin_token[64];
 static struct tgame ssp = { .id = "space-station-phoenix" }, sm = { .id = "starship-merchants" };
+
+/* The board of game id drawn through its game_ops.board: 0, or -1 when unknown, without a board or refused. */
+static int board_svg(const char *id, const json_t *view, const json_t *seats, int seat, struct buf *out)
+{
+	const struct game_ops *ops = registry_find(id);
+	struct game_board_in in = { .view = view, .seats = seats, .seat = seat };
+	struct err e = { 0 };
+
+	if (!ops || !ops->board)
+		return -1;
+	return ops->board(&in, out, &e) == 0 ? 0 : -1;
+}
 
 static int create(struct tgame *g)
 {
@@ -400,6 +411,7 @@ static void test_boards__unknown_game_and_bad_view(void)
 	CU_ASSERT_EQUAL(board_svg("no-such-game", notobj, seats, 0, &svg), -1);
 	CU_ASSERT_EQUAL(board_svg("space-station-phoenix", notobj, seats, 0, &svg), -1);
 	CU_ASSERT_EQUAL(board_svg("starship-merchants", notobj, seats, 0, &svg), -1);
+	CU_ASSERT_EQUAL(board_svg("alien-frontiers", notobj, seats, 0, &svg), -1);
 	CU_ASSERT_EQUAL(svg.len, 0);
 	buf_release(&svg);
 	json_decref(seats);

@@ -1,5 +1,7 @@
 /* games/alien-frontiers/af_board.c: the Alien Frontiers board as SVG, drawn from the game's view JSON */
 /* SPDX-License-Identifier: MIT */
+#include "games/alien-frontiers/af_internal.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -177,7 +179,7 @@ static void players(struct buf *out, const json_t *view, const json_t *seats, in
 
 			/* names and card lists can be long: squeezed to fit, never past the edge */
 			buf_addf(&line, "%s%s", name ? name : "Player", s == you ? " (you)" : "");
-			board__fit(out, 18, *y + 15, 11.5, W - 90, "font-weight=\"700\"", line.data, line.len);
+			svg_text_fit(out, 18, *y + 15, 11.5, W - 90, "font-weight=\"700\"", line.data, line.len);
 			buf_addf(out, "<text x=\"%d\" y=\"%.1f\" font-size=\"11.5\" text-anchor=\"end\" font-weight=\"700\">"
 				      "%lld VP</text>",
 				 W - 10, *y + 15, (long long)json_integer_value(json_object_get(p, "vp")));
@@ -187,7 +189,7 @@ static void players(struct buf *out, const json_t *view, const json_t *seats, in
 				 (long long)json_integer_value(json_object_get(p, "ore")),
 				 (long long)json_integer_value(json_object_get(p, "colonies_left")),
 				 (long long)json_integer_value(json_object_get(p, "ships")), cards.len ? cards.data : "no cards");
-			board__fit(out, 18, *y + 32, 10, W - 30, "fill=\"#333\"", line.data, line.len);
+			svg_text_fit(out, 18, *y + 32, 10, W - 30, "fill=\"#333\"", line.data, line.len);
 			buf_release(&line);
 		}
 		buf_adds(out, "</g>");
@@ -196,11 +198,15 @@ static void players(struct buf *out, const json_t *view, const json_t *seats, in
 	}
 }
 
-int board_af_draw(const json_t *view, const json_t *seats, int seat, struct buf *out)
+int af_board(const struct game_board_in *in, struct buf *out, struct err *err)
 {
+	const json_t *view = in->view, *seats = in->seats;
+	int seat = in->seat;
 	struct buf body = BUF_INIT;
 	double y = 4;
 
+	if (!json_is_object(view))
+		return err_set(err, ERR_INPUT, "the board is drawn from a view object");
 	facilities(&body, view, &y);
 	y += 6;
 	territories(&body, view, &y);

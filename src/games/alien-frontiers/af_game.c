@@ -172,4 +172,5 @@ const struct game_ops game_alien_frontiers = {
 	.encode = af_encode,
 	.decode = af_decode,
 	.bot = af_bot,
+	.board = af_board,
 };

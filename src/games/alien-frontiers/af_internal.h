@@ -120,4 +120,7 @@ void af__pending(const struct af_state *s, struct game_pending *out);
 /* af_bot.c */
 int af__bot(const struct af_state *s, int seat, int level, struct rng *rng, struct af_move *m);
 
+/* af_board.c: the board as SVG, drawn from the view (game_ops.board) */
+int af_board(const struct game_board_in *in, struct buf *out, struct err *err);
+
 #endif

@@ -1,5 +1,7 @@
 /* games/space-station-phoenix/ssp_board.c: the Space Station Phoenix board as SVG, drawn from the game's view JSON */
 /* SPDX-License-Identifier: MIT */
+#include "games/space-station-phoenix/ssp_internal.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -60,7 +62,7 @@ static void name_of(struct buf *out, const json_t *seats, long long s)
 	const char *n = seat_name(seats, s);
 
 	if (n && *n)
-		board__esc(out, n);
+		svg_esc(out, n);
 	else
 		buf_addf(out, "Player %lld", s + 1);
 }
@@ -80,7 +82,7 @@ static void heading(struct buf *out, double *y, const char *title, const char *r
 	buf_addf(out, "<text x=\"6\" y=\"%g\" font-size=\"13\" font-weight=\"700\">%s</text>", *y + 13, title);
 	if (right) {
 		buf_addf(out, "<text x=\"%d\" y=\"%g\" font-size=\"10\" text-anchor=\"end\" fill=\"#5b6470\">", W - 6, *y + 13);
-		board__esc(out, right);
+		svg_esc(out, right);
 		buf_adds(out, "</text>");
 	}
 	*y += 19;
@@ -138,7 +140,7 @@ static void scoreboard(struct buf *out, const json_t *view, const json_t *seats,
 			 num(p, "gems"), num(p, "food"), num(p, "water"), num(p, "metal"),
 			 json_is_string(json_object_get(p, "hub")) ? str(p, "hub") : "?",
 			 num(res, "teal") + num(res, "brown") + num(res, "pink") + num(res, "gold"), num(res, "human"));
-		board__fit(out, 16, *y + 27, 9.5, W - 28, "fill=\"#333\"", line.data, line.len);
+		svg_text_fit(out, 16, *y + 27, 9.5, W - 28, "fill=\"#333\"", line.data, line.len);
 		buf_adds(out, "</g>");
 		buf_release(&line);
 		*y += 38;
@@ -215,11 +217,11 @@ static void ship_card(struct buf *out, double x, double y, double w, double h, c
 		 w, h, used ? "#e3e5e8" : "#fff", used ? "#c3c8cf" : "#9fb3cc", h, type_colour(type),
 		 used ? " opacity=\".45\"" : "");
 	ship_title(&t, str(sh, "id"));
-	board__fit(out, 7, 12, 9.5, w - 10, "font-weight=\"700\"", t.data, t.len);
+	svg_text_fit(out, 7, 12, 9.5, w - 10, "font-weight=\"700\"", t.data, t.len);
 	buf_reset(&t);
 	ship_power(&t, sh);
 	if (t.len)
-		board__fit(out, 7, 23, 8.5, w - 10, used ? NULL : "fill=\"#333\"", t.data, t.len);
+		svg_text_fit(out, 7, 23, 8.5, w - 10, used ? NULL : "fill=\"#333\"", t.data, t.len);
 	buf_reset(&t);
 	if (used) {
 		buf_adds(&t, "used");
@@ -228,7 +230,7 @@ static void ship_card(struct buf *out, double x, double y, double w, double h, c
 			name_of(&t, seats, num(sh, "used_by"));
 		}
 		buf_adds(out, "<text x=\"7\" y=\"34\" font-size=\"8.5\" font-weight=\"600\" fill=\"#a3261b\"");
-		if ((double)t.len * 8.5 * BOARD_CHAR_W > w - 10)
+		if ((double)t.len * 8.5 * SVG_CHAR_W > w - 10)
 			buf_addf(out, " textLength=\"%g\" lengthAdjust=\"spacingAndGlyphs\"", w - 10);
 		buf_addf(out, ">%s</text>", t.data);
 	} else {
@@ -237,7 +239,7 @@ static void ship_card(struct buf *out, double x, double y, double w, double h, c
 			buf_addf(&t, "%lld GEM%s + %lld fee", cost, cost == 1 ? "" : "s", num(sh, "fee"));
 		else
 			buf_addf(&t, "%lld GEM%s", cost, cost == 1 ? "" : "s");
-		board__fit(out, 7, 34, 8.5, w - 10, "fill=\"#1f5fae\" font-weight=\"600\"", t.data, t.len);
+		svg_text_fit(out, 7, 34, 8.5, w - 10, "fill=\"#1f5fae\" font-weight=\"600\"", t.data, t.len);
 	}
 	buf_adds(out, "</g>");
 	buf_release(&t);
@@ -359,7 +361,7 @@ static void sector_row(struct buf *out, double x, double y, double w, const json
 	buf_addf(out, "Sector %lld, level %lld, %s", num(sec, "id"), num(sec, "level"), str(sec, "colour"));
 	if (json_is_string(json_object_get(sec, "ability"))) {
 		buf_adds(out, ": ");
-		board__esc(out, str(sec, "ability"));
+		svg_esc(out, str(sec, "ability"));
 	}
 	buf_addf(out, "</title><text x=\"%g\" y=\"%g\" font-size=\"10\" font-weight=\"700\">%lld</text>", x, y + 4,
 		 num(sec, "id"));
@@ -397,12 +399,12 @@ static void station(struct buf *out, const json_t *p, const json_t *seats, int y
 	buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"7\" height=\"12\" rx=\"2\" fill=\"%s\"/>"
 		      "<text x=\"15\" y=\"%g\" font-size=\"11\" font-weight=\"700\">%s%s: hub ",
 		 top, seat_fill[c], top + 10, t.data, s == you ? " (you)" : "");
-	board__esc(out, json_is_string(json_object_get(p, "hub")) ? str(p, "hub") : "not chosen");
+	svg_esc(out, json_is_string(json_object_get(p, "hub")) ? str(p, "hub") : "not chosen");
 	buf_adds(out, "</text>");
 	buf_release(&t);
 	*y += 14;
 	if (json_is_string(json_object_get(p, "hub_text")))
-		*y += 10.5 * board__wrap(out, 15, *y + 8, 8.5, W - 20, 3, "fill=\"#444\"", str(p, "hub_text")) + 1;
+		*y += 10.5 * svg_text_wrap(out, 15, *y + 8, 8.5, W - 20, 3, "fill=\"#444\"", str(p, "hub_text")) + 1;
 	body = *y;
 	for (int w = 0; w < 3; w++) {
 		double x = 4 + w * (ww + 4);
@@ -434,7 +436,7 @@ static void station(struct buf *out, const json_t *p, const json_t *seats, int y
 		buf_adds(&l, "private Sectors (A-6):");
 		json_array_foreach(json_object_get(p, "private_sectors"), i, sec)
 			buf_addf(&l, " %lld", num(sec, "id"));
-		board__fit(out, 8, *y + 9, 9, W - 16, NULL, l.data, l.len);
+		svg_text_fit(out, 8, *y + 9, 9, W - 16, NULL, l.data, l.len);
 		buf_release(&l);
 		*y += 13;
 	}
@@ -443,14 +445,14 @@ static void station(struct buf *out, const json_t *p, const json_t *seats, int y
 		const json_t *st = json_object_get(p, "standing_diplomacy"), *b;
 		if (json_is_string(json_object_get(p, "neutral_token"))) {
 			buf_adds(&l, "holds the Neutral Ship marker (");
-			board__esc(&l, str(p, "neutral_token"));
+			svg_esc(&l, str(p, "neutral_token"));
 			buf_adds(&l, ")");
 		}
 		if (json_array_size(st)) {
 			buf_adds(&l, l.len ? "; standing bonus choice:" : "standing bonus choice:");
 			json_array_foreach(st, i, b) {
 				buf_adds(&l, i ? ", " : " ");
-				board__esc(&l, json_string_value(b));
+				svg_esc(&l, json_string_value(b));
 			}
 		}
 		if (l.len) {
@@ -505,7 +507,7 @@ static void display(struct buf *out, const json_t *view, double *y)
 				continue;
 			x = 4 + w * (cw + 4);
 			top = col[w];
-			lines = board__wrap(&body, x + 5, top + 23, 8, cw - 9, 7, "fill=\"#333\"", *ab ? ab : "income only");
+			lines = svg_text_wrap(&body, x + 5, top + 23, 8, cw - 9, 7, "fill=\"#333\"", *ab ? ab : "income only");
 			h = 18 + lines * 9.44 + 4;
 			buf_addf(out, "<g><rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"5\" fill=\"%s\" stroke=\"%s\"/>"
 				      "<text x=\"%g\" y=\"%g\" font-size=\"10.5\" font-weight=\"700\">%lld</text>"
@@ -547,7 +549,7 @@ static void supply_and_turn(struct buf *out, const json_t *view, double *y)
 			 num(dice, "food"), num(dice, "water"), num(dice, "metal"), num(dice, "human"), num(dice, "keep"));
 		if (num(dice, "rerolls"))
 			buf_addf(&t, "; %lld reroll%s", num(dice, "rerolls"), num(dice, "rerolls") == 1 ? "" : "s");
-		board__fit(out, 8, *y + 10, 10, W - 16, "font-weight=\"600\"", t.data, t.len);
+		svg_text_fit(out, 8, *y + 10, 10, W - 16, "font-weight=\"600\"", t.data, t.len);
 		buf_release(&t);
 		*y += 16;
 	}
@@ -565,13 +567,13 @@ static void dealt_hubs(struct buf *out, const json_t *view, int you, double *y)
 	heading(out, y, "Your two Station Hubs: keep one", NULL);
 	json_array_foreach(json_object_get(p, "dealt_hubs"), i, h) {
 		struct buf body = BUF_INIT;
-		int lines = board__wrap(&body, 10, *y + 25, 9, W - 20, 4, "fill=\"#333\"", str(h, "setup"));
-		lines += board__wrap(&body, 10, *y + 25 + lines * 10.6, 9, W - 20, 4, "fill=\"#1b1f24\" font-weight=\"600\"",
+		int lines = svg_text_wrap(&body, 10, *y + 25, 9, W - 20, 4, "fill=\"#333\"", str(h, "setup"));
+		lines += svg_text_wrap(&body, 10, *y + 25 + lines * 10.6, 9, W - 20, 4, "fill=\"#1b1f24\" font-weight=\"600\"",
 				   str(h, "text"));
 		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"%g\" rx=\"5\" fill=\"#fff\" stroke=\"#9fb3cc\"/>"
 			      "<text x=\"10\" y=\"%g\" font-size=\"11\" font-weight=\"700\">",
 			 *y, W - 8, 20 + lines * 10.6 + 2, *y + 13);
-		board__esc(out, str(h, "id"));
+		svg_esc(out, str(h, "id"));
 		buf_adds(out, "</text>");
 		buf_add(out, body.data, body.len);
 		buf_release(&body);
@@ -594,7 +596,7 @@ static void final_sheet(struct buf *out, const json_t *view, const json_t *seats
 	json_array_foreach(sheet, i, row) {
 		struct buf t = BUF_INIT;
 		name_raw(&t, seats, (long long)i);
-		board__fit(out, 4 + lw + cw * (double)i + 3, *y + 10, 10, cw - 6,
+		svg_text_fit(out, 4 + lw + cw * (double)i + 3, *y + 10, 10, cw - 6,
 			 "font-weight=\"700\"", t.data, t.len);
 		buf_release(&t);
 	}
@@ -614,13 +616,15 @@ static void final_sheet(struct buf *out, const json_t *view, const json_t *seats
 	*y += 6;
 }
 
-int board_ssp_draw(const json_t *view, const json_t *seats, int seat, struct buf *out)
+int ssp_board(const struct game_board_in *in, struct buf *out, struct err *err)
 {
+	const json_t *view = in->view, *seats = in->seats;
+	int seat = in->seat;
 	struct buf body = BUF_INIT;
 	double y = 2;
 
 	if (!json_is_object(view))
-		return -1;
+		return err_set(err, ERR_INPUT, "the board is drawn from a view object");
 	final_sheet(&body, view, seats, &y);
 	dealt_hubs(&body, view, seat, &y);
 	scoreboard(&body, view, seats, seat, &y);

@@ -197,4 +197,5 @@ const struct game_ops game_space_station_phoenix = {
 	.encode = ssp_encode,
 	.decode = ssp_decode,
 	.bot = ssp_bot,
+	.board = ssp_board,
 };

@@ -5,7 +5,7 @@
 
 #include <jansson.h>
 
-#include "engine/rng.h"
+#include "engine/game.h"
 #include "games/space-station-phoenix/ssp_data.h"
 #include "util/buf.h"
 #include "util/err.h"
@@ -181,5 +181,8 @@ json_t *ssp_json_result(const struct ssp_state *st);
  */
 int ssp_bot_choose(const struct ssp_state *st, int seat, int level, struct rng *rng, struct ssp_move *out,
 		   struct err *err);
+
+/* ssp_board.c: the board as SVG, drawn from the view (game_ops.board) */
+int ssp_board(const struct game_board_in *in, struct buf *out, struct err *err);
 
 #endif

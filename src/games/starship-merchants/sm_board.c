@@ -1,5 +1,7 @@
 /* games/starship-merchants/sm_board.c: the Starship Merchants board as SVG, drawn from the game's view JSON */
 /* SPDX-License-Identifier: MIT */
+#include "games/starship-merchants/sm_internal.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -30,7 +32,7 @@ static int seat_colour(long long s)
 	return s >= 0 && s < 6 ? (int)s : 5;
 }
 
-/* The seat's name, escaped (raw: for board__fit, which escapes), or "Player 2". */
+/* The seat's name, escaped (raw: for svg_text_fit, which escapes), or "Player 2". */
 static void seat_name(struct buf *out, const json_t *seats, long long s, int raw)
 {
 	const json_t *e;
@@ -42,7 +44,7 @@ static void seat_name(struct buf *out, const json_t *seats, long long s, int raw
 			if (raw)
 				buf_adds(out, n);
 			else
-				board__esc(out, n);
+				svg_esc(out, n);
 			return;
 		}
 	}
@@ -66,7 +68,7 @@ static void heading(struct buf *out, double *y, const char *title, const char *r
 	buf_addf(out, "<text x=\"6\" y=\"%g\" font-size=\"13\" font-weight=\"700\">%s</text>", *y + 13, title);
 	if (right) {
 		buf_addf(out, "<text x=\"%d\" y=\"%g\" font-size=\"10\" text-anchor=\"end\" fill=\"#5b6470\">", W - 6, *y + 13);
-		board__esc(out, right);
+		svg_esc(out, right);
 		buf_adds(out, "</text>");
 	}
 	*y += 19;
@@ -91,9 +93,9 @@ static double chips(struct buf *out, double x, double y, const json_t *counts, c
 		buf_addf(out, "<circle cx=\"%g\" cy=\"%g\" r=\"6.5\" fill=\"%s\"%s/>", x + 6.5, y, token_fill(k),
 			 c > 0 ? " stroke=\"#1b1f24\" stroke-width=\"1.6\"" : "");
 		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"9\">", x + 15, y + 3.2);
-		board__esc(out, k);
+		svg_esc(out, k);
 		buf_addf(out, " %lld%s</text>", n, c > 0 ? "*" : "");
-		x += 17 + (double)(strlen(k) + 3 + (c > 0)) * 9 * BOARD_CHAR_W;
+		x += 17 + (double)(strlen(k) + 3 + (c > 0)) * 9 * SVG_CHAR_W;
 	}
 	if (!any) {
 		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"9\" fill=\"#8a8f98\">none</text>", x, y + 3.2);
@@ -148,7 +150,7 @@ static void circuit(struct buf *out, const json_t *view, const json_t *seats, do
 		seat_name(&t, seats, num(view, "triggered_by"), 1);
 		buf_adds(&t, json_is_true(json_object_get(view, "final_circuit")) ? ": final circuit to the Dock" : "");
 		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"18\" rx=\"4\" fill=\"#ffe9a8\"/>", *y, W - 8);
-		board__fit(out, 10, *y + 12.5, 10.5, W - 20, "font-weight=\"600\"", t.data, t.len);
+		svg_text_fit(out, 10, *y + 12.5, 10.5, W - 20, "font-weight=\"600\"", t.data, t.len);
 		buf_release(&t);
 		*y += 22;
 	}
@@ -173,7 +175,7 @@ static void shipyard(struct buf *out, const json_t *view, double *y)
 			buf_addf(out, "<g><rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"34\" rx=\"6\" fill=\"%s\" stroke=\"#9fb3cc\"/>"
 				      "<text x=\"%g\" y=\"%g\" font-size=\"11\" font-weight=\"700\">Mark %lld ",
 				 x, *y, w, sold ? "#e3e5e8" : "#fff", x + 7, *y + 13, mark);
-			board__esc(out, str(s, "type"));
+			svg_esc(out, str(s, "type"));
 			buf_addf(out, "</text><text x=\"%g\" y=\"%g\" font-size=\"10\" text-anchor=\"end\" fill=\"%s\" font-weight=\"600\">"
 				      "%lld left</text>"
 				      "<text x=\"%g\" y=\"%g\" font-size=\"9.5\" fill=\"#333\">%lld cr (lease %lld) · energy %lld · cargo %lld</text></g>",
@@ -188,7 +190,7 @@ static void shipyard(struct buf *out, const json_t *view, double *y)
 	if (era >= 3)
 		buf_addf(&later, "%sMark %lld ships are obsolete", later.len ? "; " : "", era - 2);
 	if (later.len) {
-		board__fit(out, 8, *y + 9, 9, W - 16, "fill=\"#5b6470\"", later.data, later.len);
+		svg_text_fit(out, 8, *y + 9, 9, W - 16, "fill=\"#5b6470\"", later.data, later.len);
 		*y += 13;
 	}
 	buf_release(&later);
@@ -207,7 +209,7 @@ static void cards(struct buf *out, const json_t *list, const char *cost_unit, in
 		int lines[2] = { 0, 0 };
 		for (size_t k = 0; k < 2 && r * 2 + k < n; k++) {
 			c = json_array_get(list, r * 2 + k);
-			lines[k] = board__wrap(&body[k], 4 + (double)k * (w + 4) + 7, *y + 35, 9, w - 12, 3, "fill=\"#333\"",
+			lines[k] = svg_text_wrap(&body[k], 4 + (double)k * (w + 4) + 7, *y + 35, 9, w - 12, 3, "fill=\"#333\"",
 					       str(c, "text"));
 			if (27 + lines[k] * 10.6 + 3 > h)
 				h = 27 + lines[k] * 10.6 + 3;
@@ -217,17 +219,17 @@ static void cards(struct buf *out, const json_t *list, const char *cost_unit, in
 			c = json_array_get(list, r * 2 + k);
 			buf_addf(out, "<g%s><rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"6\" fill=\"#fff\" stroke=\"#9fb3cc\"/>",
 				 dim ? " opacity=\".55\"" : "", x, *y, w, h);
-			board__fit(out, x + 7, *y + 13, 10.5, w - 60, "font-weight=\"700\"", str(c, "name"), strlen(str(c, "name")));
+			svg_text_fit(out, x + 7, *y + 13, 10.5, w - 60, "font-weight=\"700\"", str(c, "name"), strlen(str(c, "name")));
 			buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"10\" text-anchor=\"end\" fill=\"#1f5fae\" font-weight=\"700\">"
 				      "%lld %s</text>",
 				 x + w - 7, *y + 13, num(c, "cost"), cost_unit);
 			/* the slug is what a step names ("buy survey-robot ship 1") */
 			buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"8.5\" fill=\"#5b6470\">", x + 7, *y + 24);
 			if (json_is_string(json_object_get(c, "type"))) {
-				board__esc(out, str(c, "type"));
+				svg_esc(out, str(c, "type"));
 				buf_adds(out, " · ");
 			}
-			board__esc(out, str(c, "slug"));
+			svg_esc(out, str(c, "slug"));
 			buf_adds(out, "</text>");
 			buf_add(out, body[k].data, body[k].len);
 			buf_adds(out, "</g>");
@@ -265,9 +267,9 @@ static void belt(struct buf *out, const json_t *view, double *y)
 	json_array_foreach(json_object_get(b, "kinds"), i, k) {
 		buf_addf(out, "<circle cx=\"%g\" cy=\"%g\" r=\"5.5\" fill=\"%s\"/><text x=\"%g\" y=\"%g\" font-size=\"9.5\">",
 			 x + 5.5, *y + 6, token_fill(str(k, "slug")), x + 14, *y + 9.5);
-		board__esc(out, str(k, "name"));
+		svg_esc(out, str(k, "name"));
 		buf_addf(out, " %lld</text>", num(k, "value"));
-		x += 22 + (double)(strlen(str(k, "name")) + 2) * 9.5 * BOARD_CHAR_W;
+		x += 22 + (double)(strlen(str(k, "name")) + 2) * 9.5 * SVG_CHAR_W;
 	}
 	*y += 17;
 	buf_addf(out, "<text x=\"8\" y=\"%g\" font-size=\"9\" fill=\"#5b6470\">credits per token at the Dock; * = claimed</text>",
@@ -283,7 +285,7 @@ static void belt(struct buf *out, const json_t *view, double *y)
 			buf_addf(&t, "; explored %s: load it or leave it", str(run, "drawn"));
 		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"18\" rx=\"4\" fill=\"#fff4cc\" stroke=\"#e0a800\"/>", *y,
 			 W - 8);
-		board__fit(out, 10, *y + 12.5, 10.5, W - 20, "font-weight=\"600\"", t.data, t.len);
+		svg_text_fit(out, 10, *y + 12.5, 10.5, W - 20, "font-weight=\"600\"", t.data, t.len);
 		buf_release(&t);
 		*y += 22;
 	}
@@ -312,7 +314,7 @@ static void ship_box(struct buf *out, const json_t *sh, int running, double *y)
 	buf_addf(out, "<rect x=\"14\" y=\"%g\" width=\"%d\" height=\"%g\" rx=\"5\" fill=\"%s\" stroke=\"%s\"%s/>", top, W - 20,
 		 h, obsolete ? "#eceef1" : "#fff", running ? "#e0a800" : "#c5d3e6", running ? " stroke-width=\"2\"" : "");
 	buf_addf(&t, "Ship %lld · Mark %lld %s", num(sh, "no"), num(sh, "mark"), str(sh, "type"));
-	board__fit(out, 20, top + 13, 10.5, 150, "font-weight=\"700\"", t.data, t.len);
+	svg_text_fit(out, 20, top + 13, 10.5, 150, "font-weight=\"700\"", t.data, t.len);
 	buf_reset(&t);
 	buf_addf(&t, "energy %lld · cargo %lld/%lld", num(sh, "energy"), load, cap);
 	if (num(sh, "loans"))
@@ -321,7 +323,7 @@ static void ship_box(struct buf *out, const json_t *sh, int running, double *y)
 		buf_adds(&t, " · OBSOLETE");
 	buf_addf(out, "<text x=\"%d\" y=\"%g\" font-size=\"9.5\" text-anchor=\"end\" fill=\"%s\"", W - 12, top + 13,
 		 obsolete || num(sh, "loans") ? "#a3261b" : "#333");
-	if ((double)t.len * 9.5 * BOARD_CHAR_W > W - 190)
+	if ((double)t.len * 9.5 * SVG_CHAR_W > W - 190)
 		buf_addf(out, " textLength=\"%d\" lengthAdjust=\"spacingAndGlyphs\"", W - 190);
 	buf_addf(out, ">%s</text>", t.data);
 	buf_reset(&t);
@@ -336,7 +338,7 @@ static void ship_box(struct buf *out, const json_t *sh, int running, double *y)
 			buf_addf(&t, "%spays %lld at the Dock", t.len ? " · " : "", num(sh, "payment"));
 		buf_addf(out, "<text x=\"%d\" y=\"%g\" font-size=\"9\" text-anchor=\"end\" fill=\"#1f5fae\" font-weight=\"600\">",
 			 W - 12, top + 27);
-		board__esc(out, t.data);
+		svg_esc(out, t.data);
 		buf_adds(out, "</text>");
 		buf_reset(&t);
 	}
@@ -345,7 +347,7 @@ static void ship_box(struct buf *out, const json_t *sh, int running, double *y)
 	json_array_foreach(gear, i, g)
 		buf_addf(&t, "%s%s", t.len ? (i ? ", " : " · gear ") : (i ? ", " : "gear "), json_string_value(g));
 	if (t.len)
-		board__fit(out, 20, top + 40, 9, W - 40, "fill=\"#333\"", t.data, t.len);
+		svg_text_fit(out, 20, top + 40, 9, W - 40, "fill=\"#333\"", t.data, t.len);
 	buf_release(&t);
 	*y += h + 3;
 }
@@ -379,7 +381,7 @@ static void players(struct buf *out, const json_t *view, const json_t *seats, do
 			buf_addf(&t, " · last Dock paid %lld", num(p, "last_paid"));
 		if (json_is_true(json_object_get(p, "finished")))
 			buf_adds(&t, " · done");
-		board__fit(out, 15, top + 25, 9.5, W - 21, "fill=\"#333\"", t.data, t.len);
+		svg_text_fit(out, 15, top + 25, 9.5, W - 21, "fill=\"#333\"", t.data, t.len);
 		buf_reset(&t);
 		*y += 30;
 		buf_addf(out, "<text x=\"15\" y=\"%g\" font-size=\"9.5\" font-weight=\"600\">local space</text>", *y + 9);
@@ -404,7 +406,7 @@ static void players(struct buf *out, const json_t *view, const json_t *seats, do
 		json_array_foreach(json_object_get(p, "set_aside"), k, c)
 			buf_addf(&t, "%s%s", k ? ", " : (t.len ? " · set aside: " : "set aside: "), json_string_value(c));
 		if (t.len) {
-			board__fit(out, 15, *y + 9, 9.5, W - 21, "fill=\"#333\"", t.data, t.len);
+			svg_text_fit(out, 15, *y + 9, 9.5, W - 21, "fill=\"#333\"", t.data, t.len);
 			*y += 14;
 		}
 		buf_release(&t);
@@ -444,21 +446,21 @@ static void result(struct buf *out, const json_t *view, const json_t *seats, dou
 		struct buf t = BUF_INIT;
 		seat_name(&t, seats, num(p, "seat"), 1);
 		buf_addf(&t, ": %lld credits (into the Dock #%lld)", num(p, "credits"), num(p, "dock_order"));
-		board__fit(out, 10, *y + 10, 10.5, W - 20, NULL, t.data, t.len);
+		svg_text_fit(out, 10, *y + 10, 10.5, W - 20, NULL, t.data, t.len);
 		buf_release(&t);
 		*y += 14;
 	}
 	*y += 4;
 }
 
-int board_sm_draw(const json_t *view, const json_t *seats, int seat, struct buf *out)
+int sm_board(const struct game_board_in *in, struct buf *out, struct err *err)
 {
+	const json_t *view = in->view, *seats = in->seats; /* the view says whose it is ("you") */
 	struct buf body = BUF_INIT;
 	double y = 2;
 
-	(void)seat; /* the view already says whose it is ("you") */
 	if (!json_is_object(view))
-		return -1;
+		return err_set(err, ERR_INPUT, "the board is drawn from a view object");
 	result(&body, view, seats, &y);
 	circuit(&body, view, seats, &y);
 	salvage(&body, view, &y);

@@ -171,4 +171,5 @@ const struct game_ops game_starship_merchants = {
 	.encode = sm_encode,
 	.decode = sm_decode,
 	.bot = sm_bot,
+	.board = sm_board,
 };

@@ -236,4 +236,7 @@ json_t *sm_view_result(const struct sm_state *s);
 int sm_bot_choose(const struct sm_state *s, int seat, int level, struct rng *rng, struct sm_move *out,
 		  struct err *err);
 
+/* sm_board.c: the board as SVG, drawn from the view (game_ops.board) */
+int sm_board(const struct game_board_in *in, struct buf *out, struct err *err);
+
 #endif
