@@ -38,3 +38,8 @@ tests_unit_test_cases_SOURCES = tests/unit/test_cases.c tests/games/cases.c test
 	tests/fake_game.c tests/fake_game.h tests/cunit_main.c tests/testutil.h
 tests_unit_test_cases_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/games/cases.README
+# The registry and the build agree (a folder, a build line and a registry entry per game, one layout); every
+# game's game_ops passes a smoke test
+check_PROGRAMS += tests/unit/test_registry
+tests_unit_test_registry_SOURCES = tests/unit/test_registry.c tests/cunit_main.c tests/testutil.h
+tests_unit_test_registry_LDADD = $(TEST_LDADD)
