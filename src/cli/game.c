@@ -147,7 +147,7 @@ int cli_game_show(struct cli *c)
 
 int cli_game_find(struct cli *c)
 {
-	struct store_admin_filter f = { .game = cli_opt(c, "--game"), .status = cli_opt(c, "--status"),
+	struct store_game_filter f = { .game = cli_opt(c, "--game"), .status = cli_opt(c, "--status"),
 					.email = cli_opt(c, "--email"), .dead = cli_has(c, "--dead") };
 	const char *days = cli_opt(c, "--waiting-days");
 	struct err e = {0};

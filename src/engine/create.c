@@ -30,7 +30,7 @@ const char *create_problem_code(enum create_problem p)
 }
 
 /* Check rq; fills *clock and *have_clock. */
-static int check(const struct create_request *rq, const struct game_ops **ops, struct store_clock *clock,
+static int check(const struct create_request *rq, const struct game_ops **ops, struct store_game_clock *clock,
 		 int *have_clock, enum create_problem *problem, struct err *err)
 {
 	*have_clock = 0;
@@ -84,7 +84,7 @@ int create_game(struct store *s, const struct create_request *rq, int64_t *id, c
 	enum create_problem ignored;
 	const struct game_ops *ops = NULL;
 	struct play_new_game ng = {0};
-	struct store_clock clock = {0};
+	struct store_game_clock clock = {0};
 	int have_clock, rc;
 
 	if (!problem)

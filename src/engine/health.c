@@ -23,7 +23,7 @@ void health_counters(struct store *s, struct health_counters *out)
 	store_write_group_stats(s, &out->group_commits, &out->grouped_writes);
 	out->syncs = store_sync_count(s);
 	out->checkpoints = store_checkpoint_count(s);
-	store_head_stats(s, &out->head_hits, &out->head_misses);
+	store_game_head_stats(s, &out->head_hits, &out->head_misses);
 }
 
 uint64_t health_store_key(struct store *s)

@@ -122,7 +122,7 @@ static int create_in_tx(struct store_conn *c, const struct play_new_game *ng, in
 		    (rc = store_outbox_add(c, "invite", *id, i, seat.user_id, NULL, now, NULL, err)) < 0)
 			goto done;
 	}
-	if (ng->clock && (rc = store_clock_create(c, *id, ng->clock, ng->nplayers, result ? 0 : p.seats, now, err)) < 0)
+	if (ng->clock && (rc = store_game_clock_create(c, *id, ng->clock, ng->nplayers, result ? 0 : p.seats, now, err)) < 0)
 		goto done;
 	rc = 0;
 done:
@@ -183,7 +183,7 @@ int play_games_open(struct store *s, int64_t user_id, int limit, int64_t **ids, 
 	*n = 0;
 	if ((rc = store_read_acquire(s, &c, err)) < 0)
 		return rc;
-	rc = store_games_open(c, user_id, limit, ids, n, err);
+	rc = store_game_ids_open(c, user_id, limit, ids, n, err);
 	store_read_release(c);
 	if (rc < 0) {
 		free(*ids);
@@ -507,7 +507,7 @@ static int submit_store(struct store_conn *c, const struct prepared *p, struct e
 	if (rc < 0)
 		return rc;
 	/* the clocks of the seats that stopped or started acting, in the same transaction */
-	return store_clock_step(c, p->g.id, p->final ? 0 : p->after.seats, p->now, err);
+	return store_game_clock_step(c, p->g.id, p->final ? 0 : p->after.seats, p->now, err);
 }
 
 /* The whole of play_submit inside the caller's write transaction (which it neither commits nor rolls back). */
@@ -706,7 +706,7 @@ int play_submit_finish(struct play_pending *pp, json_t **result, struct play_out
 		pp->p.res = NULL;
 		/* the game's new latest step is committed: the next read of the game need not look it up */
 		if (pp->p.b.n > 0)
-			store_head_remember(pp->s, pp->p.g.id, &pp->p.b.rows[pp->p.b.n - 1].m);
+			store_game_head_remember(pp->s, pp->p.g.id, &pp->p.b.rows[pp->p.b.n - 1].m);
 	} else {
 		*result = pp->j.result;
 		pp->j.result = NULL;
@@ -790,7 +790,7 @@ static int dropped_seats(struct store_conn *c, int64_t id, unsigned *mask, struc
 	int n = 0, rc;
 
 	*mask = 0;
-	rc = store_clock_seats(c, id, &clocks, &n, err);
+	rc = store_game_clock_seats(c, id, &clocks, &n, err);
 	for (int i = 0; rc == 0 && i < n; i++)
 		if (clocks[i].dropped && clocks[i].seat >= 0 && clocks[i].seat < GAME_MAX_SEATS)
 			*mask |= 1u << clocks[i].seat;

@@ -28,7 +28,7 @@ struct play_new_game {
 	int have_seed;
 	int64_t created_at;      /* 0: now */
 	int quiet;               /* no invitations (imports) */
-	const struct store_clock *clock; /* time control; NULL: none */
+	const struct store_game_clock *clock; /* time control; NULL: none */
 };
 
 /*

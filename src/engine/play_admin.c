@@ -124,7 +124,7 @@ int play_admin__rollback_in_tx(struct store_conn *c, int64_t game_id, int to, co
 	if ((rc = store_game_update(c, game_id, row.n, final ? 0 : p.seats, final ? "finished" : "active", final_text,
 				    at, err)) < 0)
 		goto done;
-	if ((rc = store_clock_step(c, game_id, final ? 0 : p.seats, at, err)) < 0)
+	if ((rc = store_game_clock_step(c, game_id, final ? 0 : p.seats, at, err)) < 0)
 		goto done;
 	if (notify) {
 		json_t *payload = json_pack("{s:i}", "to", to);
@@ -272,15 +272,15 @@ int play_admin_seat_replace(struct store *s, const struct actor *a, int64_t game
 			goto done;
 	}
 	snprintf(newname, sizeof(newname), "%s", name ? name : old->name);
-	if ((rc = store_admin_seat_set(c, game_id, seat, user_id, newname, email, err)) < 0)
+	if ((rc = store_seat_set(c, game_id, seat, user_id, newname, email, err)) < 0)
 		goto done;
-	if ((rc = store_admin_seat_tokens_revoke(c, game_id, seat, now, &revoked, err)) < 0)
+	if ((rc = store_token_revoke_seat(c, game_id, seat, now, &revoked, err)) < 0)
 		goto done;
 	token_new(tok, hash);
 	if ((rc = store_token_add(c, hash, TOKEN_SEAT, user_id, game_id, seat, "seat", 0, NULL, err)) < 0)
 		goto done;
 	/* a seat the bot played is a person's again */
-	rc = store_clock_flag(c, game_id, seat, -1, -1, 0, now, err);
+	rc = store_game_clock_flag(c, game_id, seat, -1, -1, 0, now, err);
 	if (rc == ERR_NOTFOUND) {
 		err_clear(err);
 		rc = 0;
@@ -315,7 +315,7 @@ int play_admin_drop(struct store *s, const struct actor *a, int64_t game_id, int
 	struct store_seat *seats = NULL;
 	const struct store_seat *old;
 	const struct game_ops *ops;
-	struct store_clock k;
+	struct store_game_clock k;
 	char botname[96];
 	int64_t now = clock_now_ms();
 	int nseats = 0, revoked = 0, rc;
@@ -340,29 +340,29 @@ int play_admin_drop(struct store *s, const struct actor *a, int64_t game_id, int
 		/* nobody can play the seat: the game cannot go on */
 		outcome = "aborted";
 		if ((rc = store_game_update(c, game_id, g.move_count, 0, "aborted", NULL, now, err)) < 0 ||
-		    (rc = store_clock_step(c, game_id, 0, now, err)) < 0)
+		    (rc = store_game_clock_step(c, game_id, 0, now, err)) < 0)
 			goto done;
 		/* the others hear that the game ended */
 		if ((rc = tell_players(c, "abort", game_id, seats, nseats, seat, a->reason, now, err)) < 0)
 			goto done;
 	} else {
 		outcome = "bot";
-		rc = store_clock_get(c, game_id, &k, err);
+		rc = store_game_clock_get(c, game_id, &k, err);
 		if (rc == ERR_NOTFOUND) {
 			/* the notifier's deadlines drive the bot: a dormant clock that only the dropped seat runs out */
-			struct store_clock dormant = { .mode = "per_turn", .turn_ms = DORMANT_TURN_MS, .timeout = "notify",
+			struct store_game_clock dormant = { .mode = "per_turn", .turn_ms = DORMANT_TURN_MS, .timeout = "notify",
 						       .bot_level = GAME_BOT_STRONG };
 			err_clear(err);
-			rc = store_clock_create(c, game_id, &dormant, nseats, g.active_seats, now, err);
+			rc = store_game_clock_create(c, game_id, &dormant, nseats, g.active_seats, now, err);
 		}
 		if (rc < 0)
 			goto done;
-		if ((rc = store_clock_flag(c, game_id, seat, -1, -1, 1, now, err)) < 0)
+		if ((rc = store_game_clock_flag(c, game_id, seat, -1, -1, 1, now, err)) < 0)
 			goto done;
 		snprintf(botname, sizeof(botname), "%.70s (bot)", old->name);
-		if ((rc = store_admin_seat_set(c, game_id, seat, 0, botname, NULL, err)) < 0)
+		if ((rc = store_seat_set(c, game_id, seat, 0, botname, NULL, err)) < 0)
 			goto done;
-		if ((rc = store_admin_seat_tokens_revoke(c, game_id, seat, now, &revoked, err)) < 0)
+		if ((rc = store_token_revoke_seat(c, game_id, seat, now, &revoked, err)) < 0)
 			goto done;
 	}
 	/* the dropped player hears it once (their seat row no longer names them) */
@@ -414,7 +414,7 @@ int play_admin_extend(struct store *s, const struct actor *a, int64_t game_id, i
 		rc = err_set(err, ERR_NOTFOUND, "game %lld has no seat %d", (long long)game_id, seat);
 		goto done;
 	}
-	rc = store_admin_clock_extend(c, game_id, seat, add_ms, now, &deadline, err);
+	rc = store_game_clock_extend(c, game_id, seat, add_ms, now, &deadline, err);
 	if (rc == ERR_NOTFOUND)
 		rc = err_set(err, ERR_CONFLICT, "game %lld has no time control: there is no deadline to extend",
 			     (long long)game_id);
@@ -454,7 +454,7 @@ int play_admin_abort(struct store *s, const struct actor *a, int64_t game_id, js
 		goto done;
 	if ((rc = store_game_update(c, game_id, g.move_count, 0, "aborted", NULL, now, err)) < 0)
 		goto done;
-	if ((rc = store_clock_step(c, game_id, 0, now, err)) < 0)
+	if ((rc = store_game_clock_step(c, game_id, 0, now, err)) < 0)
 		goto done;
 	if ((rc = tell_players(c, "abort", game_id, seats, nseats, -1, a->reason, now, err)) < 0)
 		goto done;
@@ -550,7 +550,7 @@ static const char *game_title(const char *id)
 	return ops ? ops->title : id;
 }
 
-int play_admin_games(struct store *s, const struct store_admin_filter *f, json_t **out, struct err *err)
+int play_admin_games(struct store *s, const struct store_game_filter *f, json_t **out, struct err *err)
 {
 	struct store_conn *c;
 	int64_t *ids = NULL;
@@ -562,7 +562,7 @@ int play_admin_games(struct store *s, const struct store_admin_filter *f, json_t
 		json_decref(list);
 		return rc;
 	}
-	if ((rc = store_admin_games(c, f, &ids, &n, err)) < 0)
+	if ((rc = store_game_search(c, f, &ids, &n, err)) < 0)
 		goto done;
 	for (int i = 0; i < n; i++) {
 		struct store_game g;
@@ -572,7 +572,7 @@ int play_admin_games(struct store *s, const struct store_admin_filter *f, json_t
 
 		if ((rc = store_game_get(c, ids[i], &g, err)) < 0 ||
 		    (rc = store_seats_get(c, ids[i], &seats, &nseats, err)) < 0 ||
-		    (rc = store_admin_dead_count(c, ids[i], &dead, err)) < 0) {
+		    (rc = store_outbox_dead_count(c, ids[i], &dead, err)) < 0) {
 			store_game_release(&g);
 			goto done;
 		}
@@ -600,7 +600,7 @@ done:
 	return rc;
 }
 
-static json_t *token_json(const struct store_admin_token *t)
+static json_t *token_json(const struct store_token_info *t)
 {
 	char when[32];
 	json_t *o;
@@ -624,10 +624,10 @@ int play_admin_game(struct store *s, int64_t id, json_t **out, struct err *err)
 	struct store_conn *c;
 	struct store_seat *seats = NULL;
 	struct store_seat_clock *clocks = NULL;
-	struct store_admin_token *tokens = NULL;
+	struct store_token_info *tokens = NULL;
 	struct store_outbox_row *rows = NULL;
 	struct store_chat *chat = NULL;
-	struct store_clock k = {0};
+	struct store_game_clock k = {0};
 	json_t *g = NULL, *sa, *so, *notes = json_array(), *msgs = json_array();
 	int nseats = 0, nclocks = 0, ntokens = 0, nrows = 0, nchat = 0, dead = 0, rc;
 	size_t i;
@@ -639,17 +639,17 @@ int play_admin_game(struct store *s, int64_t id, json_t **out, struct err *err)
 		goto done;
 	rc = store_seats_get(c, id, &seats, &nseats, err);
 	if (rc == 0)
-		rc = store_clock_seats(c, id, &clocks, &nclocks, err);
+		rc = store_game_clock_seats(c, id, &clocks, &nclocks, err);
 	if (rc == 0)
-		rc = store_admin_game_tokens(c, id, &tokens, &ntokens, err);
+		rc = store_token_list_game(c, id, &tokens, &ntokens, err);
 	if (rc == 0)
-		rc = store_admin_outbox_game(c, id, &rows, &nrows, err);
+		rc = store_outbox_list_game(c, id, &rows, &nrows, err);
 	if (rc == 0)
 		rc = store_chat_list(c, id, CHAT_MAX, &chat, &nchat, err);
 	if (rc == 0)
-		rc = store_admin_dead_count(c, id, &dead, err);
+		rc = store_outbox_dead_count(c, id, &dead, err);
 	if (rc == 0) {
-		rc = store_clock_get(c, id, &k, err);
+		rc = store_game_clock_get(c, id, &k, err);
 		if (rc == ERR_NOTFOUND) {
 			err_clear(err);
 			rc = 0;

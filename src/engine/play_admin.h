@@ -7,7 +7,6 @@
 #include <stdint.h>
 
 #include "engine/actor.h"
-#include "store/admin.h"
 #include "store/store.h"
 #include "util/err.h"
 
@@ -87,7 +86,7 @@ int play_admin_verify(struct store *s, const struct actor *a, int64_t game_id, i
  * Games matching the filter: [{"id","game","title","status","move_count",
  * "active_seats","seats":[{"seat","name","email"}],"dead","created_at","updated_at"}].
  */
-int play_admin_games(struct store *s, const struct store_admin_filter *f, json_t **out, struct err *err);
+int play_admin_games(struct store *s, const struct store_game_filter *f, json_t **out, struct err *err);
 /*
  * One game for the console: the spectator's game object (play_game_json with
  * emails) plus per seat "user_id", "clock" and "tokens", and "clock_mode",

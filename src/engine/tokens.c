@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "store/admin.h"
+#include "store/store.h"
 #include "util/clock.h"
 #include "util/banned.h"
 
@@ -92,7 +92,7 @@ done:
 int tokens_revoke(struct store *s, const struct actor *a, int64_t token_id, json_t **out, struct err *err)
 {
 	struct store_conn *c;
-	struct store_admin_token t;
+	struct store_token_info t;
 	int64_t now = clock_now_ms();
 	json_t *res = NULL;
 	int rc, count;
@@ -103,7 +103,7 @@ int tokens_revoke(struct store *s, const struct actor *a, int64_t token_id, json
 		return rc;
 	if ((rc = store_write_begin(s, &c, err)) < 0)
 		return rc;
-	if ((rc = store_admin_token_get(c, token_id, &t, err)) < 0)
+	if ((rc = store_token_get(c, token_id, &t, err)) < 0)
 		goto done;
 	if ((rc = store_token_revoke(c, token_id, now, err)) < 0)
 		goto done;

@@ -20,7 +20,7 @@
 
 void console_api_games(struct http_request *rq, struct http_reply *r)
 {
-	struct store_admin_filter f = { .game = http_query(rq, "game"), .status = http_query(rq, "status"),
+	struct store_game_filter f = { .game = http_query(rq, "game"), .status = http_query(rq, "status"),
 					.email = http_query(rq, "email") };
 	const char *dead = http_query(rq, "dead");
 	struct err e = {0};

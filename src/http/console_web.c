@@ -21,7 +21,7 @@ static const char *const actions[] = { "rollback", "seat_replace", "drop", "exte
 
 void console_web_index(struct http_request *rq, struct http_reply *r)
 {
-	struct store_admin_filter f = { .game = http_query(rq, "game"), .status = http_query(rq, "status"),
+	struct store_game_filter f = { .game = http_query(rq, "game"), .status = http_query(rq, "status"),
 					.email = http_query(rq, "email") };
 	const char *dead = http_query(rq, "dead"), *days_text = http_query(rq, "waiting_days");
 	const struct game_ops *ops;

@@ -10,7 +10,7 @@
 #include "engine/engine.h"
 #include "engine/play.h"
 #include "engine/registry.h"
-#include "store/inbound.h"
+#include "store/store.h"
 #include "util/token.h"
 #include "util/banned.h"
 
@@ -239,8 +239,8 @@ static int record(struct store *s, struct inbound *in, const char *status, const
 		payload = json_dumps(in->payload, JSON_COMPACT);
 	if ((rc = store_write_begin(s, &c, err)) < 0)
 		goto done;
-	rc = store_inbound_put(c, in->message_id, in->tok.id, in->g.id ? in->g.id : in->tok.game_id,
-			       in->tok.id ? in->tok.seat : -1, in->m->from, status, outcome, now, err);
+	rc = store_inbound_mail_put(c, in->message_id, in->tok.id, in->g.id ? in->g.id : in->tok.game_id,
+				    in->tok.id ? in->tok.seat : -1, in->m->from, status, outcome, now, err);
 	if (rc == 0 && event && user_id)
 		rc = store_outbox_add(c, event, in->tok.game_id, in->tok.seat, user_id, payload, now, NULL, err);
 	if (rc < 0) {
@@ -269,7 +269,7 @@ static int previous(struct store *s, const char *message_id, json_t **answer, st
 	*answer = NULL;
 	if ((rc = store_read_acquire(s, &c, err)) < 0)
 		return rc;
-	rc = store_inbound_get(c, message_id, &status, &outcome, err);
+	rc = store_inbound_mail_get(c, message_id, &status, &outcome, err);
 	store_read_release(c);
 	if (rc == ERR_NOTFOUND) {
 		err_clear(err);

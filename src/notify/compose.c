@@ -274,7 +274,7 @@ static int row_data(struct notify *n, const struct store_outbox_row *row, const 
 
 		if ((rc = store_read_acquire(n->store, &c, err)) < 0)
 			goto done;
-		rc = store_clock_seats(c, row->game_id, &clocks, &nclocks, err);
+		rc = store_game_clock_seats(c, row->game_id, &clocks, &nclocks, err);
 		store_read_release(c);
 		if (rc < 0)
 			goto done;

@@ -82,7 +82,7 @@ int notify_recover(struct notify *n, int64_t now, int *released, struct err *err
  * (each *_hours may be given as *_minutes or *_ms instead). NULL gives mode none.
  * ERR_INPUT with a message naming the field.
  */
-int notify_clock_parse(const json_t *in, struct store_clock *out, struct err *err);
+int notify_clock_parse(const json_t *in, struct store_game_clock *out, struct err *err);
 /* The clock of a game as JSON for the API (new), with every seat's deadline and bank. */
 int notify_clock_json(struct store *s, int64_t game_id, json_t **out, struct err *err);
 

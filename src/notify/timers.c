@@ -48,7 +48,7 @@ static int queue(struct notify *n, const char *event, int64_t game_id, int seat,
 	if (user_id)
 		rc = store_outbox_add(c, event, game_id, seat, user_id, text, now, NULL, err);
 	if (rc == 0 && flag_seat)
-		rc = store_clock_flag(c, flag_seat->game_id, flag_seat->seat, reminded, timed_out, dropped, now, err);
+		rc = store_game_clock_flag(c, flag_seat->game_id, flag_seat->seat, reminded, timed_out, dropped, now, err);
 	free(text);
 	if (rc < 0) {
 		store_write_rollback(c);
@@ -139,7 +139,7 @@ step_done:
 static int handle_timeout(struct notify *n, const struct store_seat_clock *x, int64_t now, struct notify_stats *st,
 			  struct err *err)
 {
-	struct store_clock k;
+	struct store_game_clock k;
 	struct store_conn *c;
 	struct store_game g = {0};
 	json_t *steps = NULL;
@@ -148,7 +148,7 @@ static int handle_timeout(struct notify *n, const struct store_seat_clock *x, in
 
 	if ((rc = store_read_acquire(n->store, &c, err)) < 0)
 		return rc;
-	rc = store_clock_get(c, x->game_id, &k, err);
+	rc = store_game_clock_get(c, x->game_id, &k, err);
 	if (rc == 0)
 		rc = store_game_get(c, x->game_id, &g, err);
 	store_read_release(c);
@@ -203,7 +203,7 @@ int notify__timers(struct notify *n, int64_t now, struct notify_stats *st, struc
 
 	if ((rc = store_read_acquire(n->store, &c, err)) < 0)
 		return rc;
-	rc = store_clock_due(c, now, 100, &due, &ndue, err);
+	rc = store_game_clock_due(c, now, 100, &due, &ndue, err);
 	store_read_release(c);
 	if (rc < 0)
 		return rc;
@@ -249,7 +249,7 @@ static int duration(const json_t *in, const char *name, int64_t *ms, int *given,
 	return 0;
 }
 
-int notify_clock_parse(const json_t *in, struct store_clock *out, struct err *err)
+int notify_clock_parse(const json_t *in, struct store_game_clock *out, struct err *err)
 {
 	const char *mode, *timeout, *key;
 	const json_t *v;
@@ -321,7 +321,7 @@ int notify_clock_parse(const json_t *in, struct store_clock *out, struct err *er
 int notify_clock_json(struct store *s, int64_t game_id, json_t **out, struct err *err)
 {
 	struct store_conn *c;
-	struct store_clock k;
+	struct store_game_clock k;
 	struct store_seat_clock *seats = NULL;
 	json_t *o, *sa;
 	int n = 0, rc;
@@ -329,9 +329,9 @@ int notify_clock_json(struct store *s, int64_t game_id, json_t **out, struct err
 	*out = NULL;
 	if ((rc = store_read_acquire(s, &c, err)) < 0)
 		return rc;
-	rc = store_clock_get(c, game_id, &k, err);
+	rc = store_game_clock_get(c, game_id, &k, err);
 	if (rc == 0)
-		rc = store_clock_seats(c, game_id, &seats, &n, err);
+		rc = store_game_clock_seats(c, game_id, &seats, &n, err);
 	store_read_release(c);
 	if (rc == ERR_NOTFOUND) {
 		err_clear(err);
@@ -412,7 +412,7 @@ int notify_vacation_set(struct store *s, int64_t user_id, double days, int64_t n
 		if ((rc = store_vacation_add(c, user_id, now, end, now, err)) < 0)
 			goto fail;
 	}
-	if ((rc = store_clock_refresh_user(c, user_id, now, err)) < 0)
+	if ((rc = store_game_clock_refresh_user(c, user_id, now, err)) < 0)
 		goto fail;
 	return store_write_commit(c, err);
 fail:

@@ -9,6 +9,8 @@
 #include "store/store_int.h"
 #include "util/banned.h"
 
+#define SEARCH_LIMIT 200
+
 void store_game_release(struct store_game *g)
 {
 	if (!g)
@@ -123,7 +125,7 @@ static void head_keep(struct store *s, int64_t id, const struct store_move *head
 	free(copy);
 }
 
-void store_head_remember(struct store *s, int64_t game_id, const struct store_move *m)
+void store_game_head_remember(struct store *s, int64_t game_id, const struct store_move *m)
 {
 	if (m->snapshot)
 		head_keep(s, game_id, m);
@@ -138,7 +140,7 @@ void store__heads_free(struct store *s)
 	}
 }
 
-void store_head_stats(struct store *s, uint64_t *hits, uint64_t *misses)
+void store_game_head_stats(struct store *s, uint64_t *hits, uint64_t *misses)
 {
 	pthread_mutex_lock(&s->heads_lock);
 	*hits = s->head_hits;
@@ -270,7 +272,7 @@ int store_game_ids(struct store_conn *c, int64_t user_id, int limit, int64_t **i
 	return 0;
 }
 
-int store_games_open(struct store_conn *c, int64_t user_id, int limit, int64_t **ids, int *n, struct err *err)
+int store_game_ids_open(struct store_conn *c, int64_t user_id, int limit, int64_t **ids, int *n, struct err *err)
 {
 	static const char sql[] =
 		"SELECT g.id FROM games g WHERE g.status = 'active'"
@@ -296,6 +298,59 @@ int store_games_open(struct store_conn *c, int64_t user_id, int limit, int64_t *
 		free(list);
 		return store__fail(c, "list open games", err);
 	}
+	*ids = list;
+	*n = count;
+	return 0;
+}
+
+/*
+ * One statement text per combination of filters would not fit the cache
+ * keyed by address, so the search is prepared on its own (it is an admin
+ * page, not a hot path) with every filter written as "?N IS NULL OR ...".
+ */
+int store_game_search(struct store_conn *c, const struct store_game_filter *f, int64_t **ids, int *n,
+		      struct err *err)
+{
+	static const char sql[] =
+		"SELECT g.id FROM games g WHERE (?1 IS NULL OR g.game = ?1) AND (?2 IS NULL OR g.status = ?2)"
+		" AND (?3 IS NULL OR EXISTS (SELECT 1 FROM seats s LEFT JOIN users u ON u.id = s.user_id"
+		"  WHERE s.game_id = g.id AND (s.email = ?3 COLLATE NOCASE OR u.email = ?3 COLLATE NOCASE)))"
+		" AND (?4 IS NULL OR (g.status = 'active' AND g.updated_at < ?4))"
+		" AND (?5 = 0 OR EXISTS (SELECT 1 FROM outbox o WHERE o.game_id = g.id AND o.state = 'dead'))"
+		" ORDER BY g.updated_at DESC, g.id DESC LIMIT ?6";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+	int64_t *list = NULL;
+	int count = 0, alloc = 0, r;
+
+	*ids = NULL;
+	*n = 0;
+	if (!st)
+		return ERR_STORE;
+	if (f->game && *f->game)
+		store__bind_text(st, 1, f->game);
+	if (f->status && *f->status)
+		store__bind_text(st, 2, f->status);
+	if (f->email && *f->email)
+		store__bind_text(st, 3, f->email);
+	if (f->idle_before)
+		sqlite3_bind_int64(st, 4, f->idle_before);
+	sqlite3_bind_int(st, 5, f->dead ? 1 : 0);
+	sqlite3_bind_int(st, 6, f->limit > 0 ? f->limit : SEARCH_LIMIT);
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		if (count == alloc) {
+			int64_t *grown;
+			alloc = alloc ? alloc * 2 : 32;
+			if (!(grown = realloc(list, sizeof(*list) * (size_t)alloc)))
+				abort();
+			list = grown;
+		}
+		list[count++] = sqlite3_column_int64(st, 0);
+	}
+	if (r != SQLITE_DONE) {
+		free(list);
+		return store__fail(c, "search games", err);
+	}
+	sqlite3_reset(st);
 	*ids = list;
 	*n = count;
 	return 0;

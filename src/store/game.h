@@ -47,9 +47,9 @@ int store_game_head(struct store_conn *c, int64_t id, struct store_game *g, stru
  * Since store_open: store_game_head reads whose step came from the store's
  * memory of recent latest steps, and those that read it from the database.
  */
-void store_head_stats(struct store *s, uint64_t *hits, uint64_t *misses);
+void store_game_head_stats(struct store *s, uint64_t *hits, uint64_t *misses);
 /* Remember m, a committed step of game_id, as what store_game_head reads when the game is at m->n. */
-void store_head_remember(struct store *s, int64_t game_id, const struct store_move *m);
+void store_game_head_remember(struct store *s, int64_t game_id, const struct store_move *m);
 /*
  * store_game_update, only while the game is still active at move count
  * `expected`: ERR_STALE (nothing changed) when it is not, or is gone.
@@ -64,6 +64,20 @@ int store_game_update(struct store_conn *c, int64_t id, int move_count, unsigned
 int store_game_ids(struct store_conn *c, int64_t user_id, int limit, int64_t **ids, int *n, struct err *err);
 
 /* Ids of active games with an open seat that user_id does not already sit in, newest first. */
-int store_games_open(struct store_conn *c, int64_t user_id, int limit, int64_t **ids, int *n, struct err *err);
+int store_game_ids_open(struct store_conn *c, int64_t user_id, int limit, int64_t **ids, int *n, struct err *err);
+
+/* Which games an admin wants to see; every field is optional (empty/0: no filter). */
+struct store_game_filter {
+	const char *game;       /* registry id, e.g. "alien-frontiers" */
+	const char *status;     /* "active", "finished", "aborted" */
+	const char *email;      /* a player's email (any seat, case-insensitive) */
+	int64_t idle_before;    /* active games whose last change is before this time (ms) */
+	int dead;               /* only games with a dead-lettered notification */
+	int limit;              /* 0 means 200 */
+};
+
+/* Game ids matching the filter, most recently changed first; *ids new (free()). */
+int store_game_search(struct store_conn *c, const struct store_game_filter *f, int64_t **ids, int *n,
+		      struct err *err);
 
 #endif

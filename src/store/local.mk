@@ -10,9 +10,10 @@ libturnpost_a_SOURCES += \
 	src/store/idem.c src/store/idem.h \
 	src/store/outbox.c src/store/outbox.h \
 	src/store/audit.c src/store/audit.h \
-	src/store/clock.c src/store/clock.h \
-	src/store/admin.c src/store/admin.h \
-	src/store/inbound.c src/store/inbound.h
+	src/store/game_clock.c src/store/game_clock.h \
+	src/store/vacation.c src/store/vacation.h \
+	src/store/reply_token.c src/store/reply_token.h \
+	src/store/inbound_mail.c src/store/inbound_mail.h
 
 check_PROGRAMS += tests/unit/test_store
 tests_unit_test_store_SOURCES = tests/unit/test_store.c tests/cunit_main.c tests/testutil.h

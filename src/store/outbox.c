@@ -286,3 +286,70 @@ int store_outbox_count(struct store_conn *c, int64_t game_id, const char *event,
 	sqlite3_reset(st);
 	return 0;
 }
+
+int store_outbox_list_game(struct store_conn *c, int64_t game_id, struct store_outbox_row **out, int *n,
+			   struct err *err)
+{
+	static const char sql[] =
+		"SELECT id, uid, event, coalesce(seat, -1), coalesce(user_id, 0), payload, state, attempts, next_at,"
+		" digest, last_error, created_at, coalesce(sent_at, 0) FROM outbox WHERE game_id = ? ORDER BY id";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store_outbox_row *rows = NULL;
+	int count = 0, alloc = 0, r;
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, game_id);
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		struct store_outbox_row *x;
+		if (count == alloc) {
+			struct store_outbox_row *grown;
+			alloc = alloc ? alloc * 2 : 16;
+			if (!(grown = realloc(rows, sizeof(*rows) * (size_t)alloc)))
+				abort();
+			rows = grown;
+		}
+		x = &rows[count++];
+		memset(x, 0, sizeof(*x));
+		x->id = sqlite3_column_int64(st, 0);
+		store__copy_text(st, 1, x->uid, sizeof(x->uid));
+		store__copy_text(st, 2, x->event, sizeof(x->event));
+		x->game_id = game_id;
+		x->seat = sqlite3_column_int(st, 3);
+		x->user_id = sqlite3_column_int64(st, 4);
+		x->payload = store__text(st, 5);
+		store__copy_text(st, 6, x->state, sizeof(x->state));
+		x->attempts = sqlite3_column_int(st, 7);
+		x->next_at = sqlite3_column_int64(st, 8);
+		x->digest = sqlite3_column_int(st, 9);
+		x->last_error = store__text(st, 10);
+		x->created_at = sqlite3_column_int64(st, 11);
+		x->sent_at = sqlite3_column_int64(st, 12);
+	}
+	if (r != SQLITE_DONE) {
+		store_outbox_rows_free(rows, count);
+		return store__fail(c, "list a game's notifications", err);
+	}
+	sqlite3_reset(st);
+	*out = rows;
+	*n = count;
+	return 0;
+}
+
+int store_outbox_dead_count(struct store_conn *c, int64_t game_id, int *count, struct err *err)
+{
+	static const char sql[] = "SELECT count(*) FROM outbox WHERE game_id = ? AND state = 'dead'";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	*count = 0;
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, game_id);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		return store__fail(c, "count dead notifications", err);
+	*count = sqlite3_column_int(st, 0);
+	sqlite3_reset(st);
+	return 0;
+}

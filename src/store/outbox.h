@@ -71,4 +71,10 @@ int store_outbox_get(struct store_conn *c, int64_t id, struct store_outbox_row *
 /* A dead row becomes pending again at now with its attempts reset (same uid). ERR_CONFLICT when not dead. */
 int store_outbox_resend(struct store_conn *c, int64_t id, int64_t now, struct err *err);
 
+/* Every notification of a game, oldest first; *out new (store_outbox_rows_free). */
+int store_outbox_list_game(struct store_conn *c, int64_t game_id, struct store_outbox_row **out, int *n,
+			   struct err *err);
+/* How many of the game's notifications are dead. */
+int store_outbox_dead_count(struct store_conn *c, int64_t game_id, int *count, struct err *err);
+
 #endif

@@ -99,3 +99,26 @@ int store_seat_claim(struct store_conn *c, int64_t game_id, int64_t user_id, con
 		return store__fail(c, "claim seat", err);
 	return 0;
 }
+
+int store_seat_set(struct store_conn *c, int64_t game_id, int seat, int64_t user_id, const char *name,
+		   const char *email, struct err *err)
+{
+	static const char sql[] = "UPDATE seats SET user_id = ?, name = ?, email = ? WHERE game_id = ? AND seat = ?";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	/* a cached lookup of a token may be stale now (store_change_generation) */
+	store__auth_changed(c);
+	if (!st)
+		return ERR_STORE;
+	if (user_id)
+		sqlite3_bind_int64(st, 1, user_id);
+	store__bind_text(st, 2, name);
+	store__bind_text(st, 3, email && *email ? email : NULL);
+	sqlite3_bind_int64(st, 4, game_id);
+	sqlite3_bind_int(st, 5, seat);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store__fail(c, "change seat", err);
+	if (sqlite3_changes(c->db) != 1)
+		return err_set(err, ERR_NOTFOUND, "game %lld has no seat %d", (long long)game_id, seat);
+	return 0;
+}

@@ -24,4 +24,8 @@ int store_seats_get(struct store_conn *c, int64_t game_id, struct store_seat **o
 int store_seat_claim(struct store_conn *c, int64_t game_id, int64_t user_id, const char *name, const char *email,
 		     int *seat, struct err *err);
 
+/* Change who sits in a seat: user_id 0 leaves it without a player; email may be NULL. ERR_NOTFOUND when no such seat. */
+int store_seat_set(struct store_conn *c, int64_t game_id, int seat, int64_t user_id, const char *name,
+		   const char *email, struct err *err);
+
 #endif

@@ -140,8 +140,9 @@ int store_backup(struct store *s, const char *dest, struct err *err);
 #include "store/idem.h"
 #include "store/outbox.h"
 #include "store/audit.h"
-#include "store/clock.h"
-#include "store/admin.h"
-#include "store/inbound.h"
+#include "store/game_clock.h"
+#include "store/vacation.h"
+#include "store/reply_token.h"
+#include "store/inbound_mail.h"
 
 #endif

@@ -10,6 +10,12 @@
 #include "store/store_int.h"
 #include "util/banned.h"
 
+#define TOKENS_LIMIT 200
+
+#define TOKEN_COLS \
+	"id, kind, coalesce(user_id, 0), coalesce(game_id, 0), coalesce(seat, -1), coalesce(label, ''), created_at," \
+	" coalesce(expires_at, 0), coalesce(revoked_at, 0)"
+
 static const char *const kind_names[] = { "api", "seat", "signin", "session" };
 
 void store_user_release(struct store_user *u)
@@ -297,5 +303,91 @@ int store_user_set_prefs(struct store_conn *c, int64_t user_id, const char *pref
 		return store__fail(c, "save preferences", err);
 	if (sqlite3_changes(c->db) == 0)
 		return err_set(err, ERR_NOTFOUND, "no user %lld", (long long)user_id);
+	return 0;
+}
+
+static void token_row(sqlite3_stmt *st, struct store_token_info *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->id = sqlite3_column_int64(st, 0);
+	store__copy_text(st, 1, t->kind, sizeof(t->kind));
+	t->user_id = sqlite3_column_int64(st, 2);
+	t->game_id = sqlite3_column_int64(st, 3);
+	t->seat = sqlite3_column_int(st, 4);
+	store__copy_text(st, 5, t->label, sizeof(t->label));
+	t->created_at = sqlite3_column_int64(st, 6);
+	t->expires_at = sqlite3_column_int64(st, 7);
+	t->revoked_at = sqlite3_column_int64(st, 8);
+}
+
+int store_token_get(struct store_conn *c, int64_t id, struct store_token_info *out, struct err *err)
+{
+	static const char sql[] = "SELECT " TOKEN_COLS " FROM tokens WHERE id = ?";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = store__row_by_id(c, st, id, "token with id", "load token", err)) < 0)
+		return rc;
+	token_row(st, out);
+	sqlite3_reset(st);
+	return 0;
+}
+
+int store_token_list_game(struct store_conn *c, int64_t game_id, struct store_token_info **out, int *n,
+			  struct err *err)
+{
+	static const char sql[] = "SELECT " TOKEN_COLS " FROM tokens WHERE game_id = ? AND kind = 'seat'"
+				  " ORDER BY id DESC LIMIT ?";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store_token_info *list = NULL;
+	int count = 0, alloc = 0, r;
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, game_id);
+	sqlite3_bind_int(st, 2, TOKENS_LIMIT);
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		if (count == alloc) {
+			struct store_token_info *grown;
+			alloc = alloc ? alloc * 2 : 8;
+			if (!(grown = realloc(list, sizeof(*list) * (size_t)alloc)))
+				abort();
+			list = grown;
+		}
+		token_row(st, &list[count++]);
+	}
+	if (r != SQLITE_DONE) {
+		free(list);
+		return store__fail(c, "list tokens", err);
+	}
+	sqlite3_reset(st);
+	*out = list;
+	*n = count;
+	return 0;
+}
+
+int store_token_revoke_seat(struct store_conn *c, int64_t game_id, int seat, int64_t now, int *count,
+			    struct err *err)
+{
+	static const char sql[] = "UPDATE tokens SET revoked_at = ? WHERE game_id = ? AND seat = ? AND kind = 'seat'"
+				  " AND revoked_at IS NULL";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	/* a cached lookup of a token may be stale now (store_change_generation) */
+	store__auth_changed(c);
+	if (count)
+		*count = 0;
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, now);
+	sqlite3_bind_int64(st, 2, game_id);
+	sqlite3_bind_int(st, 3, seat);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store__fail(c, "revoke seat tokens", err);
+	if (count)
+		*count = sqlite3_changes(c->db);
 	return 0;
 }

@@ -64,4 +64,24 @@ int store_token_by_hash(struct store_conn *c, const unsigned char hash[32], int6
 /* Revoke; ERR_NOTFOUND when no live token has this id. */
 int store_token_revoke(struct store_conn *c, int64_t id, int64_t now, struct err *err);
 
+/* A token as the admin pages show it (never its secret, which is not stored). */
+struct store_token_info {
+	int64_t id;
+	char kind[12];        /* "api", "seat", "signin", "session" */
+	int64_t user_id;      /* 0: none */
+	int64_t game_id;      /* 0: none */
+	int seat;             /* -1: none */
+	char label[64];
+	int64_t created_at;
+	int64_t expires_at;   /* 0: never */
+	int64_t revoked_at;   /* 0: live */
+};
+int store_token_get(struct store_conn *c, int64_t id, struct store_token_info *out, struct err *err);
+/* The seat tokens of a game (live and revoked), newest first, at most 200; *out new (free()). */
+int store_token_list_game(struct store_conn *c, int64_t game_id, struct store_token_info **out, int *n,
+			  struct err *err);
+/* Revoke every live seat token of one seat; *count: how many (may be NULL). */
+int store_token_revoke_seat(struct store_conn *c, int64_t game_id, int seat, int64_t now, int *count,
+			    struct err *err);
+
 #endif

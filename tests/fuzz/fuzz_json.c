@@ -65,7 +65,7 @@ static void fuzz_json_snapshot(const json_t *v)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	json_t *v = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, NULL);
-	struct store_clock clock;
+	struct store_game_clock clock;
 	struct err e = {0};
 
 	if (!v)

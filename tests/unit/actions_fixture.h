@@ -6,7 +6,6 @@
 #include <jansson.h>
 #include <stdint.h>
 
-#include "store/admin.h"
 #include "store/store.h"
 
 /* The store every action suite shares (opened by fx_open). */

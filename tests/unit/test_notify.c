@@ -95,7 +95,7 @@ static int64_t new_game(struct env *E, const char *clock_json, int64_t at)
 	struct play_player players[2] = { { "Ann", "ann@example.org" }, { "Bob", "bob@example.org" } };
 	struct play_new_game ng = { .game = "counting-race", .players = players, .nplayers = 2, .seed = 7,
 				    .have_seed = 1, .created_at = at };
-	struct store_clock k;
+	struct store_game_clock k;
 	struct err e = {0};
 	int64_t id = 0, ann = 0;
 	struct store_conn *c;
@@ -767,7 +767,7 @@ static void seat_clock(struct env *E, int64_t game, int seat, struct store_seat_
 
 	memset(out, 0, sizeof(*out));
 	store_read_acquire(E->st, &c, &e);
-	CU_ASSERT_EQUAL(store_clock_seats(c, game, &all, &n, &e), 0);
+	CU_ASSERT_EQUAL(store_game_clock_seats(c, game, &all, &n, &e), 0);
 	store_read_release(c);
 	for (int i = 0; i < n; i++)
 		if (all[i].seat == seat)
@@ -1082,7 +1082,7 @@ static void test_notify__clock_parse_errors(void)
 		"[]",
 		NULL
 	};
-	struct store_clock k;
+	struct store_game_clock k;
 	struct err e = {0};
 	json_t *j;
 

@@ -7,7 +7,6 @@
 
 #include <sqlite3.h>
 
-#include "store/admin.h"
 #include "store/store.h"
 #include "testutil.h"
 #include "util/embed.h"
@@ -399,7 +398,7 @@ static void test_store__head_reads_remember_committed_steps(void)
 	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
 
 	/* the set-up, read twice: from the database, then from memory */
-	store_head_stats(st, &h0, &m0);
+	store_game_head_stats(st, &h0, &m0);
 	CU_ASSERT_EQUAL_FATAL(store_read_acquire(st, &c, &e), 0);
 	for (int i = 0; i < 2; i++) {
 		CU_ASSERT_EQUAL(store_game_head(c, id, &row, &head, &e), 0);
@@ -410,7 +409,7 @@ static void test_store__head_reads_remember_committed_steps(void)
 		store_move_release(&head);
 	}
 	store_read_release(c);
-	store_head_stats(st, &h1, &m1c);
+	store_game_head_stats(st, &h1, &m1c);
 	CU_ASSERT_EQUAL(m1c, m0 + 1);
 	CU_ASSERT_EQUAL(h1, h0 + 1);
 
@@ -446,8 +445,8 @@ static void test_store__head_reads_remember_committed_steps(void)
 	CU_ASSERT_EQUAL(store_move_append(c, id, &m2, &e), 0);
 	CU_ASSERT_EQUAL(store_game_update(c, id, 2, 1u, "active", NULL, 12, &e), 0);
 	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
-	store_head_remember(st, id, &m2);
-	store_head_stats(st, &h0, &m0);
+	store_game_head_remember(st, id, &m2);
+	store_game_head_stats(st, &h0, &m0);
 	CU_ASSERT_EQUAL_FATAL(store_read_acquire(st, &c, &e), 0);
 	CU_ASSERT_EQUAL(store_game_head(c, id, &row, &head, &e), 0);
 	CU_ASSERT_EQUAL(head.n, 2);
@@ -459,13 +458,13 @@ static void test_store__head_reads_remember_committed_steps(void)
 	store_game_release(&row);
 	store_move_release(&head);
 	/* an earlier step told late does not replace it */
-	store_head_remember(st, id, &m1);
+	store_game_head_remember(st, id, &m1);
 	CU_ASSERT_EQUAL(store_game_head(c, id, &row, &head, &e), 0);
 	ASSERT_STR_EQ(head.snapshot, "{\"s\":2}");
 	store_game_release(&row);
 	store_move_release(&head);
 	store_read_release(c);
-	store_head_stats(st, &h1, &m1c);
+	store_game_head_stats(st, &h1, &m1c);
 	CU_ASSERT_EQUAL(h1, h0 + 2);
 	CU_ASSERT_EQUAL(m1c, m0);
 }
@@ -506,7 +505,7 @@ static void test_store__change_generation_only_for_changed_credentials(void)
 	CU_ASSERT(store_change_generation() != g0);
 	g0 = store_change_generation();
 	CU_ASSERT_EQUAL_FATAL(store_write_begin(st, &c, &e), 0);
-	CU_ASSERT_EQUAL(store_admin_seat_set(c, id, 0, uid, "Gen", NULL, &e), 0);
+	CU_ASSERT_EQUAL(store_seat_set(c, id, 0, uid, "Gen", NULL, &e), 0);
 	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
 	CU_ASSERT(store_change_generation() != g0);
 	g0 = store_change_generation();

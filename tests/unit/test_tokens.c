@@ -122,7 +122,7 @@ static void test_tokens__revoke_of_a_seat_token_names_its_game(void)
 {
 	int64_t game = fx_game(2);
 	struct actor a = { .channel = "cli", .reason = "link leaked" };
-	struct store_admin_token *list = NULL;
+	struct store_token_info *list = NULL;
 	struct store_audit_row row;
 	struct store_conn *c;
 	struct err e = {0};
@@ -130,7 +130,7 @@ static void test_tokens__revoke_of_a_seat_token_names_its_game(void)
 
 	CU_ASSERT_FATAL(game > 0);
 	CU_ASSERT_EQUAL_FATAL(store_read_acquire(fx_store, &c, &e), 0);
-	CU_ASSERT_EQUAL(store_admin_game_tokens(c, game, &list, &n, &e), 0);
+	CU_ASSERT_EQUAL(store_token_list_game(c, game, &list, &n, &e), 0);
 	store_read_release(c);
 	CU_ASSERT_FATAL(n == 2);
 	CU_ASSERT_EQUAL_FATAL(tokens_revoke(fx_store, &a, list[0].id, NULL, &e), 0);

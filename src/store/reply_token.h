@@ -1,7 +1,7 @@
-/* store/inbound.h: play by email: reply tokens and the inbound mails handled (store/inbound.c) */
+/* store/reply_token.h: reply tokens: the secret of a play-by-email reply address (store/reply_token.c) */
 /* SPDX-License-Identifier: MIT */
-#ifndef TURNPOST_STORE_INBOUND_H
-#define TURNPOST_STORE_INBOUND_H
+#ifndef TURNPOST_STORE_REPLY_TOKEN_H
+#define TURNPOST_STORE_REPLY_TOKEN_H
 
 #include <stdint.h>
 
@@ -32,16 +32,5 @@ int store_reply_token_get(struct store_conn *c, const unsigned char hash[32], st
 int store_reply_token_prune(struct store_conn *c, int64_t before, int *count, struct err *err);
 /* Revoke the live reply tokens of a seat (seat -1: of the whole game). */
 int store_reply_token_revoke_seat(struct store_conn *c, int64_t game_id, int seat, int64_t now, struct err *err);
-
-/* The stored status and outcome (JSON text, new) of a handled Message-ID; ERR_NOTFOUND when none. */
-int store_inbound_get(struct store_conn *c, const char *message_id, char **status, char **outcome,
-		      struct err *err);
-/*
- * Record a handled Message-ID. ERR_CONFLICT when it is recorded already (a
- * concurrent delivery of the same message won). token_id, game_id 0 and seat
- * -1: none.
- */
-int store_inbound_put(struct store_conn *c, const char *message_id, int64_t token_id, int64_t game_id, int seat,
-		      const char *sender, const char *status, const char *outcome, int64_t now, struct err *err);
 
 #endif

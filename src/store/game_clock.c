@@ -1,6 +1,6 @@
-/* store/clock.c: time controls of games (deadlines, chess clocks, reminders) and players' vacations */
+/* store/game_clock.c: time controls of games and the clocks of their seats (deadlines, chess clocks, reminders) */
 /* SPDX-License-Identifier: MIT */
-#include "store/clock.h"
+#include "store/game_clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,7 +85,7 @@ static int64_t active_between(int64_t from, int64_t to, const struct vac *v, int
 	return total < 0 ? 0 : total;
 }
 
-int store_clock_get(struct store_conn *c, int64_t game_id, struct store_clock *out, struct err *err)
+int store_game_clock_get(struct store_conn *c, int64_t game_id, struct store_game_clock *out, struct err *err)
 {
 	static const char sql[] = "SELECT mode, turn_ms, bank_ms, increment_ms, reminder_ms, timeout, bot_level"
 				  " FROM game_clocks WHERE game_id = ?";
@@ -156,8 +156,8 @@ static int collect_seats(struct store_conn *c, sqlite3_stmt *st, struct store_se
 	return 0;
 }
 
-int store_clock_seats(struct store_conn *c, int64_t game_id, struct store_seat_clock **out, int *n,
-		      struct err *err)
+int store_game_clock_seats(struct store_conn *c, int64_t game_id, struct store_seat_clock **out, int *n,
+			   struct err *err)
 {
 	static const char sql[] = "SELECT " SEAT_CLOCK_COLS " FROM seat_clocks sc"
 				  " JOIN seats s ON s.game_id = sc.game_id AND s.seat = sc.seat"
@@ -198,7 +198,7 @@ static int seat_save(struct store_conn *c, const struct store_seat_clock *x, str
 }
 
 /* Set deadline_at and remind_at of a running seat clock from its start, budget and the vacations. */
-static int seat_schedule(struct store_conn *c, const struct store_clock *k, struct store_seat_clock *x,
+static int seat_schedule(struct store_conn *c, const struct store_game_clock *k, struct store_seat_clock *x,
 			 int64_t now, struct err *err)
 {
 	struct vac *v = NULL;
@@ -227,8 +227,8 @@ static int seat_schedule(struct store_conn *c, const struct store_clock *k, stru
 	return 0;
 }
 
-int store_clock_create(struct store_conn *c, int64_t game_id, const struct store_clock *k, int nseats,
-		       unsigned active, int64_t now, struct err *err)
+int store_game_clock_create(struct store_conn *c, int64_t game_id, const struct store_game_clock *k, int nseats,
+			    unsigned active, int64_t now, struct err *err)
 {
 	static const char sql[] =
 		"INSERT INTO game_clocks(game_id, mode, turn_ms, bank_ms, increment_ms, reminder_ms, timeout, bot_level)"
@@ -255,23 +255,23 @@ int store_clock_create(struct store_conn *c, int64_t game_id, const struct store
 		if ((rc = seat_save(c, &x, err)) < 0)
 			return rc;
 	}
-	return store_clock_step(c, game_id, active, now, err);
+	return store_game_clock_step(c, game_id, active, now, err);
 }
 
-int store_clock_step(struct store_conn *c, int64_t game_id, unsigned active, int64_t now, struct err *err)
+int store_game_clock_step(struct store_conn *c, int64_t game_id, unsigned active, int64_t now, struct err *err)
 {
-	struct store_clock k;
+	struct store_game_clock k;
 	struct store_seat_clock *seats = NULL;
 	int n = 0, rc;
 
-	rc = store_clock_get(c, game_id, &k, err);
+	rc = store_game_clock_get(c, game_id, &k, err);
 	if (rc == ERR_NOTFOUND) {
 		err_clear(err);
 		return 0;
 	}
 	if (rc < 0)
 		return rc;
-	if ((rc = store_clock_seats(c, game_id, &seats, &n, err)) < 0)
+	if ((rc = store_game_clock_seats(c, game_id, &seats, &n, err)) < 0)
 		return rc;
 	for (int i = 0; i < n; i++) {
 		struct store_seat_clock *x = &seats[i];
@@ -308,8 +308,8 @@ done:
 	return rc;
 }
 
-int store_clock_due(struct store_conn *c, int64_t now, int max, struct store_seat_clock **out, int *n,
-		    struct err *err)
+int store_game_clock_due(struct store_conn *c, int64_t now, int max, struct store_seat_clock **out, int *n,
+			 struct err *err)
 {
 	static const char sql[] =
 		"SELECT " SEAT_CLOCK_COLS " FROM seat_clocks sc"
@@ -329,16 +329,16 @@ int store_clock_due(struct store_conn *c, int64_t now, int max, struct store_sea
 	return collect_seats(c, st, out, n, err);
 }
 
-int store_clock_flag(struct store_conn *c, int64_t game_id, int seat, int reminded, int timed_out, int dropped,
-		     int64_t now, struct err *err)
+int store_game_clock_flag(struct store_conn *c, int64_t game_id, int seat, int reminded, int timed_out, int dropped,
+			  int64_t now, struct err *err)
 {
 	struct store_seat_clock *seats = NULL;
-	struct store_clock k;
+	struct store_game_clock k;
 	int n = 0, rc;
 
-	if ((rc = store_clock_get(c, game_id, &k, err)) < 0)
+	if ((rc = store_game_clock_get(c, game_id, &k, err)) < 0)
 		return rc;
-	if ((rc = store_clock_seats(c, game_id, &seats, &n, err)) < 0)
+	if ((rc = store_game_clock_seats(c, game_id, &seats, &n, err)) < 0)
 		return rc;
 	rc = err_set(err, ERR_NOTFOUND, "game %lld has no clock for seat %d", (long long)game_id, seat);
 	for (int i = 0; i < n; i++) {
@@ -362,7 +362,7 @@ int store_clock_flag(struct store_conn *c, int64_t game_id, int seat, int remind
 	return rc;
 }
 
-int store_clock_refresh_user(struct store_conn *c, int64_t user_id, int64_t now, struct err *err)
+int store_game_clock_refresh_user(struct store_conn *c, int64_t user_id, int64_t now, struct err *err)
 {
 	static const char sql[] = "SELECT DISTINCT sc.game_id FROM seat_clocks sc"
 				  " JOIN seats s ON s.game_id = sc.game_id AND s.seat = sc.seat"
@@ -391,12 +391,12 @@ int store_clock_refresh_user(struct store_conn *c, int64_t user_id, int64_t now,
 	sqlite3_reset(st);
 	for (int g = 0; g < ng && rc == 0; g++) {
 		struct store_seat_clock *seats = NULL;
-		struct store_clock k;
+		struct store_game_clock k;
 		int n = 0;
 
-		if ((rc = store_clock_get(c, games[g], &k, err)) < 0)
+		if ((rc = store_game_clock_get(c, games[g], &k, err)) < 0)
 			break;
-		if ((rc = store_clock_seats(c, games[g], &seats, &n, err)) < 0)
+		if ((rc = store_game_clock_seats(c, games[g], &seats, &n, err)) < 0)
 			break;
 		for (int i = 0; i < n && rc == 0; i++) {
 			if (seats[i].user_id != user_id || !seats[i].turn_started_at)
@@ -410,61 +410,80 @@ int store_clock_refresh_user(struct store_conn *c, int64_t user_id, int64_t now,
 	return rc;
 }
 
-int store_vacation_add(struct store_conn *c, int64_t user_id, int64_t start, int64_t end, int64_t now,
-		       struct err *err)
+int store_game_clock_extend(struct store_conn *c, int64_t game_id, int seat, int64_t add_ms, int64_t now,
+			    int64_t *deadline, struct err *err)
 {
-	static const char sql[] = "INSERT INTO vacations(user_id, start_at, end_at, created_at) VALUES (?,?,?,?)";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	static const char shift_turn[] =
+		"UPDATE seat_clocks SET turn_started_at = turn_started_at + ? WHERE game_id = ? AND seat = ?";
+	static const char grow_bank[] = "UPDATE seat_clocks SET bank_ms = bank_ms + ? WHERE game_id = ? AND seat = ?";
+	static const char plain[] =
+		"UPDATE seat_clocks SET deadline_at = ?, remind_at = nullif(?, 0), timed_out = 0,"
+		" reminded = CASE WHEN ? > ? THEN 0 ELSE reminded END WHERE game_id = ? AND seat = ?";
+	struct store_seat_clock *seats = NULL, *x = NULL;
+	struct store_game_clock k;
+	sqlite3_stmt *st;
+	int n = 0, rc;
 
-	if (!st)
-		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, user_id);
-	sqlite3_bind_int64(st, 2, start);
-	sqlite3_bind_int64(st, 3, end);
-	sqlite3_bind_int64(st, 4, now);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return store__fail(c, "save vacation", err);
-	return 0;
-}
-
-int store_vacation_end(struct store_conn *c, int64_t user_id, int64_t now, int *ended, struct err *err)
-{
-	/* a running vacation ends now; planned ones that have not begun are dropped */
-	static const char sql[] = "UPDATE vacations SET end_at = max(start_at, ?2) WHERE user_id = ?1 AND end_at > ?2";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
-
-	if (!st)
-		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, user_id);
-	sqlite3_bind_int64(st, 2, now);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return store__fail(c, "end vacation", err);
-	if (ended)
-		*ended = sqlite3_changes(c->db);
-	return 0;
-}
-
-int store_vacation_summary(struct store_conn *c, int64_t user_id, int64_t from, int64_t to, int64_t now,
-			   int64_t *used_ms, int64_t *cur_start, int64_t *cur_end, struct err *err)
-{
-	static const char sql[] =
-		"SELECT coalesce(sum(max(0, min(end_at, ?3) - max(start_at, ?2))), 0),"
-		" (SELECT max(start_at) FROM vacations WHERE user_id = ?1 AND start_at <= ?4 AND end_at > ?4),"
-		" (SELECT max(end_at) FROM vacations WHERE user_id = ?1 AND start_at <= ?4 AND end_at > ?4)"
-		" FROM vacations WHERE user_id = ?1";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
-
-	if (!st)
-		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, user_id);
-	sqlite3_bind_int64(st, 2, from);
-	sqlite3_bind_int64(st, 3, to);
-	sqlite3_bind_int64(st, 4, now);
-	if (sqlite3_step(st) != SQLITE_ROW)
-		return store__fail(c, "read vacations", err);
-	*used_ms = sqlite3_column_int64(st, 0);
-	*cur_start = sqlite3_column_int64(st, 1);
-	*cur_end = sqlite3_column_int64(st, 2);
-	sqlite3_reset(st);
-	return 0;
+	*deadline = 0;
+	if ((rc = store_game_clock_get(c, game_id, &k, err)) < 0)
+		return rc;
+	if ((rc = store_game_clock_seats(c, game_id, &seats, &n, err)) < 0)
+		return rc;
+	for (int i = 0; i < n; i++)
+		if (seats[i].seat == seat)
+			x = &seats[i];
+	if (!x || !x->turn_started_at) {
+		rc = err_set(err, ERR_CONFLICT, "seat %d of game %lld is not waiting on a deadline now", seat,
+			     (long long)game_id);
+		goto done;
+	}
+	if (x->dropped) {
+		rc = err_set(err, ERR_CONFLICT, "seat %d of game %lld was dropped: the bot plays it without a deadline",
+			     seat, (long long)game_id);
+		goto done;
+	}
+	if (!(st = store__stmt(c, strcmp(k.mode, "bank") == 0 ? grow_bank : shift_turn, err))) {
+		rc = ERR_STORE;
+		goto done;
+	}
+	sqlite3_bind_int64(st, 1, add_ms);
+	sqlite3_bind_int64(st, 2, game_id);
+	sqlite3_bind_int(st, 3, seat);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		rc = store__fail(c, "extend clock", err);
+		goto done;
+	}
+	if (x->user_id) {
+		/* the clock code reschedules from the new start or bank, counting the player's vacations */
+		if ((rc = store_game_clock_refresh_user(c, x->user_id, now, err)) < 0)
+			goto done;
+	} else {
+		/* a seat without a player has no vacations: the deadline simply moves */
+		int64_t dl = x->deadline_at + add_ms, rem = x->remind_at ? x->remind_at + add_ms : 0;
+		if (!(st = store__stmt(c, plain, err))) {
+			rc = ERR_STORE;
+			goto done;
+		}
+		sqlite3_bind_int64(st, 1, dl);
+		sqlite3_bind_int64(st, 2, rem);
+		sqlite3_bind_int64(st, 3, rem);
+		sqlite3_bind_int64(st, 4, now);
+		sqlite3_bind_int64(st, 5, game_id);
+		sqlite3_bind_int(st, 6, seat);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			rc = store__fail(c, "extend clock", err);
+			goto done;
+		}
+	}
+	free(seats);
+	seats = NULL;
+	if ((rc = store_game_clock_seats(c, game_id, &seats, &n, err)) < 0)
+		goto done;
+	for (int i = 0; i < n; i++)
+		if (seats[i].seat == seat)
+			*deadline = seats[i].deadline_at;
+	rc = 0;
+done:
+	free(seats);
+	return rc;
 }

@@ -1,0 +1,67 @@
+/* store/vacation.c: players' vacations, which stop their clocks */
+/* SPDX-License-Identifier: MIT */
+#include "store/vacation.h"
+
+
+
+#include "store/store_int.h"
+#include "util/banned.h"
+
+int store_vacation_add(struct store_conn *c, int64_t user_id, int64_t start, int64_t end, int64_t now,
+		       struct err *err)
+{
+	static const char sql[] = "INSERT INTO vacations(user_id, start_at, end_at, created_at) VALUES (?,?,?,?)";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, user_id);
+	sqlite3_bind_int64(st, 2, start);
+	sqlite3_bind_int64(st, 3, end);
+	sqlite3_bind_int64(st, 4, now);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store__fail(c, "save vacation", err);
+	return 0;
+}
+
+int store_vacation_end(struct store_conn *c, int64_t user_id, int64_t now, int *ended, struct err *err)
+{
+	/* a running vacation ends now; planned ones that have not begun are dropped */
+	static const char sql[] = "UPDATE vacations SET end_at = max(start_at, ?2) WHERE user_id = ?1 AND end_at > ?2";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, user_id);
+	sqlite3_bind_int64(st, 2, now);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store__fail(c, "end vacation", err);
+	if (ended)
+		*ended = sqlite3_changes(c->db);
+	return 0;
+}
+
+int store_vacation_summary(struct store_conn *c, int64_t user_id, int64_t from, int64_t to, int64_t now,
+			   int64_t *used_ms, int64_t *cur_start, int64_t *cur_end, struct err *err)
+{
+	static const char sql[] =
+		"SELECT coalesce(sum(max(0, min(end_at, ?3) - max(start_at, ?2))), 0),"
+		" (SELECT max(start_at) FROM vacations WHERE user_id = ?1 AND start_at <= ?4 AND end_at > ?4),"
+		" (SELECT max(end_at) FROM vacations WHERE user_id = ?1 AND start_at <= ?4 AND end_at > ?4)"
+		" FROM vacations WHERE user_id = ?1";
+	sqlite3_stmt *st = store__stmt(c, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	sqlite3_bind_int64(st, 1, user_id);
+	sqlite3_bind_int64(st, 2, from);
+	sqlite3_bind_int64(st, 3, to);
+	sqlite3_bind_int64(st, 4, now);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		return store__fail(c, "read vacations", err);
+	*used_ms = sqlite3_column_int64(st, 0);
+	*cur_start = sqlite3_column_int64(st, 1);
+	*cur_end = sqlite3_column_int64(st, 2);
+	sqlite3_reset(st);
+	return 0;
+}
