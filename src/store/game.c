@@ -29,6 +29,7 @@ int store_game_insert(struct store_conn *c, const struct store_game *g, int64_t 
 		" initial, created_by, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)";
 	sqlite3_stmt *st = store__stmt(c, sql, err);
 
+	*id = 0;
 	if (!st)
 		return ERR_STORE;
 	store__bind_text(st, 1, g->game);
@@ -176,13 +177,14 @@ int store_game_head(struct store_conn *c, int64_t id, struct store_game *g, stru
 	 * around both a step made in between is not read (a stored step never
 	 * changes, so any later read of it is the same).
 	 */
-	if ((rc = store_move_get(c, id, g->move_count, head, err)) < 0) {
-		if (rc == ERR_NOTFOUND)
-			return err_set(err, ERR_STORE, "game %lld has no step %d stored", (long long)id, g->move_count);
+	if ((rc = store_move_get(c, id, g->move_count, head, err)) == ERR_NOTFOUND || (rc == 0 && !head->snapshot))
+		rc = err_set(err, ERR_STORE, "game %lld has no step %d stored", (long long)id, g->move_count);
+	if (rc < 0) {
+		/* half of an answer is none: the caller must not act on the row without its step */
+		store_game_release(g);
+		store_move_release(head);
 		return rc;
 	}
-	if (!head->snapshot)
-		return err_set(err, ERR_STORE, "game %lld has no step %d stored", (long long)id, g->move_count);
 	/* the writer's transaction may hold steps not committed yet: only committed ones are kept */
 	if (!c->writer)
 		head_keep(c->store, id, head);

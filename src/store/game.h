@@ -39,7 +39,7 @@ int store_game_get(struct store_conn *c, int64_t id, struct store_game *out, str
  * count 0). The row is one statement; the step comes from the store's memory
  * when it was read before (a stored step never changes), else from a second
  * statement by number, so both agree without a transaction around them.
- * Release both.
+ * Release both. On failure both are empty (a row without its step is none).
  */
 int store_game_head(struct store_conn *c, int64_t id, struct store_game *g, struct store_move *head,
 		    struct err *err);

@@ -15,6 +15,9 @@ int store_idem_get(struct store_conn *c, int64_t token_id, const char *key, unsi
 	sqlite3_stmt *st = store__stmt(c, sql, err);
 	int r;
 
+	memset(hash, 0, 32);
+	*game_id = 0;
+	*status = 0;
 	*body = NULL;
 	if (!st)
 		return ERR_STORE;

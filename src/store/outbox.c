@@ -147,6 +147,8 @@ int store_outbox_release_leases(struct store_conn *c, int64_t now, int *count, s
 				  " WHERE state = 'pending' AND lease_until IS NOT NULL";
 	sqlite3_stmt *st = store__stmt(c, sql, err);
 
+	if (count)
+		*count = 0;
 	if (!st)
 		return ERR_STORE;
 	sqlite3_bind_int64(st, 1, now);
@@ -276,6 +278,7 @@ int store_outbox_count(struct store_conn *c, int64_t game_id, const char *event,
 	static const char sql[] = "SELECT count(*) FROM outbox WHERE game_id = ? AND event = ?";
 	sqlite3_stmt *st = store__stmt(c, sql, err);
 
+	*count = 0;
 	if (!st)
 		return ERR_STORE;
 	sqlite3_bind_int64(st, 1, game_id);

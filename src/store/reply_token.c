@@ -45,6 +45,8 @@ int store_reply_token_add(struct store_conn *c, const unsigned char hash[32], in
 				   err);
 	int rc;
 
+	if (id)
+		*id = 0;
 	if (!st)
 		return ERR_STORE;
 	sqlite3_bind_blob(st, 1, hash, 32, SQLITE_TRANSIENT);
@@ -94,6 +96,8 @@ int store_reply_token_prune(struct store_conn *c, int64_t before, int *count, st
 	sqlite3_stmt *st = prepare(c, "DELETE FROM reply_tokens WHERE expires_at < ?", err);
 	int rc;
 
+	if (count)
+		*count = 0;
 	if (!st)
 		return ERR_STORE;
 	sqlite3_bind_int64(st, 1, before);

@@ -75,8 +75,9 @@ int store_seat_claim(struct store_conn *c, int64_t game_id, int64_t user_id, con
 		" ORDER BY s.seat LIMIT 1";
 	static const char upd[] = "UPDATE seats SET user_id = ?, name = ?, email = ? WHERE game_id = ? AND seat = ?";
 	sqlite3_stmt *st = store__stmt(c, find, err);
-	int r;
+	int r, found;
 
+	*seat = -1;
 	if (!st)
 		return ERR_STORE;
 	sqlite3_bind_int64(st, 1, game_id);
@@ -85,7 +86,7 @@ int store_seat_claim(struct store_conn *c, int64_t game_id, int64_t user_id, con
 		return err_set(err, ERR_CONFLICT, "this game has no open seat left");
 	if (r != SQLITE_ROW)
 		return store__fail(c, "find open seat", err);
-	*seat = sqlite3_column_int(st, 0);
+	found = sqlite3_column_int(st, 0);
 	sqlite3_reset(st);
 	store__auth_changed(c);
 	if (!(st = store__stmt(c, upd, err)))
@@ -94,9 +95,10 @@ int store_seat_claim(struct store_conn *c, int64_t game_id, int64_t user_id, con
 	store__bind_text(st, 2, name);
 	store__bind_text(st, 3, email);
 	sqlite3_bind_int64(st, 4, game_id);
-	sqlite3_bind_int(st, 5, *seat);
+	sqlite3_bind_int(st, 5, found);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		return store__fail(c, "claim seat", err);
+	*seat = found;
 	return 0;
 }
 

@@ -762,6 +762,7 @@ static int sync_dir_of(const char *path, struct err *err)
 static int wal_sync(struct store *s, struct err *err)
 {
 	struct stat a, b;
+	int rc;
 
 	if (atomic_load(&s->fail_syncs) > 0) {
 		struct timespec ts = { s->fail_sync_delay_ms / 1000, (long)(s->fail_sync_delay_ms % 1000) * 1000000L };
@@ -779,8 +780,8 @@ static int wal_sync(struct store *s, struct err *err)
 		s->wal_fd = open(s->wal_path, O_RDONLY | O_CLOEXEC);
 		if (s->wal_fd < 0)
 			return err_set(err, ERR_STORE, "cannot open %s to sync it: %s", s->wal_path, strerror(errno));
-		if (sync_dir_of(s->wal_path, err) < 0)
-			return ERR_STORE;
+		if ((rc = sync_dir_of(s->wal_path, err)) < 0)
+			return rc;
 	}
 	if (fdatasync(s->wal_fd) < 0)
 		return err_set(err, ERR_STORE, "cannot sync %s: %s", s->wal_path, strerror(errno));
@@ -946,6 +947,7 @@ int store_write_begin(struct store *s, struct store_conn **out, struct err *err)
 {
 	sqlite3_stmt *st;
 
+	*out = NULL;
 	writer_lock(s);
 	/* a group waiting for more members is committed first: its members are acknowledged by it */
 	group_end(s, 0, NULL);

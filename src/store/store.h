@@ -13,6 +13,12 @@
  * connection behind a mutex (all writes go through store_write_begin or
  * store_write_grouped, so there is one writer path) and a pool of read
  * connections. Every statement is prepared once per connection and cached.
+ *
+ * Every function of the store's headers returns 0 or a negative code of
+ * util/err.h with the message in err. On failure every output is empty:
+ * pointers NULL, counts and ids 0, a seat -1, structs zeroed (safe to
+ * release), so nothing half-read is acted on. docs/store.md has the modules
+ * and what a second backend must provide.
  */
 struct store;
 /* A connection lent by the store: a reader, or the writer inside a transaction. */

@@ -35,6 +35,8 @@ int store_user_add(struct store_conn *c, const char *email, const char *name, in
 		"INSERT INTO users(email, name, is_admin, created_at) VALUES (?, ?, ?, ?)";
 	sqlite3_stmt *st = store__stmt(c, sql, err);
 
+	if (id)
+		*id = 0;
 	if (!st)
 		return ERR_STORE;
 	store__bind_text(st, 1, email);
@@ -101,8 +103,10 @@ int store_user_by_id(struct store_conn *c, int64_t id, struct store_user *out, s
 int store_user_ensure(struct store_conn *c, const char *email, const char *name, int64_t *id, struct err *err)
 {
 	struct store_user u;
-	int rc = store_user_by_email(c, email, &u, err);
+	int rc;
 
+	*id = 0;
+	rc = store_user_by_email(c, email, &u, err);
 	if (rc == 0) {
 		*id = u.id;
 		store_user_release(&u);
@@ -142,6 +146,7 @@ int store_user_count_admins(struct store_conn *c, int *count, struct err *err)
 	static const char sql[] = "SELECT count(*) FROM users WHERE is_admin = 1";
 	sqlite3_stmt *st = store__stmt(c, sql, err);
 
+	*count = 0;
 	if (!st)
 		return ERR_STORE;
 	if (sqlite3_step(st) != SQLITE_ROW)
@@ -160,6 +165,8 @@ int store_token_add(struct store_conn *c, const unsigned char hash[32], enum sto
 		" VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 	sqlite3_stmt *st = store__stmt(c, sql, err);
 
+	if (id)
+		*id = 0;
 	if (!st)
 		return ERR_STORE;
 	sqlite3_bind_blob(st, 1, hash, 32, SQLITE_STATIC);
@@ -188,7 +195,7 @@ int store_token_by_hash(struct store_conn *c, const unsigned char hash[32], int6
 		"SELECT id, kind, user_id, game_id, seat, expires_at, revoked_at, hash FROM tokens WHERE hash = ?";
 	sqlite3_stmt *st = store__stmt(c, sql, err);
 	const char *kind;
-	int r;
+	int r, rc = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->seat = -1;
@@ -210,16 +217,19 @@ int store_token_by_hash(struct store_conn *c, const unsigned char hash[32], int6
 	out->seat = sqlite3_column_type(st, 4) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 4);
 	out->expires_at = sqlite3_column_int64(st, 5);
 	out->revoked_at = sqlite3_column_int64(st, 6);
-	if (sqlite3_column_bytes(st, 7) != 32 || !token_hash_equal(sqlite3_column_blob(st, 7), hash)) {
-		sqlite3_reset(st);
-		return err_set(err, ERR_UNAUTH, "unknown token");
-	}
+	if (sqlite3_column_bytes(st, 7) != 32 || !token_hash_equal(sqlite3_column_blob(st, 7), hash))
+		rc = err_set(err, ERR_UNAUTH, "unknown token");
+	else if (out->revoked_at)
+		rc = err_set(err, ERR_UNAUTH, "this token was revoked");
+	else if (out->expires_at && out->expires_at <= now)
+		rc = err_set(err, ERR_UNAUTH, "this token has expired");
 	sqlite3_reset(st);
-	if (out->revoked_at)
-		return err_set(err, ERR_UNAUTH, "this token was revoked");
-	if (out->expires_at && out->expires_at <= now)
-		return err_set(err, ERR_UNAUTH, "this token has expired");
-	return 0;
+	if (rc < 0) {
+		/* nothing of a token that does not let its holder in is handed out */
+		memset(out, 0, sizeof(*out));
+		out->seat = -1;
+	}
+	return rc;
 }
 
 int store_token_revoke(struct store_conn *c, int64_t id, int64_t now, struct err *err)

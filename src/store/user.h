@@ -58,7 +58,7 @@ struct store_token {
 int store_token_add(struct store_conn *c, const unsigned char hash[32], enum store_token_kind kind,
 		    int64_t user_id, int64_t game_id, int seat, const char *label, int64_t expires_at,
 		    int64_t *id, struct err *err);
-/* The live token with this hash (ERR_UNAUTH when none, revoked or expired). */
+/* The live token with this hash (ERR_UNAUTH when none, revoked or expired: *out is then empty, seat -1). */
 int store_token_by_hash(struct store_conn *c, const unsigned char hash[32], int64_t now,
 			struct store_token *out, struct err *err);
 /* Revoke; ERR_NOTFOUND when no live token has this id. */

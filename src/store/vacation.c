@@ -30,6 +30,8 @@ int store_vacation_end(struct store_conn *c, int64_t user_id, int64_t now, int *
 	static const char sql[] = "UPDATE vacations SET end_at = max(start_at, ?2) WHERE user_id = ?1 AND end_at > ?2";
 	sqlite3_stmt *st = store__stmt(c, sql, err);
 
+	if (ended)
+		*ended = 0;
 	if (!st)
 		return ERR_STORE;
 	sqlite3_bind_int64(st, 1, user_id);
@@ -51,6 +53,9 @@ int store_vacation_summary(struct store_conn *c, int64_t user_id, int64_t from, 
 		" FROM vacations WHERE user_id = ?1";
 	sqlite3_stmt *st = store__stmt(c, sql, err);
 
+	*used_ms = 0;
+	*cur_start = 0;
+	*cur_end = 0;
 	if (!st)
 		return ERR_STORE;
 	sqlite3_bind_int64(st, 1, user_id);

@@ -216,6 +216,93 @@ static void test_store__games_moves_outbox_audit(void)
 	store_read_release(c);
 }
 
+/* A failed call leaves every output empty (NULL, 0, -1 for a seat): nothing half-read can be acted on */
+static void test_store__outputs_empty_on_failure(void)
+{
+	struct store_conn *c, *w;
+	struct err e = {0};
+	struct store_game g, row = {0};
+	struct store_move head;
+	struct store_seat open_seat = { 0, 0, (char *)"open", NULL };
+	struct store_token t;
+	char text[TOKEN_TEXT_MAX], *body = text;
+	unsigned char hash[32], seen[32];
+	int64_t gid = 0, tid = 0, id, game_id = 99;
+	int status = 99, count, seat;
+
+	/* a game whose row names a step that is not stored, with an open seat, and a revoked token */
+	snprintf(row.game, sizeof(row.game), "test");
+	row.nplayers = 1;
+	row.move_count = 3;
+	row.seed = (char *)"seed";
+	row.initial = (char *)"{}";
+	token_new(text, hash);
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(st, &w, &e), 0);
+	CU_ASSERT_EQUAL(store_game_insert(w, &row, &gid, &e), 0);
+	CU_ASSERT_EQUAL(store_seat_insert(w, gid, &open_seat, &e), 0);
+	CU_ASSERT_EQUAL(store_token_add(w, hash, TOKEN_SEAT, 0, gid, 0, "seat", 0, &tid, &e), 0);
+	CU_ASSERT_EQUAL(store_token_revoke(w, tid, 10, &e), 0);
+	CU_ASSERT_EQUAL(store_write_commit(w, &e), 0);
+
+	CU_ASSERT_EQUAL_FATAL(store_read_acquire(st, &c, &e), 0);
+	/* refused or missing: what was read before the refusal is not handed out */
+	memset(&t, 0x5a, sizeof(t));
+	CU_ASSERT_EQUAL(store_token_by_hash(c, hash, 20, &t, &e), ERR_UNAUTH);
+	CU_ASSERT_EQUAL(t.id, 0);
+	CU_ASSERT_EQUAL(t.game_id, 0);
+	CU_ASSERT_EQUAL(t.revoked_at, 0);
+	CU_ASSERT_EQUAL(t.seat, -1);
+	memset(&g, 0x5a, sizeof(g));
+	memset(&head, 0x5a, sizeof(head));
+	CU_ASSERT_EQUAL(store_game_head(c, gid, &g, &head, &e), ERR_STORE);
+	CU_ASSERT_EQUAL(g.id, 0);
+	CU_ASSERT_EQUAL(g.move_count, 0);
+	CU_ASSERT_STRING_EQUAL(g.game, "");
+	CU_ASSERT_EQUAL(head.n, 0);
+	CU_ASSERT_PTR_NULL(head.snapshot);
+	memset(seen, 0x5a, sizeof(seen));
+	CU_ASSERT_EQUAL(store_idem_get(c, tid, "no such key", seen, &game_id, &status, &body, &e), ERR_NOTFOUND);
+	CU_ASSERT_EQUAL(seen[0], 0);
+	CU_ASSERT_EQUAL(seen[31], 0);
+	CU_ASSERT_EQUAL(game_id, 0);
+	CU_ASSERT_EQUAL(status, 0);
+	CU_ASSERT_PTR_NULL(body);
+
+	/* failed writes (a read connection cannot write): no id, count or seat */
+	id = 99;
+	CU_ASSERT_EQUAL(store_user_add(c, "ro@example.org", "Ro", 0, &id, &e), ERR_STORE);
+	CU_ASSERT_EQUAL(id, 0);
+	id = 99;
+	CU_ASSERT_EQUAL(store_user_ensure(c, "ro@example.org", "Ro", &id, &e), ERR_STORE);
+	CU_ASSERT_EQUAL(id, 0);
+	id = 99;
+	CU_ASSERT_EQUAL(store_token_add(c, seen, TOKEN_API, 0, 0, -1, "ro", 0, &id, &e), ERR_STORE);
+	CU_ASSERT_EQUAL(id, 0);
+	id = 99;
+	CU_ASSERT_EQUAL(store_game_insert(c, &row, &id, &e), ERR_STORE);
+	CU_ASSERT_EQUAL(id, 0);
+	id = 99;
+	CU_ASSERT_EQUAL(store_outbox_add(c, "chat", gid, 0, 0, NULL, 10, &id, &e), ERR_STORE);
+	CU_ASSERT_EQUAL(id, 0);
+	id = 99;
+	CU_ASSERT_EQUAL(store_reply_token_add(c, seen, gid, 0, 0, 10, 20, &id, &e), ERR_STORE);
+	CU_ASSERT_EQUAL(id, 0);
+	count = 99;
+	CU_ASSERT_EQUAL(store_reply_token_prune(c, 100, &count, &e), ERR_STORE);
+	CU_ASSERT_EQUAL(count, 0);
+	count = 99;
+	CU_ASSERT_EQUAL(store_outbox_release_leases(c, 10, &count, &e), ERR_STORE);
+	CU_ASSERT_EQUAL(count, 0);
+	count = 99;
+	CU_ASSERT_EQUAL(store_vacation_end(c, 1, 10, &count, &e), ERR_STORE);
+	CU_ASSERT_EQUAL(count, 0);
+	/* the open seat is found, giving it away fails: no seat number comes back */
+	seat = 99;
+	CU_ASSERT_EQUAL(store_seat_claim(c, gid, 1, "Ro", NULL, &seat, &e), ERR_STORE);
+	CU_ASSERT_EQUAL(seat, -1);
+	store_read_release(c);
+}
+
 static void test_store__backup_is_a_working_copy(void)
 {
 	struct store *copy = NULL;
@@ -527,6 +614,7 @@ static CU_TestInfo store_cases[] = {
 	{ "test_store__rollback_keeps_nothing", test_store__rollback_keeps_nothing },
 	{ "test_store__tokens_hashed_revoked_expired", test_store__tokens_hashed_revoked_expired },
 	{ "test_store__games_moves_outbox_audit", test_store__games_moves_outbox_audit },
+	{ "test_store__outputs_empty_on_failure", test_store__outputs_empty_on_failure },
 	{ "test_store__backup_is_a_working_copy", test_store__backup_is_a_working_copy },
 	CU_TEST_INFO_NULL
 };
