@@ -199,7 +199,7 @@ const struct ssp_hub_info ssp_hubs[SSP_NHUBS] = {
 	{ "B-12", 10, 1, 1, 1, { 0, 0, 0, 0 }, 1, 1, 0, 0, "10 GEMs, 1 food, 1 water, 1 metal; 1 advance of your choice.",
 	  "When using a Diplomacy ship, gain 1 Human. End: 1 point per Human." },
 	{ "A-1", 8, 1, 1, 2, { 0, 0, 0, 0 }, 0, 0, 10, 0, "8 GEMs, 1 food, 1 water, 2 metal; draw 2 Level-2 ships, discard 1.",
-	  "Income 10 GEMs. Once a turn, before your action, convert 1 metal to 1 food or water. End: 20/15/10/5 points for 0/1/2/3 ships left." },
+	  "Income 10 GEMs. Once a turn, before or after your action, convert 1 metal to 1 food or water. End: 20/15/10/5 points for 0/1/2/3 ships left." },
 	{ "A-2", 8, 1, 1, 1, { 1, 0, 0, 0 }, 0, 1, 3, 0, "8 GEMs, 1 food, 1 water, 1 metal; Dismantle track +1.",
 	  "Income +3 GEMs. Own ships cost 1 less, others' and neutral ships 2 less (minimum 1)." },
 	{ "A-3", 10, 1, 1, 0, { 0, 0, 0, 1 }, 0, 1, 0, 0, "10 GEMs, 1 food, 1 water; Expedition track +1.",

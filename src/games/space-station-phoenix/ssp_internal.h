@@ -54,7 +54,8 @@ enum ssp_task_kind {
 	TK_RETURN,     /* */
 	TK_DISCARD,    /* a: 0 = one of the ships drawn for you, 1 = one of your Level-2 ships */
 	TK_A11,        /* move a resident from the A-11 hub */
-	TK_AFTER       /* a: ship type; the bonuses after a ship action (resolved by the engine) */
+	TK_AFTER,      /* a: ship type; the bonuses after a ship action (resolved by the engine) */
+	TK_CONVERT     /* Hub A-1: convert 1 metal after the main action, or done */
 };
 
 struct ssp_task {
@@ -98,7 +99,7 @@ struct ssp_state {
 	int dip_track;          /* track whose bonuses are being taken */
 	int dip_mask;           /* seats still to choose */
 	int extra_turns;
-	int stalled;            /* turns in a row that began with no usable ship (see end_turn) */
+	int stalled;            /* turns in a row that were forced and changed nothing (see note_stall) */
 	int end_by;             /* seat that triggered the end, -1 */
 	int final_left;         /* turns still to play after the trigger */
 	int alien_total[4];     /* Aliens drawn at set-up, per colour (supply + stations stay equal to it) */

@@ -12,13 +12,11 @@
 #define HB(n) ((n) - 1)
 #define HA(n) (11 + (n))
 
-#define STALL_ROUNDS 5
-
 #define SECIDX(id) ((((id) / 100) - 1) * 24 + (((id) / 10) % 10) * 8 + ((id) % 10) - 1)
 
 /* once-per-action offers (act_once bits) */
 enum { ONCE_117 = 1 << 0, ONCE_118 = 1 << 1, ONCE_208 = 1 << 2, ONCE_322 = 1 << 3, ONCE_222 = 1 << 4,
-       ONCE_228 = 1 << 5 };
+       ONCE_228 = 1 << 5, ONCE_A1 = 1 << 6 };
 
 static const char *const kind_name[6] = { "empty", "teal Alien", "brown Alien", "pink Alien", "gold Alien", "Human" };
 static const char *const res_name[4] = { "food", "water", "metal", "GEMs" };
@@ -26,6 +24,7 @@ static const char *const track_name[4] = { "Dismantle", "Construct", "Transport"
 
 static int step(struct ssp_state *st, int seat, const struct ssp_move *m, struct err *err);
 static void run(struct ssp_state *st, struct rng *rng);
+static int convert_metal(struct ssp_state *st, int p, int to, struct err *err);
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -1127,15 +1126,6 @@ static void end_turn(struct ssp_state *st)
 	st->acting = 0;
 	st->act_ship = -1;
 	st->phase = PH_TURN;
-	/*
-	 * Our rule: when for STALL_ROUNDS whole rounds no player could use any
-	 * ship at the start of their turn, nobody ever will (no GEMs come in),
-	 * so the game ends at once. The rulebook has no way out of that position.
-	 */
-	if (st->stalled >= STALL_ROUNDS * st->nplayers) {
-		st->phase = PH_OVER;
-		return;
-	}
 	if (st->end_by < 0) {
 		if (end_condition(st, p)) {
 			st->end_by = p;
@@ -1243,6 +1233,13 @@ static void run(struct ssp_state *st, struct rng *rng)
 		}
 		if (!st->acting)
 			return;
+		/* Hub A-1: the conversion may also come after the main action */
+		if (has_hub(st, st->active, HA(1)) && !st->pl[st->active].conv && !(st->act_once & ONCE_A1) &&
+		    st->pl[st->active].res[SSP_METAL] > 0) {
+			st->act_once |= ONCE_A1;
+			push_back(st, TK_CONVERT, 0, 0, 0, 0);
+			return;
+		}
 		st->acting = 0;
 		if (st->act_ship >= 0 && ssp_ships[st->act_ship].type <= SSP_EXPEDITION) {
 			start_diplomacy(st, ssp_ships[st->act_ship].type);
@@ -1506,6 +1503,17 @@ static int step_task(struct ssp_state *st, int p, const struct ssp_move *m, stru
 		return step_dice(st, p, t, m, NULL, err);
 	case TK_DIPLO:
 		return step_diplo(st, p, t, m, err);
+	case TK_CONVERT:
+		if (m->kind == MV_DONE) {
+			pop_front(st);
+			return 0;
+		}
+		if (m->kind != MV_CONVERT)
+			return err_set(err, ERR_ILLEGAL, "now: Hub A-1 may convert 1 metal (convert metal food / water) or done");
+		if ((rc = convert_metal(st, p, m->a, err)) < 0)
+			return rc;
+		pop_front(st);
+		return 0;
 	case TK_PLACE:
 	case TK_A11: {
 		int k = m->a;
@@ -1720,33 +1728,55 @@ static int step_task(struct ssp_state *st, int p, const struct ssp_move *m, stru
 	}
 }
 
+/*
+ * Hub B-6's "at any time": at every point of the owner's own turn and
+ * whenever the owner is asked for a decision (a Diplomacy bonus).
+ */
+static int may_sell(const struct ssp_state *st, int p)
+{
+	if (!has_hub(st, p, HB(6)))
+		return 0;
+	if (st->phase == PH_TURN || st->phase == PH_SETUP)
+		return p == st->active;
+	return st->phase == PH_DIPLO && (st->dip_mask & (1u << p));
+}
+
+static int convert_metal(struct ssp_state *st, int p, int to, struct err *err)
+{
+	int rc;
+
+	if (st->pl[p].conv)
+		return err_set(err, ERR_ILLEGAL, "Hub A-1: one conversion per turn");
+	if (to != SSP_FOOD && to != SSP_WATER)
+		return err_set(err, ERR_ILLEGAL, "Hub A-1: metal converts to food or water");
+	if ((rc = need_res(st, p, SSP_METAL, 1, "Hub A-1's conversion", err)) < 0)
+		return rc;
+	st->pl[p].res[SSP_METAL]--;
+	st->pl[p].res[to]++;
+	st->pl[p].conv = 1;
+	return 0;
+}
+
 /* One step, validated; no automatic resolution afterwards (see run). */
 static int step(struct ssp_state *st, int p, const struct ssp_move *m, struct err *err)
 {
 	int *r = st->pl[p].res, rc;
 
 	if (m->kind == MV_SELL) {
-		if (st->phase != PH_TURN || p != st->active || !has_hub(st, p, HB(6)))
-			return err_set(err, ERR_ILLEGAL, "only the owner of Hub B-6 sells points, on their own turn");
+		if (!may_sell(st, p))
+			return err_set(err, ERR_ILLEGAL,
+				       "only the owner of Hub B-6 sells points, on their own turn or when asked for a decision");
 		if (st->pl[p].points < 1)
 			return err_set(err, ERR_ILLEGAL, "Hub B-6: you have no point to sell");
 		st->pl[p].points--;
 		r[SSP_GEM] += 4;
 		return 0;
 	}
-	if (m->kind == MV_CONVERT) {
+	/* before the main action here; after it through the TK_CONVERT decision (step_task) */
+	if (m->kind == MV_CONVERT && !(st->ntask && st->task[0].kind == TK_CONVERT)) {
 		if (st->phase != PH_TURN || p != st->active || !has_hub(st, p, HA(1)) || st->ntask || st->acting)
-			return err_set(err, ERR_ILLEGAL, "Hub A-1: convert metal before your action, on your own turn");
-		if (st->pl[p].conv)
-			return err_set(err, ERR_ILLEGAL, "Hub A-1: one conversion per turn");
-		if (m->a != SSP_FOOD && m->a != SSP_WATER)
-			return err_set(err, ERR_ILLEGAL, "Hub A-1: metal converts to food or water");
-		if ((rc = need_res(st, p, SSP_METAL, 1, "Hub A-1's conversion", err)) < 0)
-			return rc;
-		r[SSP_METAL]--;
-		r[m->a]++;
-		st->pl[p].conv = 1;
-		return 0;
+			return err_set(err, ERR_ILLEGAL, "Hub A-1: convert metal before or after your action, on your own turn");
+		return convert_metal(st, p, m->a, err);
 	}
 	switch (st->phase) {
 	case PH_DRAFT3:
@@ -1814,7 +1844,6 @@ static int step(struct ssp_state *st, int p, const struct ssp_move *m, struct er
 					return rc;
 				place(st, p, SSP_HUMAN, m->a, 0);
 			}
-			st->stalled = stuck ? st->stalled + 1 : 0;
 			st->acting = 1;
 			st->act_ship = -1;
 			st->act_once = 0;
@@ -1847,6 +1876,7 @@ static const char *task_word(int kind)
 	case TK_RETURN: return "return";
 	case TK_DISCARD: return "discard";
 	case TK_A11: return "hub-a11";
+	case TK_CONVERT: return "hub-a1";
 	}
 	return "turn";
 }
@@ -2008,6 +2038,11 @@ static void cand_task(const struct ssp_state *st, int p, struct mlist *l)
 				if (can_place(st, p, k, tg[i]))
 					add(l, MV_PLACE, k, tg[i], 0);
 		break;
+	case TK_CONVERT:
+		add(l, MV_CONVERT, SSP_FOOD, 0, 0);
+		add(l, MV_CONVERT, SSP_WATER, 0, 0);
+		add(l, MV_DONE, 0, 0, 0);
+		break;
 	case TK_A11:
 		for (int k = SSP_TEAL; k <= SSP_HUMAN; k++)
 			if (st->pl[p].hubq[k - 1])
@@ -2105,6 +2140,8 @@ static void cand(const struct ssp_state *st, int p, struct mlist *l, int extras)
 				for (int b = a + 1; b < 6; b++)
 					add(l, MV_BONUS, a, b, 0);
 			}
+		if (extras && may_sell(st, p))
+			add(l, MV_SELL, 0, 0, 0);
 		return;
 	case PH_TURN:
 	case PH_SETUP:
@@ -2127,7 +2164,7 @@ static void cand(const struct ssp_state *st, int p, struct mlist *l, int extras)
 				add(l, MV_CONVERT, SSP_WATER, 0, 0);
 			}
 		}
-		if (extras && st->phase == PH_TURN && has_hub(st, p, HB(6)))
+		if (extras && may_sell(st, p))
 			add(l, MV_SELL, 0, 0, 0);
 		return;
 	default:
@@ -2222,11 +2259,95 @@ done:
 
 /* ------------------------------------------------------------------ apply */
 
+/* Seat's only legal step is the Income action (the count of legal steps is 1). */
+static int only_income(const struct ssp_state *st, int p)
+{
+	struct ssp_move *m = malloc(1024 * sizeof(*m));
+	int n;
+
+	if (!m)
+		return 0;
+	n = ssp_rules_legal(st, p, m, 1024);
+	free(m);
+	return n == 1;
+}
+
+/*
+ * Food, water and metal above this count as this much when positions are
+ * compared: no rule asks for more than 14 of one of them at once (a Level-3
+ * Sector's metal), so a larger stock opens no step a smaller one does not.
+ */
+#define SAME_RES_CAP 30
+
+/* The parts of a position that decide what can ever happen (see same_position). */
+static void position_key(struct ssp_state *t)
+{
+	t->turn = 0;
+	t->active = 0;
+	t->stalled = 0;
+	for (int p = 0; p < SSP_MAXP; p++) {
+		for (int r = SSP_FOOD; r <= SSP_METAL; r++)
+			if (t->pl[p].res[r] > SAME_RES_CAP)
+				t->pl[p].res[r] = SAME_RES_CAP;
+		/* only Hub A-11 reads the count of Income actions, for the first five */
+		if (!has_hub(t, p, HA(11)) || t->pl[p].incomes > 5)
+			t->pl[p].incomes = has_hub(t, p, HA(11)) ? 5 : 0;
+	}
+}
+
+/*
+ * a and b are the same position but for the turn counter, the seat on turn,
+ * food, water and metal beyond SAME_RES_CAP, and the count of Income actions
+ * where no rule reads it.
+ */
+static int same_position(const struct ssp_state *a, const struct ssp_state *b)
+{
+	struct ssp_state *ka = malloc(sizeof(*ka)), *kb = malloc(sizeof(*kb));
+	int same = 0;
+
+	if (ka && kb) {
+		*ka = *a;
+		*kb = *b;
+		position_key(ka);
+		position_key(kb);
+		same = memcmp(ka, kb, sizeof(*ka)) == 0;
+	}
+	free(ka);
+	free(kb);
+	return same;
+}
+
+/*
+ * The only end besides the rulebook's (ours): a dead position, where provably
+ * no seat can ever use a ship again. `stalled` counts the turns in a row that
+ * were forced and changed nothing: the seat could use no ship, its only legal
+ * step was Income, the Income asked for no decision, and the position after
+ * the turn is the position before it (same_position: food, water or metal
+ * piling up beyond what any rule asks for is no change). Once a whole round
+ * of seats has had such a turn the position repeats: every seat again has
+ * Income as its only step and Income involves no randomness, so the same
+ * round repeats for ever, nobody can ever act, and the game ends and is
+ * scored. A position where any seat gains a GEM, a point, a resident or a
+ * needed resource, or has any other legal step, is never dead.
+ */
+static void note_stall(struct ssp_state *st, const struct ssp_state *before)
+{
+	if (!before || st->phase != PH_TURN || st->ntask || st->acting || st->turn == before->turn ||
+	    !same_position(before, st)) {
+		st->stalled = 0;
+		return;
+	}
+	st->stalled++;
+	if (st->stalled >= st->nplayers)
+		st->phase = PH_OVER;
+}
+
 int ssp_rules_apply(struct ssp_state *st, int seat, const struct ssp_move *m, struct rng *rng, struct err *err)
 {
 	char kind[32], prompt[200];
 	unsigned who;
 	int rc;
+	struct ssp_state *before = NULL;
 
 	if (st->phase == PH_OVER)
 		return err_set(err, ERR_ILLEGAL, "the game is over");
@@ -2246,9 +2367,14 @@ int ssp_rules_apply(struct ssp_state *st, int seat, const struct ssp_move *m, st
 	who = ssp_rules_pending(st, kind, sizeof(kind), prompt, sizeof(prompt));
 	if (!(who & (1u << seat)))
 		return err_set(err, ERR_FORBIDDEN, "it is not your turn to act (waiting for: %s)", prompt);
+	if (m->kind == MV_INCOME && st->phase == PH_TURN && !st->ntask && !any_ship_usable(st, seat) &&
+	    only_income(st, seat) && (before = malloc(sizeof(*before))) != NULL)
+		*before = *st;
 	rc = step(st, seat, m, err);
-	if (rc < 0)
+	if (rc < 0) {
+		free(before);
 		return rc;
+	}
 	/* a reroll: roll the dice picked up */
 	if (m->kind == MV_REROLL && st->ntask > 0 && st->task[0].kind == TK_DICE && st->task[0].c < 0) {
 		roll(st, -st->task[0].c, rng);
@@ -2274,6 +2400,8 @@ int ssp_rules_apply(struct ssp_state *st, int seat, const struct ssp_move *m, st
 		}
 	}
 	run(st, rng);
+	note_stall(st, before);
+	free(before);
 	return rc;
 }
 

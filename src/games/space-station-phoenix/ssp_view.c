@@ -273,7 +273,7 @@ int ssp_json_decode(const json_t *in, struct ssp_state *st, struct err *err)
 	st->ntask = (int)json_array_size(tk);
 	for (int i = 0; i < st->ntask; i++) {
 		int v[5];
-		if (get_arr(json_array_get(tk, (size_t)i), v, 5) < 0 || v[0] <= TK_NONE || v[0] > TK_AFTER)
+		if (get_arr(json_array_get(tk, (size_t)i), v, 5) < 0 || v[0] <= TK_NONE || v[0] > TK_CONVERT)
 			return err_set(err, ERR_INPUT, "snapshot: bad task %d", i);
 		st->task[i] = (struct ssp_task){ v[0], v[1], v[2], v[3], v[4] };
 	}
@@ -300,6 +300,80 @@ static const char *ship_where(const struct ssp_state *st, int s, int seat, char 
 	return buf;
 }
 
+/*
+ * What each living quarter gives once a resident is in it, so a person can
+ * play without the printed Sector: income (kind and amount per Income
+ * action), the Sector's ability, its end-of-game bonus, or nothing.
+ */
+static json_t *quarters_json(const struct ssp_state *st, int i)
+{
+	static const char *const kinds[6] = { NULL, "teal", "brown", "pink", "gold", "human" };
+	static const char *const res[4] = { "food", "water", "metal", "gems" };
+	const struct ssp_sector_info *s = &ssp_sectors[i];
+	json_t *a = json_array();
+
+	for (int q = 0; q < s->nq; q++) {
+		json_t *o = json_object();
+		int v = s->q[q], r = st->sec_res[i][q];
+
+		json_object_set_new(o, "resident", r ? json_string(kinds[r]) : json_null());
+		if (v == Q_ABIL) {
+			json_object_set_new(o, "gives", json_string("ability"));
+		} else if (v == Q_END) {
+			json_object_set_new(o, "gives", json_string("end_bonus"));
+		} else if (v >= QF(0) && v < QG(0) + 10) {
+			json_object_set_new(o, "gives", json_string("income"));
+			json_object_set_new(o, "income", json_pack("{s:i}", res[v / 10 - 1], v % 10));
+		} else {
+			json_object_set_new(o, "gives", json_string("nothing"));
+		}
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+/* A Station Hub as the view shows it: both sides and its GEM income rate. */
+static json_t *hub_json(int h)
+{
+	const struct ssp_hub_info *hi = &ssp_hubs[h];
+
+	return json_pack("{s:s,s:s,s:s,s:{s:i,s:i}}", "id", hi->id, "setup", hi->setup, "text", hi->text, "income",
+			 "gems_per_ship", hi->per_ship, "gems", hi->flat);
+}
+
+/*
+ * The Diplomacy board: the lobbying cost of each step and the bonus of each
+ * step of each track, with who may take what (as bonus_rights decides).
+ */
+static json_t *diplomacy_json(void)
+{
+	static const char *const res[3] = { "1 food", "1 water", "1 metal" };
+	json_t *o = json_object(), *cost = json_array(), *tracks = json_object();
+
+	for (int l = 1; l <= 5; l++)
+		json_array_append_new(cost, json_pack("{s:i,s:i}", "level", l, "gems", ssp_lobby_cost[l]));
+	for (int t = 0; t < 4; t++) {
+		json_t *steps = json_array();
+
+		json_array_append_new(steps, json_pack("{s:i,s:s}", "level", 0, "bonus", "1 GEM"));
+		json_array_append_new(steps, json_pack("{s:i,s:s}", "level", 1, "bonus", "2 GEMs"));
+		json_array_append_new(steps, json_pack("{s:i,s:s}", "level", 2, "bonus", "1 point"));
+		json_array_append_new(steps, json_pack("{s:i,s:s}", "level", 3, "bonus", res[ssp_track_res[t]]));
+		json_array_append_new(steps, json_pack("{s:i,s:s}", "level", 4, "bonus",
+						       "two different bonuses of levels 0-3 (sole leader)"));
+		json_array_append_new(steps, json_pack("{s:i,s:s}", "level", 5, "bonus",
+						       "two different bonuses of levels 0-3"));
+		json_object_set_new(tracks, ssp_text_track(t), steps);
+	}
+	json_object_set_new(o, "lobbying_cost", cost);
+	json_object_set_new(o, "tracks", tracks);
+	json_object_set_new(o, "how",
+			    json_string("after a ship of a track's type is used, everyone on that track takes one bonus: "
+					"the sole leader up to their own level (at most 3), others up to one level below "
+					"theirs; two different bonuses at level 4 as sole leader or at level 5"));
+	return o;
+}
+
 static json_t *sector_json(const struct ssp_state *st, int i)
 {
 	const struct ssp_sector_info *s = &ssp_sectors[i];
@@ -312,6 +386,7 @@ static json_t *sector_json(const struct ssp_state *st, int i)
 	json_object_set_new(o, "colour", json_string((const char *[]){ "teal", "brown", "pink" }[s->colour]));
 	json_object_set_new(o, "cost", json_integer(s->cost));
 	json_object_set_new(o, "quarters", json_string(t));
+	json_object_set_new(o, "living_quarters", quarters_json(st, i));
 	if (s->text[0])
 		json_object_set_new(o, "ability", json_string(s->text));
 	return o;
@@ -400,13 +475,15 @@ int ssp_json_view(const struct ssp_state *st, int seat, json_t **out, struct err
 		json_object_set_new(j, "water", json_integer(pl->res[SSP_WATER]));
 		json_object_set_new(j, "metal", json_integer(pl->res[SSP_METAL]));
 		json_object_set_new(j, "hub", pl->hub >= 0 ? json_string(ssp_hubs[pl->hub].id) : json_null());
-		if (pl->hub >= 0)
+		if (pl->hub >= 0) {
 			json_object_set_new(j, "hub_text", json_string(ssp_hubs[pl->hub].text));
-		if (p == seat && pl->dealt[0] >= 0) {
+			json_object_set_new(j, "hub_info", hub_json(pl->hub));
+		}
+		/* no hidden information: every seat and spectator sees every player's dealt hubs */
+		if (pl->dealt[0] >= 0) {
 			json_t *d = json_array();
 			for (int i = 0; i < 2; i++)
-				json_array_append_new(d, json_pack("{s:s,s:s,s:s}", "id", ssp_hubs[pl->dealt[i]].id, "setup",
-								   ssp_hubs[pl->dealt[i]].setup, "text", ssp_hubs[pl->dealt[i]].text));
+				json_array_append_new(d, hub_json(pl->dealt[i]));
 			json_object_set_new(j, "dealt_hubs", d);
 		}
 		json_object_set_new(j, "diplomacy", json_pack("{s:i,s:i,s:i,s:i}", "dismantle", pl->dip[0], "construct",
@@ -442,6 +519,7 @@ int ssp_json_view(const struct ssp_state *st, int seat, json_t **out, struct err
 		json_array_append_new(players, j);
 	}
 	json_object_set_new(o, "players", players);
+	json_object_set_new(o, "diplomacy_board", diplomacy_json());
 	if (st->ntask > 0 && st->task[0].kind == TK_DICE && st->task[0].c == 0)
 		json_object_set_new(o, "dice", json_pack("{s:i,s:i,s:i,s:i,s:i,s:i}", "food", st->dice[0], "water", st->dice[1],
 							  "metal", st->dice[2], "human", st->dice[3], "keep", st->task[0].a,

@@ -67,10 +67,10 @@ static void check_setup(int n)
 	CU_ASSERT_EQUAL(l3, ssp_l3_display_by_n[n]);
 	CU_ASSERT_EQUAL(own, 5 * n);
 	CU_ASSERT_EQUAL(st->phase, PH_DRAFT3);
-	/* the other seats' dealt hubs are hidden */
+	/* no hidden information: the other seats' dealt hubs are shown too */
 	CU_ASSERT_EQUAL(G->view(st, 0, &view, &e), 0);
 	CU_ASSERT_PTR_NOT_NULL(json_object_get(json_array_get(json_object_get(view, "players"), 0), "dealt_hubs"));
-	CU_ASSERT_PTR_NULL(json_object_get(json_array_get(json_object_get(view, "players"), 1), "dealt_hubs"));
+	CU_ASSERT_PTR_NOT_NULL(json_object_get(json_array_get(json_object_get(view, "players"), 1), "dealt_hubs"));
 	json_decref(view);
 	/* Level-3 draft: turn order then reverse */
 	for (int i = 0; i < 2 * n; i++) {
@@ -796,7 +796,8 @@ static void test_ssp__view_and_snapshot(void)
 	char *txt;
 
 	CU_ASSERT_EQUAL(G->view(st, -1, &v, &e), 0);
-	CU_ASSERT_PTR_NULL(json_object_get(json_array_get(json_object_get(v, "players"), 0), "dealt_hubs"));
+	/* no hidden information: a spectator sees the hubs dealt to every player */
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(json_array_get(json_object_get(v, "players"), 0), "dealt_hubs")), 2);
 	ASSERT_STR_EQ(json_string_value(json_object_get(v, "decision")), "draft");
 	CU_ASSERT_EQUAL(json_integer_value(json_object_get(json_object_get(v, "deck"), "level3")), 16 - 7);
 	json_decref(v);
