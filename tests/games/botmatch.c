@@ -20,7 +20,8 @@
  *     a win), the winner's score, the game length and how the games ended.
  *   botmatch GAME speed SECONDS [LEVEL [PLAYERS]]
  *     Complete games with every seat at LEVEL through game_ops (bot + apply),
- *     for SECONDS: games/s and steps/s on one core.
+ *     for SECONDS of this process's CPU time: games and steps per CPU second
+ *     (on a busy machine, CPU time varies less than the wall clock).
  *
  * Seeds are fixed, so a run is repeatable. Every step is one call of the
  * bot and one of apply, as the notifier plays a seat after a timeout.
@@ -28,11 +29,12 @@
 
 #define MAX_STEPS 100000
 
+/* CPU seconds this process used (one thread). */
 static double now(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
@@ -191,7 +193,7 @@ static int match(const struct game_ops *g, int ngames, int level, int opp, int n
 		dist("sectors built, every player", built, nbuilt);
 		dist("sectors built, the winner", wbuilt, done);
 	}
-	printf("  (%.1f s)\n", now() - t0);
+	printf("  (%.1f CPU s)\n", now() - t0);
 done:
 	free(win);
 	free(mine);
@@ -219,7 +221,7 @@ static int speed(const struct game_ops *g, double secs, int level, int np)
 		games_done++;
 		el = now() - t0;
 	} while (el < secs);
-	printf("%s, %d players, level %d: %ld games in %.2f s: %.1f games/s, %.0f steps/s (%.1f steps/game)\n", g->id,
+	printf("%s, %d players, level %d: %ld games in %.2f CPU s: %.1f games/s, %.0f steps/s (%.1f steps/game)\n", g->id,
 	       np, level, games_done, el, (double)games_done / el, (double)steps / el,
 	       (double)steps / (double)games_done);
 	return 0;

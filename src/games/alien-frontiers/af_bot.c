@@ -1,4 +1,4 @@
-/* games/alien-frontiers/af_bot.c: the random (level 0) and greedy (level 1) players */
+/* games/alien-frontiers/af_bot.c: the random (level 0), greedy (level 1) and strong (level 2) players */
 /* SPDX-License-Identifier: MIT */
 #include "games/alien-frontiers/af_internal.h"
 
@@ -9,22 +9,31 @@
 
 /*
  * The weights a position is judged by. Level 1 plays the first set; level 2
- * the same judgement with weights tuned against level 1 by bot games, and
- * the progress toward landing every colony (docs/games/alien-frontiers.md,
- * "Bots").
+ * the same search with weights tuned against level 1 by bot games, which also
+ * count the colonies still to land and what launching one needs
+ * (docs/games/alien-frontiers.md, "Bots").
  */
 struct weights {
-	int vp, ender, ship, relic, hub, fuel, ore, over, card, art, opp_vp, opp_res, col, opp_col, tech;
+	int vp, ender;          /* per victory point; for having ended the game */
+	int ship, relic, hub;   /* per ship in play; the Relic Ship; per Colonist Hub circle */
+	int fuel, ore, over;    /* per fuel, per ore; per resource above the hand limit (a cost) */
+	int card, art, tech;    /* per tech card; Alien Artifact total this turn; cost of using a power */
+	int opp_vp, opp_res;    /* per opponent's point and resource, averaged over the opponents (a cost) */
+	int col, opp_col;       /* per colony still to land (a cost); per opponent's colony still to land */
+	int ctl, ore3, fuel2;   /* per territory controlled; per ore up to 3 and fuel up to 2 (what a colony needs) */
+	int ready;              /* a colony at the top of the Hub with the fuel and ore to launch it */
 };
 
 static const struct weights level1 = {
 	.vp = 100, .ender = 2000, .ship = 25, .relic = 20, .hub = 11, .fuel = 3, .ore = 4, .over = 4, .card = 15,
-	.art = 1, .opp_vp = 30, .opp_res = 1, .col = 0, .opp_col = 0, .tech = 1,
+	.art = 1, .opp_vp = 30, .opp_res = 1, .col = 0, .opp_col = 0, .tech = 1, .ctl = 0, .ore3 = 0, .fuel2 = 0,
+	.ready = 0,
 };
 
 static const struct weights level2 = {
-	.vp = 100, .ender = 2000, .ship = 25, .relic = 20, .hub = 11, .fuel = 3, .ore = 4, .over = 4, .card = 15,
-	.art = 1, .opp_vp = 30, .opp_res = 1, .col = 0, .opp_col = 0, .tech = 1,
+	.vp = 100, .ender = 2000, .ship = 47, .relic = 17, .hub = 1, .fuel = 3, .ore = 2, .over = 4, .card = 17,
+	.art = 0, .opp_vp = 51, .opp_res = 0, .col = 10, .opp_col = 2, .tech = 4, .ctl = 0, .ore3 = 6, .fuel2 = 2,
+	.ready = 2,
 };
 
 /* How good the position is for p: points first, then what makes points later. */
@@ -45,6 +54,11 @@ static int evaluate(const struct weights *w, const struct af_state *s, int p)
 	if (p == s->cur)
 		score += w->art * (s->art_sum > 8 ? 8 : s->art_sum);
 	score -= w->col * af__colonies_left(s, p);
+	for (int t = 0; t < AF_NTERR; t++)
+		score += s->ctl[t] == p ? w->ctl : 0;
+	score += w->ore3 * (s->ore[p] < 3 ? s->ore[p] : 3) + w->fuel2 * (s->fuel[p] < 2 ? s->fuel[p] : 2);
+	if (s->hub[p] >= AF_HUB_TOP && s->fuel[p] >= 1 && s->ore[p] >= 1)
+		score += w->ready;
 	for (int q = 0; q < s->n; q++)
 		if (q != p)
 			opp += w->opp_vp * s->vp[q] + w->opp_res * (s->fuel[q] + s->ore[q]) -
