@@ -1,4 +1,4 @@
-/* games/space-station-phoenix/ssp_bot.c: the random (level 0) and greedy (level 1) players of Space Station Phoenix */
+/* games/space-station-phoenix/ssp_bot.c: the random (0), greedy (1) and strong (2) players of Space Station Phoenix */
 /* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 
@@ -7,8 +7,38 @@
 
 #define MAXMOVES 2048
 
+/*
+ * What the parts of a position are worth to a bot beyond the score sheet as
+ * it stands. Level 1 plays the first set. Level 2 plays the same search with
+ * the second: an empty living quarter is worth a resident to come, food,
+ * water and metal beyond what the next actions use are worth only what they
+ * score at the end, so it builds its station and fills it instead of
+ * hoarding (docs/games/space-station-phoenix.md, "Bots").
+ */
+struct weights {
+	double quarter;        /* per empty living quarter */
+	double food_water;     /* per food and per water, up to cap_fw of each */
+	double metal;          /* per metal, up to cap_metal */
+	int cap_fw, cap_metal;
+	double over;           /* per resource above its cap */
+	double gem_lo, gem_hi; /* per GEM up to 12, per GEM beyond */
+	double dip;            /* per Diplomacy step */
+	double ship;           /* per ship owned */
+	double opp;            /* per point of each opponent's score (a cost) */
+};
+
+static const struct weights level1 = {
+	.quarter = 0.5, .food_water = 0.7, .metal = 1.0, .cap_fw = 1000, .cap_metal = 1000, .over = 0.2,
+	.gem_lo = 0.5, .gem_hi = 0.2, .dip = 1.2, .ship = 10.0, .opp = 0.1,
+};
+
+static const struct weights level2 = {
+	.quarter = 2.0, .food_water = 0.7, .metal = 0.8, .cap_fw = 3, .cap_metal = 10, .over = 0.2,
+	.gem_lo = 0.5, .gem_hi = 0.2, .dip = 1.2, .ship = 10.0, .opp = 0.1,
+};
+
 /* A rough worth of seat's position: the final score as it stands plus what its goods may become. */
-static double worth(const struct ssp_state *st, int seat)
+static double worth(const struct weights *w, const struct ssp_state *st, int seat)
 {
 	int sc[SSP_MAXP][SC_NCAT], ships = 0, dip = 0;
 	const struct ssp_player *pl = &st->pl[seat];
@@ -21,17 +51,23 @@ static double worth(const struct ssp_state *st, int seat)
 		dip += pl->dip[t];
 	v = sc[seat][SC_TOTAL] - sc[seat][SC_LEFTOVER];
 	/* GEMs pay for every action: the first dozen matter most */
-	v += pl->res[SSP_GEM] < 12 ? 0.5 * pl->res[SSP_GEM] : 6.0 + 0.2 * (pl->res[SSP_GEM] - 12);
-	v += 0.7 * (pl->res[SSP_FOOD] + pl->res[SSP_WATER]) + 1.0 * pl->res[SSP_METAL];
-	v += 1.2 * dip + 10.0 * ships;
+	v += pl->res[SSP_GEM] < 12 ? w->gem_lo * pl->res[SSP_GEM]
+				   : 12 * w->gem_lo + w->gem_hi * (pl->res[SSP_GEM] - 12);
+	for (int r = SSP_FOOD; r <= SSP_METAL; r++) {
+		int cap = r == SSP_METAL ? w->cap_metal : w->cap_fw, have = pl->res[r];
+		double each = r == SSP_METAL ? w->metal : w->food_water;
+
+		v += have <= cap ? each * have : each * cap + w->over * (have - cap);
+	}
+	v += w->dip * dip + w->ship * ships;
 	/* empty quarters are where future residents go */
 	for (int i = 0; i < SSP_NSECTORS; i++)
 		if (st->sec_loc[i] == seat)
 			for (int q = 0; q < ssp_sectors[i].nq; q++)
-				v += st->sec_res[i][q] ? 0 : 0.5;
+				v += st->sec_res[i][q] ? 0 : w->quarter;
 	for (int p = 0; p < st->nplayers; p++)
 		if (p != seat) {
-			v -= 0.1 * sc[p][SC_TOTAL];
+			v -= w->opp * sc[p][SC_TOTAL];
 			/* never end a game one is losing */
 			if (st->end_by == seat && sc[p][SC_TOTAL] >= sc[seat][SC_TOTAL])
 				v -= 1000;
@@ -46,8 +82,8 @@ static int waiting_on(const struct ssp_state *st, int seat)
 }
 
 /* Greedy one step: the legal move whose result is worth most. */
-static int greedy_pick(const struct ssp_state *st, int seat, struct rng *rng, const struct ssp_move *m, int n,
-		       struct ssp_state *tmp)
+static int greedy_pick(const struct weights *w, const struct ssp_state *st, int seat, struct rng *rng,
+		       const struct ssp_move *m, int n, struct ssp_state *tmp)
 {
 	double best = -1e18;
 	int bi = 0, ties = 0;
@@ -59,7 +95,7 @@ static int greedy_pick(const struct ssp_state *st, int seat, struct rng *rng, co
 		*tmp = *st;
 		if (ssp_rules_apply(tmp, seat, &m[i], &r, &e) < 0)
 			continue;
-		v = worth(tmp, seat);
+		v = worth(w, tmp, seat);
 		if (v > best + 1e-9) {
 			best = v;
 			bi = i;
@@ -72,7 +108,8 @@ static int greedy_pick(const struct ssp_state *st, int seat, struct rng *rng, co
 }
 
 /* At the start of a turn: play each choice out greedily to the end of the action, keep the best. */
-static int greedy_turn(const struct ssp_state *st, int seat, struct rng *rng, const struct ssp_move *m, int n)
+static int greedy_turn(const struct weights *w, const struct ssp_state *st, int seat, struct rng *rng,
+		       const struct ssp_move *m, int n)
 {
 	struct ssp_state *a = malloc(sizeof(*a)), *tmp = malloc(sizeof(*tmp));
 	struct ssp_move *sub = malloc(MAXMOVES * sizeof(*sub));
@@ -92,11 +129,11 @@ static int greedy_turn(const struct ssp_state *st, int seat, struct rng *rng, co
 			int k = ssp_rules_legal(a, seat, sub, MAXMOVES);
 			if (k == 0)
 				break;
-			k = greedy_pick(a, seat, &r, sub, k, tmp);
+			k = greedy_pick(w, a, seat, &r, sub, k, tmp);
 			if (ssp_rules_apply(a, seat, &sub[k], &r, &e) < 0)
 				break;
 		}
-		v = worth(a, seat) + (rng_below(rng, 1000) / 1e6);
+		v = worth(w, a, seat) + (rng_below(rng, 1000) / 1e6);
 		if (v > best) {
 			best = v;
 			bi = i;
@@ -130,11 +167,11 @@ int ssp_bot_choose(const struct ssp_state *st, int seat, int level, struct rng *
 		return err_set(err, ERR_FORBIDDEN, "seat %d has nothing to do now", seat);
 	}
 	if (st->phase == PH_TURN && st->ntask == 0) {
-		pick = greedy_turn(st, seat, rng, m, n);
+		pick = greedy_turn(level >= 2 ? &level2 : &level1, st, seat, rng, m, n);
 	} else {
 		struct ssp_state *tmp = malloc(sizeof(*tmp));
 		if (tmp)
-			pick = greedy_pick(st, seat, rng, m, n, tmp);
+			pick = greedy_pick(level >= 2 ? &level2 : &level1, st, seat, rng, m, n, tmp);
 		free(tmp);
 	}
 	*out = m[pick];
