@@ -19,6 +19,7 @@
 #include "util/clock.h"
 #include "util/log.h"
 #include "util/token.h"
+#include "util/version.h"
 #include "util/banned.h"
 
 void (*daemon_store_hook)(struct store *s);
@@ -84,7 +85,7 @@ int daemon_main(int argc, char **argv)
 		return 0;
 	}
 	if (cfg.version) {
-		printf("turnpostd %s\n", PACKAGE_VERSION);
+		printf("turnpostd %s\n", version_text);
 		return 0;
 	}
 	if (token_init() < 0) {

@@ -575,7 +575,7 @@ void settings_print_man(FILE *f)
 	}
 	fputs(".SS Other options\n"
 	      ".TP\n.B \\-\\-help\nShow the options and exit.\n"
-	      ".TP\n.B \\-\\-version\nShow the version and exit.\n"
+	      ".TP\n.B \\-\\-version\nShow the version and exit: git describe of the commit built, or the release.\n"
 	      ".TP\n.BI \\-\\-print\\-options \" man|markdown|config\"\n"
 	      "Print these options as this page's sections, as the table of docs/operations.md, or as a\n"
 	      "config file with the values in force (secrets left out), and exit.\n", f);

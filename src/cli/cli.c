@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "store/store.h"
 #include "util/token.h"
+#include "util/version.h"
 #include "util/banned.h"
 
 #define SEC_USERS "Users and tokens:"
@@ -324,7 +325,7 @@ int cli_main(int argc, char **argv)
 			cli_print_usage(stdout);
 			return 0;
 		} else if (strcmp(argv[i], "--version") == 0) {
-			printf("turnpost %s\n", PACKAGE_VERSION);
+			printf("turnpost %s\n", version_text);
 			return 0;
 		} else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc) {
 			db = argv[++i];

@@ -15,3 +15,6 @@ EXTRA_DIST += tests/cli/test_config.sh
 # Every setting works as flag, variable and config key; the man page and docs/operations.md list the table
 TESTS += tests/cli/test_settings.sh
 EXTRA_DIST += tests/cli/test_settings.sh
+# Both programs report the commit they were built from (tools/version.sh)
+TESTS += tests/cli/test_version.sh
+EXTRA_DIST += tests/cli/test_version.sh

@@ -5,6 +5,7 @@
 #include "engine/health.h"
 #include "engine/registry.h"
 #include "http/metrics.h"
+#include "util/version.h"
 #include "util/banned.h"
 
 void api_public_healthz(struct http_request *rq, struct http_reply *r)
@@ -16,7 +17,7 @@ void api_public_healthz(struct http_request *rq, struct http_reply *r)
 		http_reply_problem(r, ERR_STORE, "database_unavailable", e.msg, NULL);
 		return;
 	}
-	http_reply_json(r, 200, json_pack("{s:s,s:i}", "status", "ok", "schema", schema));
+	http_reply_json(r, 200, json_pack("{s:s,s:i,s:s}", "status", "ok", "schema", schema, "version", version_text));
 }
 
 void api_public_metrics(struct http_request *rq, struct http_reply *r)

@@ -6,6 +6,7 @@
 
 #include "http/answers.h"
 #include "engine/health.h"
+#include "util/version.h"
 
 #include "util/banned.h"
 
@@ -29,6 +30,9 @@ void metrics_render(struct buf *out, struct store *store)
 	struct health_counters hc;
 	uint64_t hits = 0, misses = 0;
 
+	/* the version as git describe or the release gives it: no quote or backslash to escape */
+	buf_addf(out, "# HELP turnpost_build_info The running build: its version (git describe, or the release).\n"
+		      "# TYPE turnpost_build_info gauge\nturnpost_build_info{version=\"%s\"} 1\n", version_text);
 	buf_adds(out, "# HELP turnpost_http_requests_total HTTP requests answered, by status class.\n"
 		      "# TYPE turnpost_http_requests_total counter\n");
 	for (int c = 1; c <= 5; c++)

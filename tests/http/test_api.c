@@ -13,6 +13,7 @@
 #include "store/store.h"
 #include "testutil.h"
 #include "util/token.h"
+#include "util/version.h"
 
 static struct ht_daemon d;
 static char admin_token[64];
@@ -90,9 +91,13 @@ static void test_api__health_catalog_metrics(void)
 {
 	struct ht_resp r;
 
+	char build_info[200];
+
 	REQ("GET", "/healthz", NULL, NULL, NULL, &r);
 	CU_ASSERT_EQUAL(r.status, 200);
 	ASSERT_STR_EQ(jstr(r.json, "status"), "ok");
+	/* the build that runs (tests/cli/test_version.sh checks version_text against git) */
+	ASSERT_STR_EQ(jstr(r.json, "version"), version_text);
 	ht_resp_release(&r);
 	REQ("GET", "/api/v1/catalog", NULL, NULL, NULL, &r);
 	CU_ASSERT_EQUAL(r.status, 200);
@@ -104,6 +109,9 @@ static void test_api__health_catalog_metrics(void)
 	CU_ASSERT(strstr(r.body.data, "turnpost_http_requests_total{class=\"2xx\"}") != NULL);
 	CU_ASSERT(strstr(r.body.data, "\nturnpost_store_group_commits_total ") != NULL);
 	CU_ASSERT(strstr(r.body.data, "\nturnpost_store_grouped_writes_total ") != NULL);
+	snprintf(build_info, sizeof(build_info), "\n# TYPE turnpost_build_info gauge\nturnpost_build_info{version=\"%s\"} 1\n",
+		 version_text);
+	CU_ASSERT(strstr(r.body.data, build_info) != NULL);
 	/* the daemon synced the log at least once (when it opened the database) */
 	CU_ASSERT(metric(&d, "turnpost_store_syncs_total") >= 1);
 	ht_resp_release(&r);
