@@ -6,6 +6,54 @@
 
 #include "util/banned.h"
 
+static const char *const seat_fill[] = { "#d64541", "#2f6fd6", "#2e9e57", "#e0a800", "#8e44ad", "#7f8c8d" };
+static const char *const seat_ink[] = { "#fff", "#fff", "#fff", "#1b1f24", "#fff", "#fff" };
+
+int svg_seat_colour(long long seat)
+{
+	return seat >= 0 && seat < 6 ? (int)seat : 5;
+}
+
+const char *svg_seat_fill(long long seat)
+{
+	return seat_fill[svg_seat_colour(seat)];
+}
+
+const char *svg_seat_ink(long long seat)
+{
+	return seat_ink[svg_seat_colour(seat)];
+}
+
+void svg_seat_name(struct buf *out, const json_t *seats, long long seat, int raw)
+{
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(seats, i, e) {
+		const char *n = json_string_value(json_object_get(e, "name"));
+		if (json_integer_value(json_object_get(e, "seat")) == seat && n && *n) {
+			if (raw)
+				buf_adds(out, n);
+			else
+				svg_esc(out, n);
+			return;
+		}
+	}
+	buf_addf(out, "Player %lld", seat + 1);
+}
+
+void svg_heading(struct buf *out, double *y, double width, const char *title, const char *right)
+{
+	buf_addf(out, "<text x=\"6\" y=\"%g\" font-size=\"13\" font-weight=\"700\">%s</text>", *y + 13, title);
+	if (right) {
+		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"10\" text-anchor=\"end\" fill=\"#5b6470\">", width - 6,
+			 *y + 13);
+		svg_esc(out, right);
+		buf_adds(out, "</text>");
+	}
+	*y += 19;
+}
+
 void svg_esc(struct buf *out, const char *s)
 {
 	if (s)

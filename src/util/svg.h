@@ -3,6 +3,8 @@
 #ifndef TURNPOST_UTIL_SVG_H
 #define TURNPOST_UTIL_SVG_H
 
+#include <jansson.h>
+
 #include "util/buf.h"
 
 #define SVG_CHAR_W 0.54 /* average glyph width of a sans-serif face, in ems: to wrap and fit text */
@@ -22,5 +24,25 @@ void svg_text_fit(struct buf *out, double x, double y, double size, double width
  */
 int svg_text_wrap(struct buf *out, double x, double y, double size, double width, int max_lines, const char *attrs,
 		  const char *s);
+
+/*
+ * The colour of seat's pieces (seats 0..4 have their own; any other seat is
+ * grey, index 5), and the ink that reads on it.
+ */
+int svg_seat_colour(long long seat);
+const char *svg_seat_fill(long long seat);
+const char *svg_seat_ink(long long seat);
+/*
+ * seat's name from seats ([{"seat": n, "name": "..."}], may be NULL),
+ * escaped (raw 1: as is, for svg_text_fit, which escapes), or "Player 2"
+ * when it has none.
+ */
+void svg_seat_name(struct buf *out, const json_t *seats, long long seat, int raw);
+/*
+ * A section title (SVG text, not escaped here) at *y across a board of
+ * width, with an optional note (raw; escaped here) aligned right; *y moves
+ * past it.
+ */
+void svg_heading(struct buf *out, double *y, double width, const char *title, const char *right);
 
 #endif

@@ -7,6 +7,7 @@
 #include "engine/rng.h"
 #include "testutil.h"
 #include "util/buf.h"
+#include "util/svg.h"
 #include "util/err.h"
 
 static void test_buf__grow_and_detach(void)
@@ -56,6 +57,41 @@ static void test_buf__add_html(void)
 	buf_add_html(&b, "plain", 5);
 	CU_ASSERT_STRING_EQUAL(b.data, "plain");
 	buf_release(&b);
+}
+
+static void test_svg__seats_and_heading(void)
+{
+	struct buf b = BUF_INIT;
+	json_t *seats = json_pack("[{s:i,s:s},{s:i,s:s}]", "seat", 0, "name", "Ann <&>", "seat", 1, "name", "");
+
+	svg_seat_name(&b, seats, 0, 0);
+	CU_ASSERT_STRING_EQUAL(b.data, "Ann &lt;&amp;&gt;");
+	buf_reset(&b);
+	svg_seat_name(&b, seats, 0, 1);
+	CU_ASSERT_STRING_EQUAL(b.data, "Ann <&>");
+	buf_reset(&b);
+	svg_seat_name(&b, seats, 1, 0); /* an empty name counts as none */
+	CU_ASSERT_STRING_EQUAL(b.data, "Player 2");
+	buf_reset(&b);
+	svg_seat_name(&b, NULL, 2, 0);
+	CU_ASSERT_STRING_EQUAL(b.data, "Player 3");
+	CU_ASSERT_EQUAL(svg_seat_colour(3), 3);
+	CU_ASSERT_EQUAL(svg_seat_colour(-1), 5);
+	CU_ASSERT_EQUAL(svg_seat_colour(9), 5);
+	CU_ASSERT_STRING_EQUAL(svg_seat_fill(9), svg_seat_fill(5));
+	CU_ASSERT_STRING_NOT_EQUAL(svg_seat_fill(0), svg_seat_fill(1));
+	CU_ASSERT_STRING_EQUAL(svg_seat_ink(3), "#1b1f24");
+	{
+		double y = 10;
+		buf_reset(&b);
+		svg_heading(&b, &y, 390, "Ships", "a<b");
+		CU_ASSERT_EQUAL(y, 29);
+		CU_ASSERT(strstr(b.data, ">Ships</text>") != NULL);
+		CU_ASSERT(strstr(b.data, "x=\"384\" y=\"23\"") != NULL);
+		CU_ASSERT(strstr(b.data, ">a&lt;b</text>") != NULL);
+	}
+	buf_release(&b);
+	json_decref(seats);
 }
 
 static void test_err__set_and_name(void)
@@ -144,6 +180,7 @@ static CU_TestInfo util_cases[] = {
 	{ "test_buf__grow_and_detach", test_buf__grow_and_detach },
 	{ "test_buf__trim", test_buf__trim },
 	{ "test_buf__add_html", test_buf__add_html },
+	{ "test_svg__seats_and_heading", test_svg__seats_and_heading },
 	{ "test_err__set_and_name", test_err__set_and_name },
 	{ "test_rng__deterministic_and_roundtrip", test_rng__deterministic_and_roundtrip },
 	{ "test_rng__die_is_uniform_enough", test_rng__die_is_uniform_enough },

@@ -10,19 +10,9 @@
 
 #define W 390
 
-static const char *const colours[] = { "#d64541", "#2f6fd6", "#2e9e57", "#e0a800", "#8e44ad", "#7f8c8d" };
-static const char *const text_on[] = { "#fff", "#fff", "#fff", "#1b1f24", "#fff", "#fff" };
-
-static void esc(struct buf *out, const char *s)
-{
-	if (s)
-		buf_add_html(out, s, strlen(s));
-}
-
 static int seat_of(const json_t *ship)
 {
-	int s = (int)json_integer_value(json_object_get(ship, "seat"));
-	return s >= 0 && s < 6 ? s : 5;
+	return svg_seat_colour(json_integer_value(json_object_get(ship, "seat")));
 }
 
 /* A die: a rounded square in the owner's colour with its value (blank for a new ship). */
@@ -33,11 +23,11 @@ static void die(struct buf *out, double x, double y, double size, const json_t *
 	int relic = json_is_true(json_object_get(ship, "relic"));
 
 	buf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"3\" fill=\"%s\"%s/>", x, y,
-		 size, size, relic ? "#fff" : colours[s], relic ? " stroke=\"#333\" stroke-dasharray=\"2 1\"" : "");
+		 size, size, relic ? "#fff" : svg_seat_fill(s), relic ? " stroke=\"#333\" stroke-dasharray=\"2 1\"" : "");
 	if (json_is_integer(v))
 		buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\" text-anchor=\"middle\" fill=\"%s\" "
 			      "font-weight=\"700\">%lld</text>",
-			 x + size / 2, y + size * 0.74, size * 0.7, relic ? "#333" : text_on[s],
+			 x + size / 2, y + size * 0.74, size * 0.7, relic ? "#333" : svg_seat_ink(s),
 			 (long long)json_integer_value(v));
 }
 
@@ -57,7 +47,7 @@ static void facilities(struct buf *out, const json_t *view, double *y)
 		buf_addf(out, "<g><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"6\" fill=\"#eef3fa\" "
 			      "stroke=\"#9fb3cc\"/>", x, top, box_w, box_h);
 		buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" font-weight=\"700\">", x + 5, top + 13);
-		esc(out, json_string_value(json_object_get(f, "name")));
+		svg_esc(out, json_string_value(json_object_get(f, "name")));
 		buf_addf(out, "</text><text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" text-anchor=\"end\" fill=\"#5b6470\">%zu/%lld</text>",
 			 x + box_w - 5, top + box_h - 5, json_array_size(ships),
 			 (long long)json_integer_value(json_object_get(f, "ports")));
@@ -73,7 +63,7 @@ static void facilities(struct buf *out, const json_t *view, double *y)
 			buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" fill=\"#5b6470\">tracks:", x + 5,
 				 top + box_h - 5);
 			json_array_foreach(tracks, p, t)
-				buf_addf(out, " <tspan fill=\"%s\" font-weight=\"700\">%lld</tspan>", colours[p < 6 ? p : 5],
+				buf_addf(out, " <tspan fill=\"%s\" font-weight=\"700\">%lld</tspan>", svg_seat_fill(p < 6 ? p : 5),
 					 (long long)json_integer_value(t));
 			buf_adds(out, "/7</text>");
 		}
@@ -101,15 +91,15 @@ static void territories(struct buf *out, const json_t *view, double *y)
 
 		buf_addf(out, "<g><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"6\" fill=\"#f6efe4\" "
 			      "stroke=\"%s\" stroke-width=\"%s\"/>", x, top, box_w, box_h,
-			 json_is_integer(ctl) ? colours[json_integer_value(ctl) % 6] : "#c9b79c",
+			 json_is_integer(ctl) ? svg_seat_fill(json_integer_value(ctl) % 6) : "#c9b79c",
 			 json_is_integer(ctl) ? "3" : "1");
 		buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10.5\" font-weight=\"700\">", x + 6, top + 13);
-		esc(out, json_string_value(json_object_get(t, "name")));
+		svg_esc(out, json_string_value(json_object_get(t, "name")));
 		buf_adds(out, "</text>");
 		json_array_foreach(cols, k, c) {
 			for (json_int_t n = 0; n < json_integer_value(c); n++) {
 				buf_addf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"%s\" stroke=\"#fff\"/>", cx,
-					 top + 29, colours[k % 6]);
+					 top + 29, svg_seat_fill(k % 6));
 				cx += 11;
 			}
 		}
@@ -145,7 +135,7 @@ static void tech_and_turn(struct buf *out, const json_t *view, double *y)
 		buf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"24\" rx=\"5\" fill=\"#fff\" stroke=\"#9fb3cc\"/>"
 			      "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\">",
 			 x, *y, (W - 16) / 3.0, x + (W - 16) / 6.0, *y + 16);
-		esc(out, json_is_string(c) ? json_string_value(c) : "(empty)");
+		svg_esc(out, json_is_string(c) ? json_string_value(c) : "(empty)");
 		buf_adds(out, "</text>");
 	}
 	*y += 30;
@@ -173,7 +163,7 @@ static void players(struct buf *out, const json_t *view, const json_t *seats, in
 			buf_addf(&cards, "%s%s", k ? ", " : "", json_string_value(c) ? json_string_value(c) : "?");
 		buf_addf(out, "<g><rect x=\"4\" y=\"%.1f\" width=\"%d\" height=\"40\" rx=\"6\" fill=\"#fff\" stroke=\"%s\" "
 			      "stroke-width=\"%s\"/><rect x=\"4\" y=\"%.1f\" width=\"8\" height=\"40\" rx=\"3\" fill=\"%s\"/>",
-			 *y, W - 8, colours[s % 6], s == you ? "2.5" : "1", *y, colours[s % 6]);
+			 *y, W - 8, svg_seat_fill(s % 6), s == you ? "2.5" : "1", *y, svg_seat_fill(s % 6));
 		{
 			struct buf line = BUF_INIT;
 

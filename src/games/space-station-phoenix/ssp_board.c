@@ -10,8 +10,6 @@
 
 #define W 390
 
-static const char *const seat_fill[] = { "#d64541", "#2f6fd6", "#2e9e57", "#e0a800", "#8e44ad", "#7f8c8d" };
-
 /* Residents by quarter letter; colours of the wings. */
 static const char *const wing_names[] = { "teal", "brown", "pink" };
 static const char *const wing_fill[] = { "#dff2ef", "#f1e6da", "#fbe6ef" };
@@ -40,54 +38,7 @@ static long long num(const json_t *o, const char *key)
 	return (long long)json_integer_value(json_object_get(o, key));
 }
 
-static int seat_colour(long long s)
-{
-	return s >= 0 && s < 6 ? (int)s : 5;
-}
-
-static const char *seat_name(const json_t *seats, long long s)
-{
-	const json_t *e;
-	size_t i;
-
-	json_array_foreach(seats, i, e)
-		if (json_integer_value(json_object_get(e, "seat")) == s && json_string_value(json_object_get(e, "name")))
-			return json_string_value(json_object_get(e, "name"));
-	return NULL;
-}
-
 /* "Ann", or "Player 2" when the seat has no name; escaped, or raw for fit_text (which escapes). */
-static void name_of(struct buf *out, const json_t *seats, long long s)
-{
-	const char *n = seat_name(seats, s);
-
-	if (n && *n)
-		svg_esc(out, n);
-	else
-		buf_addf(out, "Player %lld", s + 1);
-}
-
-static void name_raw(struct buf *out, const json_t *seats, long long s)
-{
-	const char *n = seat_name(seats, s);
-
-	if (n && *n)
-		buf_adds(out, n);
-	else
-		buf_addf(out, "Player %lld", s + 1);
-}
-
-static void heading(struct buf *out, double *y, const char *title, const char *right)
-{
-	buf_addf(out, "<text x=\"6\" y=\"%g\" font-size=\"13\" font-weight=\"700\">%s</text>", *y + 13, title);
-	if (right) {
-		buf_addf(out, "<text x=\"%d\" y=\"%g\" font-size=\"10\" text-anchor=\"end\" fill=\"#5b6470\">", W - 6, *y + 13);
-		svg_esc(out, right);
-		buf_adds(out, "</text>");
-	}
-	*y += 19;
-}
-
 /* A quarter: a circle filled with its resident (or empty); a ring marks one placed this turn. */
 static void quarter(struct buf *out, double cx, double cy, double r, char c)
 {
@@ -109,10 +60,10 @@ static void scoreboard(struct buf *out, const json_t *view, const json_t *seats,
 	char right[64];
 
 	snprintf(right, sizeof(right), "turn %lld", num(view, "turn") + 1);
-	heading(out, y, "Players", right);
+	svg_heading(out, y, W, "Players", right);
 	if (json_is_object(end)) {
 		struct buf t = BUF_INIT;
-		name_of(&t, seats, num(end, "triggered_by"));
+		svg_seat_name(&t, seats, num(end, "triggered_by"), 0);
 		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"18\" rx=\"4\" fill=\"#ffe9a8\"/>"
 			      "<text x=\"10\" y=\"%g\" font-size=\"10.5\" font-weight=\"600\">Game end triggered by %s: "
 			      "%lld more turn%s</text>",
@@ -122,14 +73,14 @@ static void scoreboard(struct buf *out, const json_t *view, const json_t *seats,
 	}
 	json_array_foreach(players, i, p) {
 		long long s = num(p, "seat");
-		int c = seat_colour(s);
+		int c = svg_seat_colour(s);
 		const json_t *res = json_object_get(p, "residents");
 		struct buf line = BUF_INIT;
 
 		buf_addf(out, "<g><rect x=\"4\" y=\"%g\" width=\"%d\" height=\"34\" rx=\"5\" fill=\"#fff\" stroke=\"%s\" "
 			      "stroke-width=\"%s\"/><rect x=\"4\" y=\"%g\" width=\"7\" height=\"34\" rx=\"3\" fill=\"%s\"/>",
-			 *y, W - 8, seat_fill[c], s == you ? "2.2" : "1", *y, seat_fill[c]);
-		name_of(&line, seats, s);
+			 *y, W - 8, svg_seat_fill(c), s == you ? "2.2" : "1", *y, svg_seat_fill(c));
+		svg_seat_name(&line, seats, s, 0);
 		if (s == you)
 			buf_adds(&line, " (you)");
 		buf_addf(out, "<text x=\"16\" y=\"%g\" font-size=\"11.5\" font-weight=\"700\">%s</text>", *y + 13, line.data);
@@ -227,7 +178,7 @@ static void ship_card(struct buf *out, double x, double y, double w, double h, c
 		buf_adds(&t, "used");
 		if (json_is_integer(json_object_get(sh, "used_by"))) {
 			buf_adds(&t, " by ");
-			name_of(&t, seats, num(sh, "used_by"));
+			svg_seat_name(&t, seats, num(sh, "used_by"), 0);
 		}
 		buf_adds(out, "<text x=\"7\" y=\"34\" font-size=\"8.5\" font-weight=\"600\" fill=\"#a3261b\"");
 		if ((double)t.len * 8.5 * SVG_CHAR_W > w - 10)
@@ -259,7 +210,7 @@ static void ship_row(struct buf *out, const json_t *view, const json_t *seats, i
 	if (!k)
 		return;
 	if (colour >= 0)
-		buf_addf(out, "<rect x=\"6\" y=\"%g\" width=\"9\" height=\"9\" rx=\"2\" fill=\"%s\"/>", *y + 2, seat_fill[colour]);
+		buf_addf(out, "<rect x=\"6\" y=\"%g\" width=\"9\" height=\"9\" rx=\"2\" fill=\"%s\"/>", *y + 2, svg_seat_fill(colour));
 	buf_addf(out, "<text x=\"%d\" y=\"%g\" font-size=\"10.5\" font-weight=\"600\">%s</text>", colour >= 0 ? 19 : 6,
 		 *y + 10, label);
 	*y += 14;
@@ -281,7 +232,7 @@ static void ships(struct buf *out, const json_t *view, const json_t *seats, int 
 	struct buf label = BUF_INIT;
 
 	snprintf(right, sizeof(right), "decks: level 2 %lld, level 3 %lld", num(deck, "level2"), num(deck, "level3"));
-	heading(out, y, "Ships", right);
+	svg_heading(out, y, W, "Ships", right);
 	buf_addf(out, "<text x=\"6\" y=\"%g\" font-size=\"9\" fill=\"#5b6470\">cost to use it (others' ships: + the owner's fee); "
 		      "dismantled: 6/8/10 metal by level</text>", *y + 8);
 	*y += 13;
@@ -290,13 +241,13 @@ static void ships(struct buf *out, const json_t *view, const json_t *seats, int 
 		long long s = num(p, "seat");
 		char where[32];
 		buf_reset(&label);
-		name_of(&label, seats, s);
+		svg_seat_name(&label, seats, s, 0);
 		buf_adds(&label, s == you ? " (you)" : "");
 		snprintf(where, sizeof(where), "p%lld", s + 1);
-		ship_row(out, view, seats, you, where, label.data, seat_colour(s), y);
+		ship_row(out, view, seats, you, where, label.data, svg_seat_colour(s), y);
 		snprintf(where, sizeof(where), "drawn-p%lld", s + 1);
 		buf_adds(&label, ": drawn, keep or discard");
-		ship_row(out, view, seats, you, where, label.data, seat_colour(s), y);
+		ship_row(out, view, seats, you, where, label.data, svg_seat_colour(s), y);
 	}
 	ship_row(out, view, seats, you, "neutral", "Neutral ships", -1, y);
 	buf_release(&label);
@@ -314,7 +265,7 @@ static void diplomacy(struct buf *out, const json_t *view, const json_t *seats, 
 	const double lw = 64, cw = 53, rh = 26;
 	size_t i;
 
-	heading(out, y, "Diplomacy", "lobbying to level 1-5: 2 3 4 5 6 GEMs");
+	svg_heading(out, y, W, "Diplomacy", "lobbying to level 1-5: 2 3 4 5 6 GEMs");
 	for (int l = 0; l < 6; l++)
 		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"8.5\" text-anchor=\"middle\" fill=\"#5b6470\">%s%d"
 			      "<tspan x=\"%g\" dy=\"10\">%s</tspan></text>",
@@ -338,8 +289,8 @@ static void diplomacy(struct buf *out, const json_t *view, const json_t *seats, 
 				if (num(json_object_get(p, "diplomacy"), tracks[t]) != l)
 					continue;
 				buf_addf(out, "<circle cx=\"%g\" cy=\"%g\" r=\"5.5\" fill=\"%s\" stroke=\"#fff\"><title>",
-					 cx + 8 + (k % 4) * 12, top + 13 + (k / 4) * 9, seat_fill[seat_colour(s)]);
-				name_of(out, seats, s);
+					 cx + 8 + (k % 4) * 12, top + 13 + (k / 4) * 9, svg_seat_fill(s));
+				svg_seat_name(out, seats, s, 0);
 				buf_adds(out, "</title></circle>");
 				k++;
 			}
@@ -382,7 +333,7 @@ static int colour_index(const char *c)
 static void station(struct buf *out, const json_t *p, const json_t *seats, int you, double *y)
 {
 	long long s = num(p, "seat");
-	int c = seat_colour(s);
+	int c = svg_seat_colour(s);
 	const json_t *list = json_object_get(p, "station"), *sec;
 	const double ww = 124, rowh = 15;
 	int rows[3] = { 0, 0, 0 }, maxrows = 1;
@@ -395,10 +346,10 @@ static void station(struct buf *out, const json_t *p, const json_t *seats, int y
 		if (w >= 0 && ++rows[w] > maxrows)
 			maxrows = rows[w];
 	}
-	name_of(&t, seats, s);
+	svg_seat_name(&t, seats, s, 0);
 	buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"7\" height=\"12\" rx=\"2\" fill=\"%s\"/>"
 		      "<text x=\"15\" y=\"%g\" font-size=\"11\" font-weight=\"700\">%s%s: hub ",
-		 top, seat_fill[c], top + 10, t.data, s == you ? " (you)" : "");
+		 top, svg_seat_fill(c), top + 10, t.data, s == you ? " (you)" : "");
 	svg_esc(out, json_is_string(json_object_get(p, "hub")) ? str(p, "hub") : "not chosen");
 	buf_adds(out, "</text>");
 	buf_release(&t);
@@ -469,7 +420,7 @@ static void stations(struct buf *out, const json_t *view, const json_t *seats, i
 	const json_t *players = json_object_get(view, "players"), *p;
 	size_t i;
 
-	heading(out, y, "Stations", "quarters: dashed = placed this turn");
+	svg_heading(out, y, W, "Stations", "quarters: dashed = placed this turn");
 	json_array_foreach(players, i, p)
 		station(out, p, seats, you, y);
 }
@@ -481,7 +432,7 @@ static void display(struct buf *out, const json_t *view, double *y)
 	const double cw = 124;
 	size_t i;
 
-	heading(out, y, "Sector display", "number · cost in metal");
+	svg_heading(out, y, W, "Sector display", "number · cost in metal");
 	for (int w = 0; w < 3; w++)
 		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"10\" font-weight=\"700\" text-anchor=\"middle\" fill=\"%s\">%s</text>",
 			 4 + w * (cw + 4) + cw / 2, *y + 9, wing_line[w], wing_names[w]);
@@ -535,7 +486,7 @@ static void supply_and_turn(struct buf *out, const json_t *view, double *y)
 	static const char letters[] = { 't', 'b', 'p', 'g', 'h' };
 	double x = 8;
 
-	heading(out, y, "Supply", NULL);
+	svg_heading(out, y, W, "Supply", NULL);
 	for (int k = 0; k < 5; k++) {
 		quarter(out, x + 5, *y + 6, 5.5, letters[k]);
 		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"10\">%s %lld</text>", x + 13, *y + 10,
@@ -564,7 +515,7 @@ static void dealt_hubs(struct buf *out, const json_t *view, int you, double *y)
 	if (you < 0 || strcmp(str(view, "phase"), "hub") || !json_array_size(json_object_get(p, "dealt_hubs")) ||
 	    json_is_string(json_object_get(p, "hub")))
 		return;
-	heading(out, y, "Your two Station Hubs: keep one", NULL);
+	svg_heading(out, y, W, "Your two Station Hubs: keep one", NULL);
 	json_array_foreach(json_object_get(p, "dealt_hubs"), i, h) {
 		struct buf body = BUF_INIT;
 		int lines = svg_text_wrap(&body, 10, *y + 25, 9, W - 20, 4, "fill=\"#333\"", str(h, "setup"));
@@ -592,10 +543,10 @@ static void final_sheet(struct buf *out, const json_t *view, const json_t *seats
 	if (!n)
 		return;
 	cw = (W - 8 - lw) / (double)n;
-	heading(out, y, "Final scoring", NULL);
+	svg_heading(out, y, W, "Final scoring", NULL);
 	json_array_foreach(sheet, i, row) {
 		struct buf t = BUF_INIT;
-		name_raw(&t, seats, (long long)i);
+		svg_seat_name(&t, seats, (long long)i, 1);
 		svg_text_fit(out, 4 + lw + cw * (double)i + 3, *y + 10, 10, cw - 6,
 			 "font-weight=\"700\"", t.data, t.len);
 		buf_release(&t);

@@ -10,8 +10,6 @@
 
 #define W 390
 
-static const char *const seat_fill[] = { "#d64541", "#2f6fd6", "#2e9e57", "#e0a800", "#8e44ad", "#7f8c8d" };
-static const char *const seat_ink[] = { "#fff", "#fff", "#fff", "#1b1f24", "#fff", "#fff" };
 
 /* The circuit in clockwise order, as the view names the places. */
 static const char *const places[] = { "Shipyard", "Market", "Belt", "Dock" };
@@ -27,30 +25,6 @@ static long long num(const json_t *o, const char *key)
 	return (long long)json_integer_value(json_object_get(o, key));
 }
 
-static int seat_colour(long long s)
-{
-	return s >= 0 && s < 6 ? (int)s : 5;
-}
-
-/* The seat's name, escaped (raw: for svg_text_fit, which escapes), or "Player 2". */
-static void seat_name(struct buf *out, const json_t *seats, long long s, int raw)
-{
-	const json_t *e;
-	size_t i;
-
-	json_array_foreach(seats, i, e) {
-		const char *n = json_string_value(json_object_get(e, "name"));
-		if (json_integer_value(json_object_get(e, "seat")) == s && n && *n) {
-			if (raw)
-				buf_adds(out, n);
-			else
-				svg_esc(out, n);
-			return;
-		}
-	}
-	buf_addf(out, "Player %lld", s + 1);
-}
-
 static const char *token_fill(const char *slug)
 {
 	static const struct { const char *slug, *fill; } t[] = {
@@ -61,17 +35,6 @@ static const char *token_fill(const char *slug)
 		if (!strcmp(slug, t[i].slug))
 			return t[i].fill;
 	return "#555";
-}
-
-static void heading(struct buf *out, double *y, const char *title, const char *right)
-{
-	buf_addf(out, "<text x=\"6\" y=\"%g\" font-size=\"13\" font-weight=\"700\">%s</text>", *y + 13, title);
-	if (right) {
-		buf_addf(out, "<text x=\"%d\" y=\"%g\" font-size=\"10\" text-anchor=\"end\" fill=\"#5b6470\">", W - 6, *y + 13);
-		svg_esc(out, right);
-		buf_adds(out, "</text>");
-	}
-	*y += 19;
 }
 
 /*
@@ -117,7 +80,7 @@ static void circuit(struct buf *out, const json_t *view, const json_t *seats, do
 	char right[64];
 
 	snprintf(right, sizeof(right), "Mark %lld era · %lld turns played", num(view, "era"), num(view, "turns_played"));
-	heading(out, y, "The circuit", right);
+	svg_heading(out, y, W, "The circuit", right);
 	for (int q = 0; q < 4; q++) {
 		double x = 4 + col[q] * (bw + 14), top = *y + row[q] * (bh + 12);
 		int k = 0;
@@ -126,15 +89,15 @@ static void circuit(struct buf *out, const json_t *view, const json_t *seats, do
 			 x, top, bw, bh, x + 7, top + 14, q + 1, places[q]);
 		json_array_foreach(ps, i, p) {
 			long long s = num(p, "seat");
-			int c = seat_colour(s);
+			int c = svg_seat_colour(s);
 			if (strcmp(str(p, "place"), places[q]))
 				continue;
 			buf_adds(out, "<g><title>");
-			seat_name(out, seats, s, 0);
+			svg_seat_name(out, seats, s, 0);
 			buf_addf(out, "</title><circle cx=\"%g\" cy=\"%g\" r=\"%s\" fill=\"%s\" stroke=\"%s\" stroke-width=\"2\"/>"
 				      "<text x=\"%g\" y=\"%g\" font-size=\"10\" font-weight=\"700\" text-anchor=\"middle\" fill=\"%s\">%lld</text></g>",
-				 x + 16 + k * 22, top + 30, s == turn ? "9.5" : "8", seat_fill[c], s == turn ? "#1b1f24" : "#fff",
-				 x + 16 + k * 22, top + 33.5, seat_ink[c], s + 1);
+				 x + 16 + k * 22, top + 30, s == turn ? "9.5" : "8", svg_seat_fill(c), s == turn ? "#1b1f24" : "#fff",
+				 x + 16 + k * 22, top + 33.5, svg_seat_ink(c), s + 1);
 			k++;
 		}
 	}
@@ -147,7 +110,7 @@ static void circuit(struct buf *out, const json_t *view, const json_t *seats, do
 	if (json_is_integer(json_object_get(view, "triggered_by"))) {
 		struct buf t = BUF_INIT;
 		buf_adds(&t, "End triggered by ");
-		seat_name(&t, seats, num(view, "triggered_by"), 1);
+		svg_seat_name(&t, seats, num(view, "triggered_by"), 1);
 		buf_adds(&t, json_is_true(json_object_get(view, "final_circuit")) ? ": final circuit to the Dock" : "");
 		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"18\" rx=\"4\" fill=\"#ffe9a8\"/>", *y, W - 8);
 		svg_text_fit(out, 10, *y + 12.5, 10.5, W - 20, "font-weight=\"600\"", t.data, t.len);
@@ -166,7 +129,7 @@ static void shipyard(struct buf *out, const json_t *view, double *y)
 	double x = 4;
 	struct buf later = BUF_INIT;
 
-	heading(out, y, "1. Shipyard", "lease: half now, 2 loans of half");
+	svg_heading(out, y, W, "1. Shipyard", "lease: half now, 2 loans of half");
 	json_array_foreach(list, i, s) {
 		long long mark = num(s, "mark");
 		if (mark == era) {
@@ -247,7 +210,7 @@ static void market(struct buf *out, const json_t *view, double *y)
 	int open = json_is_true(json_object_get(m, "refineries_open"));
 
 	snprintf(right, sizeof(right), "deck %lld · refinery deck %lld", num(m, "deck"), num(m, "refinery_deck"));
-	heading(out, y, "2. Market", right);
+	svg_heading(out, y, W, "2. Market", right);
 	cards(out, json_object_get(m, "cards"), "cr", 0, y);
 	buf_addf(out, "<text x=\"6\" y=\"%g\" font-size=\"10.5\" font-weight=\"600\">Refineries%s</text>", *y + 10,
 		 open ? " (for all your ships)" : ": on sale once a player has left the Dock");
@@ -263,7 +226,7 @@ static void belt(struct buf *out, const json_t *view, double *y)
 	double x = 8;
 
 	snprintf(right, sizeof(right), "bag %lld · destination deck %lld", num(b, "bag"), num(b, "destination_deck"));
-	heading(out, y, "3. Belt", right);
+	svg_heading(out, y, W, "3. Belt", right);
 	json_array_foreach(json_object_get(b, "kinds"), i, k) {
 		buf_addf(out, "<circle cx=\"%g\" cy=\"%g\" r=\"5.5\" fill=\"%s\"/><text x=\"%g\" y=\"%g\" font-size=\"9.5\">",
 			 x + 5.5, *y + 6, token_fill(str(k, "slug")), x + 14, *y + 9.5);
@@ -360,18 +323,18 @@ static void players(struct buf *out, const json_t *view, const json_t *seats, do
 	const json_t *run = json_object_get(view, "run");
 	size_t i, k;
 
-	heading(out, y, "Players", "most credits wins");
+	svg_heading(out, y, W, "Players", "most credits wins");
 	json_array_foreach(ps, i, p) {
 		long long s = num(p, "seat");
-		int col = seat_colour(s);
+		int col = svg_seat_colour(s);
 		double top = *y;
 		struct buf t = BUF_INIT;
 
-		seat_name(&t, seats, s, 0);
+		svg_seat_name(&t, seats, s, 0);
 		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"7\" height=\"14\" rx=\"2\" fill=\"%s\"/>"
 			      "<text x=\"15\" y=\"%g\" font-size=\"12\" font-weight=\"700\">%s%s%s</text>"
 			      "<text x=\"%d\" y=\"%g\" font-size=\"12\" font-weight=\"700\" text-anchor=\"end\">%lld credits</text>",
-			 top, seat_fill[col], top + 12, t.data, s == you ? " (you)" : "", s == turn ? " \xe2\x96\xb6" : "", W - 6,
+			 top, svg_seat_fill(col), top + 12, t.data, s == you ? " (you)" : "", s == turn ? " \xe2\x96\xb6" : "", W - 6,
 			 top + 12, num(p, "credits"));
 		buf_reset(&t);
 		buf_addf(&t, "%s · lap %lld · %lld turns", str(p, "place"), num(p, "laps"), num(p, "turns"));
@@ -417,7 +380,7 @@ static void players(struct buf *out, const json_t *view, const json_t *seats, do
 		json_array_foreach(json_object_get(p, "ships"), k, sh)
 			ship_box(out, sh, s == turn && json_is_object(run) && num(run, "ship") == num(sh, "no"), y);
 		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"2\" height=\"%g\" fill=\"%s\"/>", top + 16, *y - top - 16,
-			 seat_fill[col]);
+			 svg_seat_fill(col));
 		*y += 8;
 	}
 }
@@ -430,7 +393,7 @@ static void salvage(struct buf *out, const json_t *view, double *y)
 	if (!json_is_object(sv))
 		return;
 	snprintf(right, sizeof(right), "keep %lld pilot(s), %lld gear at cost", num(sv, "pilots"), num(sv, "gear"));
-	heading(out, y, "Salvage from scrapped ships", right);
+	svg_heading(out, y, W, "Salvage from scrapped ships", right);
 	cards(out, json_object_get(sv, "cards"), "cr", 0, y);
 }
 
@@ -441,10 +404,10 @@ static void result(struct buf *out, const json_t *view, const json_t *seats, dou
 
 	if (strcmp(str(view, "phase"), "over"))
 		return;
-	heading(out, y, "Game over: final credits", NULL);
+	svg_heading(out, y, W, "Game over: final credits", NULL);
 	json_array_foreach(ps, i, p) {
 		struct buf t = BUF_INIT;
-		seat_name(&t, seats, num(p, "seat"), 1);
+		svg_seat_name(&t, seats, num(p, "seat"), 1);
 		buf_addf(&t, ": %lld credits (into the Dock #%lld)", num(p, "credits"), num(p, "dock_order"));
 		svg_text_fit(out, 10, *y + 10, 10.5, W - 20, NULL, t.data, t.len);
 		buf_release(&t);
