@@ -11,6 +11,8 @@
 #     interface ("engine/game.h", "engine/rng.h"), "util/..." and its own
 #     folder's; of the system's, only the C standard library and <jansson.h>
 #     (what engine/game.h needs): games are pure functions of (state, move, rng)
+#   - outside src/store/, no code names a SQLite type, function or constant
+#     (sqlite3..., SQLITE_...): callers see the store's own types only
 # Prints one line per broken rule and the count; exits 1 when any rule is broken.
 set -u
 top=${1:-${TOP_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}}
@@ -76,5 +78,14 @@ for line in $includes; do
 	[ "$ok" = 0 ] || pass=$((pass + 1))
 done
 IFS=$old_ifs
+
+# SQLite's names outside the store: a forward declaration or a constant leaks as much as an include.
+for f in $(find src -type f \( -name '*.c' -o -name '*.h' \) -not -path 'src/store/*' | LC_ALL=C sort); do
+	if grep -n 'sqlite3\|SQLITE_' "$f" >/dev/null; then
+		broken "$f: names SQLite ($(grep -o 'sqlite3[A-Za-z_]*\|SQLITE_[A-Z_]*' "$f" | head -n 1)): only src/store/ may"
+	else
+		pass=$((pass + 1))
+	fi
+done
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

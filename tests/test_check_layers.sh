@@ -47,6 +47,14 @@ printf '#include "store/store.h"\n  #  include   <sqlite3.h>\n' > "$tmp/t/src/ht
 expect sqlite-indented-in-a-header 1 '^src/http/api.h: includes <sqlite3.h>'
 
 clean_tree
+printf 'struct sqlite3;\nint play_db(struct sqlite3 *db);\n' > "$tmp/t/src/engine/play.h"
+expect sqlite-type-outside-store 1 '^src/engine/play.h: names SQLite (sqlite3)'
+
+clean_tree
+printf 'int busy(int rc) { return rc == SQLITE_BUSY; }\n' > "$tmp/t/src/http/server.c"
+expect sqlite-constant-outside-store 1 '^src/http/server.c: names SQLite (SQLITE_BUSY)'
+
+clean_tree
 printf '#include <microhttpd.h>\n' > "$tmp/t/src/notify/notify.c"
 expect microhttpd-outside-http 1 '^src/notify/notify.c: includes <microhttpd.h>'
 
@@ -72,7 +80,7 @@ expect game-includes-system-library 1 '^src/games/chess/chess.c: includes <pthre
 
 clean_tree
 printf '#include "http/board.h"\n' > "$tmp/t/src/games/chess/chess_svg.c"
-printf '#include <sqlite3.h>\n' > "$tmp/t/src/util/log.c"
+printf '#include <microhttpd.h>\n' > "$tmp/t/src/util/log.c"
 expect every-break-counted 1 '^[0-9]* passed, 2 failed$'
 
 echo "$pass passed, $fail failed"
