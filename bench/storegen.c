@@ -7,7 +7,8 @@
 #include <time.h>
 
 #include "engine/engine.h"
-#include "engine/play.h"
+#include "engine/create.h"
+#include "engine/submit.h"
 #include "engine/registry.h"
 #include "store/store.h"
 #include "util/buf.h"
@@ -16,9 +17,9 @@
 
 /*
  * Usage: tp-storegen DB GAMES [PLAYERS] [MAX_MOVES].
- * Creates GAMES games the way the server does (play_game_create), plays
+ * Creates GAMES games the way the server does (create_setup), plays
  * each to its end with random legal steps (the level-0 bot, as af-bench),
- * and stores every step as play_submit would (canonical text, snapshot,
+ * and stores every step as submit_steps would (canonical text, snapshot,
  * undo links, then the game row), one transaction per game. Stops early
  * once MAX_MOVES steps are stored (0: no limit). Then prints the moves
  * stored, the bytes on disk per move, and the time store_open takes on the
@@ -45,8 +46,8 @@ static int one_game(struct store *s, int nplayers, uint64_t seed, struct rng *bo
 		    struct err *err)
 {
 	const struct game_ops *ops = registry_find("alien-frontiers");
-	struct play_player players[4] = { { "Ann", NULL }, { "Bob", NULL }, { "Cy", NULL }, { "Di", NULL } };
-	struct play_new_game ng = { .game = "alien-frontiers", .players = players, .nplayers = nplayers,
+	struct create_player players[4] = { { "Ann", NULL }, { "Bob", NULL }, { "Cy", NULL }, { "Di", NULL } };
+	struct create_spec ng = { .game = "alien-frontiers", .players = players, .nplayers = nplayers,
 				    .seed = seed, .have_seed = 1, .quiet = 1 };
 	struct engine_game eg = {0};
 	struct store_conn *c = NULL;
@@ -58,7 +59,7 @@ static int one_game(struct store *s, int nplayers, uint64_t seed, struct rng *bo
 	int n = 0, rc;
 
 	*steps = 0;
-	if ((rc = play_game_create(s, &ng, &id, NULL, err)) < 0)
+	if ((rc = create_setup(s, &ng, &id, NULL, err)) < 0)
 		return rc;
 	if ((rc = engine_game_setup(ops, NULL, nplayers, seed, &eg, err)) < 0)
 		return rc;

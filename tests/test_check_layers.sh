@@ -67,8 +67,8 @@ printf '#include "store/store.h"\n' > "$tmp/t/src/games/chess/chess_bot.c"
 expect game-includes-store 1 '^src/games/chess/chess_bot.c: includes "store/store.h"'
 
 clean_tree
-printf '#include "engine/play.h"\n' > "$tmp/t/src/games/chess/chess.h"
-expect game-includes-engine-beyond-interface 1 '^src/games/chess/chess.h: includes "engine/play.h"'
+printf '#include "engine/views.h"\n' > "$tmp/t/src/games/chess/chess.h"
+expect game-includes-engine-beyond-interface 1 '^src/games/chess/chess.h: includes "engine/views.h"'
 
 clean_tree
 mkdir -p "$tmp/t/src/games/go" && printf '#include "games/chess/chess.h"\n' > "$tmp/t/src/games/go/go.c"

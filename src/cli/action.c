@@ -6,7 +6,7 @@
 
 #include "cli/cli.h"
 #include "engine/game.h"
-#include "engine/play_admin.h"
+#include "engine/manage.h"
 #include "util/banned.h"
 
 /* The --reason of an admin action; NULL (after a message) when missing. */
@@ -67,7 +67,7 @@ int cli_action_rollback(struct cli *c)
 		return 2;
 	if (cli_open(c))
 		return 1;
-	rc = play_admin_rollback(c->store, &a, id, (int)to, &res, &e);
+	rc = manage_rollback(c->store, &a, id, (int)to, &res, &e);
 	return cli_action_done(rc, res, &e);
 }
 
@@ -88,7 +88,7 @@ int cli_action_seat_replace(struct cli *c)
 		return 2;
 	if (cli_open(c))
 		return 1;
-	rc = play_admin_seat_replace(c->store, &a, id, seat, cli_opt(c, "--name"), cli_opt(c, "--email"), &res, &e);
+	rc = manage_seat_replace(c->store, &a, id, seat, cli_opt(c, "--name"), cli_opt(c, "--email"), &res, &e);
 	return cli_action_done(rc, res, &e);
 }
 
@@ -109,7 +109,7 @@ int cli_action_drop(struct cli *c)
 		return 2;
 	if (cli_open(c))
 		return 1;
-	rc = play_admin_drop(c->store, &a, id, seat, &res, &e);
+	rc = manage_drop(c->store, &a, id, seat, &res, &e);
 	return cli_action_done(rc, res, &e);
 }
 
@@ -135,7 +135,7 @@ int cli_action_extend(struct cli *c)
 		return 2;
 	if (cli_open(c))
 		return 1;
-	rc = play_admin_extend(c->store, &a, id, seat, (int64_t)(h * 3600000.0 + 0.5), &res, &e);
+	rc = manage_extend(c->store, &a, id, seat, (int64_t)(h * 3600000.0 + 0.5), &res, &e);
 	return cli_action_done(rc, res, &e);
 }
 
@@ -155,7 +155,7 @@ int cli_action_abort(struct cli *c)
 		return 2;
 	if (cli_open(c))
 		return 1;
-	rc = play_admin_abort(c->store, &a, id, &res, &e);
+	rc = manage_abort(c->store, &a, id, &res, &e);
 	return cli_action_done(rc, res, &e);
 }
 
@@ -173,7 +173,7 @@ int cli_action_audit(struct cli *c)
 		f.limit = (int)strtol(limit, NULL, 10);
 	if (cli_open(c))
 		return 1;
-	if (play_admin_audit(c->store, &f, &list, &e) < 0)
+	if (manage_audit(c->store, &f, &list, &e) < 0)
 		return cli_fail("%s", e.msg);
 	printf("id\ttime\tactor\taction\tgame\tsteps\treason\tdetail\n");
 	json_array_foreach(list, i, row) {

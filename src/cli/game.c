@@ -6,15 +6,15 @@
 
 #include "cli/cli.h"
 #include "engine/create.h"
-#include "engine/play.h"
-#include "engine/play_admin.h"
+#include "engine/views.h"
+#include "engine/manage.h"
 #include "store/store.h"
 #include "util/clock.h"
 #include "util/token.h"
 #include "util/banned.h"
 
 /* "Name <email>" or "Name" */
-static int cli_game_parse_player(char *spec, struct play_player *p)
+static int cli_game_parse_player(char *spec, struct create_player *p)
 {
 	char *lt = strrchr(spec, '<'), *gt; /* the last '<': names may contain one */
 
@@ -35,7 +35,7 @@ static int cli_game_parse_player(char *spec, struct play_player *p)
 
 int cli_game_create(struct cli *c)
 {
-	struct play_player players[GAME_MAX_SEATS];
+	struct create_player players[GAME_MAX_SEATS];
 	char tokens[GAME_MAX_SEATS][TOKEN_TEXT_MAX];
 	struct create_request ng = {0};
 	json_t *options = json_object();
@@ -107,21 +107,21 @@ int cli_game_list(struct cli *c)
 
 	if (cli_open(c))
 		return 1;
-	if ((rc = play_game_ids(c->store, 0, 1000000, &ids, &n, &e)) < 0)
+	if ((rc = views_game_ids(c->store, 0, 1000000, &ids, &n, &e)) < 0)
 		return cli_fail("%s", e.msg);
 	for (int i = 0; i < n; i++) {
 		struct store_game g;
 		struct store_seat *seats;
 		int nseats;
 		char when[32];
-		if (play_game_info(c->store, ids[i], &g, &seats, &nseats, &e) < 0)
+		if (views_game_info(c->store, ids[i], &g, &seats, &nseats, &e) < 0)
 			continue;
 		clock_format_utc(g.updated_at, when);
 		printf("%lld\t%s\t%s\t%d steps\t%s\t", (long long)g.id, g.game, g.status, g.move_count, when);
 		for (int k = 0; k < nseats; k++)
 			printf("%s%s", k ? ", " : "", seats[k].name);
 		putchar('\n');
-		play_game_info_release(&g, seats, nseats);
+		views_game_info_release(&g, seats, nseats);
 	}
 	free(ids);
 	return 0;
@@ -137,7 +137,7 @@ int cli_game_show(struct cli *c)
 		return cli_fail("game show needs a game id");
 	if (cli_open(c))
 		return 1;
-	if (play_game_json(c->store, id, -1, 1, &o, &e) < 0)
+	if (views_game_json(c->store, id, -1, 1, &o, &e) < 0)
 		return cli_fail("%s", e.msg);
 	json_dumpf(o, stdout, JSON_INDENT(2));
 	putchar('\n');
@@ -157,7 +157,7 @@ int cli_game_find(struct cli *c)
 		f.idle_before = clock_now_ms() - (int64_t)(strtod(days, NULL) * 86400000.0);
 	if (cli_open(c))
 		return 1;
-	if (play_admin_games(c->store, &f, &list, &e) < 0)
+	if (manage_games(c->store, &f, &list, &e) < 0)
 		return cli_fail("%s", e.msg);
 	json_dumpf(list, stdout, JSON_INDENT(2));
 	putchar('\n');

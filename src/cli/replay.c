@@ -4,8 +4,9 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
-#include "engine/play.h"
-#include "engine/play_admin.h"
+#include "engine/replay.h"
+#include "engine/views.h"
+#include "engine/manage.h"
 #include "store/store.h"
 #include "util/banned.h"
 
@@ -21,7 +22,7 @@ int cli_replay_export(struct cli *c)
 		return cli_fail("export needs a game id");
 	if (cli_open(c))
 		return 1;
-	if (play_export(c->store, id, &o, &e) < 0)
+	if (replay_export(c->store, id, &o, &e) < 0)
 		return cli_fail("%s", e.msg);
 	rc = path ? json_dump_file(o, path, JSON_INDENT(1)) : json_dumpf(o, stdout, JSON_INDENT(1));
 	if (!path)
@@ -50,12 +51,12 @@ int cli_replay_import(struct cli *c)
 		json_decref(file);
 		return 1;
 	}
-	if (play_import(c->store, file, 0, &id, &e) < 0) {
+	if (replay_import(c->store, file, 0, &id, &e) < 0) {
 		json_decref(file);
 		return cli_fail("%s", e.msg);
 	}
 	json_decref(file);
-	if (play_verify(c->store, id, &first_bad, &e) < 0)
+	if (replay_verify(c->store, id, &first_bad, &e) < 0)
 		return cli_fail("imported, but verify failed: %s", e.msg);
 	printf("game %lld imported and verified\n", (long long)id);
 	return 0;
@@ -78,7 +79,7 @@ int cli_replay_verify(struct cli *c)
 		ids[0] = one;
 		n = 1;
 	} else {
-		if ((rc = play_game_ids(c->store, 0, 100000000, &ids, &n, &e)) < 0)
+		if ((rc = views_game_ids(c->store, 0, 100000000, &ids, &n, &e)) < 0)
 			return cli_fail("%s", e.msg);
 	}
 	for (int i = 0; i < n; i++) {
@@ -87,9 +88,9 @@ int cli_replay_verify(struct cli *c)
 		if (n == 1) {
 			/* one game on purpose: an admin's check, written to the audit log like the page's */
 			struct actor who = { .channel = "cli", .reason = cli_opt(c, "--reason") };
-			rc = play_admin_verify(c->store, &who, ids[i], &first, NULL, &e);
+			rc = manage_verify(c->store, &who, ids[i], &first, NULL, &e);
 		} else {
-			rc = play_verify(c->store, ids[i], &first, &e);
+			rc = replay_verify(c->store, ids[i], &first, &e);
 		}
 		if (rc < 0) {
 			printf("game %lld: FAILED: %s\n", (long long)ids[i], e.msg);

@@ -2,12 +2,15 @@
 /* SPDX-License-Identifier: MIT */
 #include "engine/engine.h"
 
+#include <stdio.h>
+#include <inttypes.h>
 #include <ctype.h>
 #include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "engine/registry.h"
 #include "util/banned.h"
 
 int engine_game_setup(const struct game_ops *ops, const json_t *options, int nplayers, uint64_t seed,
@@ -166,4 +169,51 @@ int engine_snapshot_equal(const char *a, const char *b)
 	json_decref(ja);
 	json_decref(jb);
 	return eq;
+}
+
+json_t *engine_seats_json(unsigned mask)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < GAME_MAX_SEATS; i++)
+		if (mask & (1u << i))
+			json_array_append_new(a, json_integer(i));
+	return a;
+}
+
+json_t *engine_pending_json(const struct game_pending *p)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "seats", engine_seats_json(p->seats));
+	json_object_set_new(o, "kind", json_string(p->kind));
+	json_object_set_new(o, "prompt", json_string(p->prompt));
+	return o;
+}
+
+const struct game_ops *engine_ops_find(const char *id, struct err *err)
+{
+	const struct game_ops *ops = registry_find(id);
+
+	if (!ops)
+		err_set(err, ERR_NOTFOUND, "no game called \"%s\" is hosted here", id ? id : "");
+	return ops;
+}
+
+char *engine_seed_text(uint64_t seed)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, seed);
+	return strdup(buf);
+}
+
+int engine_seed_parse(const char *text, uint64_t *seed)
+{
+	char *end;
+
+	if (!text || !*text)
+		return -1;
+	*seed = strtoull(text, &end, 10);
+	return *end ? -1 : 0;
 }

@@ -133,7 +133,7 @@ struct game_ops {
 
 #define GAME_OPS_VERSION 1
 
-/* The bot level that plays for late and dropped players (notify/timers.c, engine/play_admin.c). */
+/* The bot level that plays for late and dropped players (notify/timers.c, engine/manage.c). */
 #define GAME_BOT_STRONG 2
 
 #endif

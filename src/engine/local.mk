@@ -1,13 +1,14 @@
-# src/engine/local.mk: build fragment of the engine (game interface, registry, play, cache), included by Makefile.am
+# src/engine/local.mk: build fragment of the engine (game interface, registry, actions, steps, views, replay, cache), included by Makefile.am
 # SPDX-License-Identifier: MIT
 libturnpost_a_SOURCES += \
 	src/engine/game.h \
 	src/engine/rng.c src/engine/rng.h \
 	src/engine/registry.c src/engine/registry.h \
 	src/engine/engine.c src/engine/engine.h \
-	src/engine/play.c src/engine/play.h \
+	src/engine/submit.c src/engine/submit.h src/engine/views.c src/engine/views.h \
+	src/engine/replay.c src/engine/replay.h \
 	src/engine/cache.c src/engine/cache.h \
-	src/engine/play_admin.c src/engine/play_admin.h \
+	src/engine/manage.c src/engine/manage.h \
 	src/engine/actor.c src/engine/actor.h src/engine/tokens.c src/engine/tokens.h \
 	src/engine/signin.c src/engine/signin.h src/engine/outbox.c src/engine/outbox.h \
 	src/engine/chat.c src/engine/chat.h src/engine/join.c src/engine/join.h \

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/play.h"
+#include "engine/views.h"
 #include "util/banned.h"
 
 
@@ -50,7 +50,7 @@ int api_seat_resolve(struct http_request *rq, struct http_reply *r, int64_t id, 
 		*with_emails = 1;
 		return 0;
 	}
-	if ((rc = play_game_info(http_store(rq), id, &g, &seats, &nseats, &e)) < 0) {
+	if ((rc = views_game_info(http_store(rq), id, &g, &seats, &nseats, &e)) < 0) {
 		api_reply_err(r, rc, &e);
 		goto done;
 	}
@@ -87,7 +87,7 @@ int api_seat_resolve(struct http_request *rq, struct http_reply *r, int64_t id, 
 	*with_emails = 1;
 	rc = 0;
 done:
-	play_game_info_release(&g, seats, nseats);
+	views_game_info_release(&g, seats, nseats);
 	return rc;
 }
 

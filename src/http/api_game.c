@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "engine/health.h"
-#include "engine/play.h"
+#include "engine/views.h"
 #include "http/answers.h"
 #include "http/api.h"
 #include "notify/notify.h"
@@ -39,7 +39,7 @@ void api_game_get(struct http_request *rq, struct http_reply *r)
 		return;
 	}
 	err_clear(&e);
-	if (inm && play_move_count(http_store(rq), id, &count, &e) == 0 &&
+	if (inm && views_move_count(http_store(rq), id, &count, &e) == 0 &&
 	    (strcmp(inm, "*") == 0 || api_parse_etag(inm) == count)) {
 		r->status = 304;
 		snprintf(r->etag, sizeof(r->etag), "%d", count);
@@ -48,7 +48,7 @@ void api_game_get(struct http_request *rq, struct http_reply *r)
 			answers_put(health_store_key(store), id, seat, with_emails, v0, NULL, 0, r->etag);
 		return;
 	}
-	if ((rc = play_game_json(http_store(rq), id, seat, with_emails, &o, &e)) < 0) {
+	if ((rc = views_game_json(http_store(rq), id, seat, with_emails, &o, &e)) < 0) {
 		api_reply_err(r, rc, &e);
 		return;
 	}
@@ -79,7 +79,7 @@ void api_game_legal(struct http_request *rq, struct http_reply *r)
 	json_t *o;
 	int rc;
 
-	if ((rc = play_legal_json(http_store(rq), id, rq->seat, &o, &e)) < 0) {
+	if ((rc = views_legal_json(http_store(rq), id, rq->seat, &o, &e)) < 0) {
 		api_reply_err(r, rc, &e);
 		return;
 	}
@@ -94,7 +94,7 @@ void api_game_moves(struct http_request *rq, struct http_reply *r)
 	json_t *o;
 	int rc;
 
-	if ((rc = play_moves_json(http_store(rq), id, &o, &e)) < 0) {
+	if ((rc = views_moves_json(http_store(rq), id, &o, &e)) < 0) {
 		api_reply_err(r, rc, &e);
 		return;
 	}

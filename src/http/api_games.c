@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "engine/create.h"
-#include "engine/play.h"
+#include "engine/views.h"
 #include "http/api.h"
 #include "util/token.h"
 #include "util/banned.h"
@@ -18,7 +18,7 @@ void api_games_create(struct http_request *rq, struct http_reply *r)
 {
 	char tokens[GAME_MAX_SEATS][TOKEN_TEXT_MAX];
 	struct create_request cr = {0};
-	struct play_player *players = NULL;
+	struct create_player *players = NULL;
 	enum create_problem problem;
 	struct err e = {0};
 	json_t *body = rq->json, *pl = json_object_get(body, "players"), *seats, *res;
@@ -87,7 +87,7 @@ void api_games_list(struct http_request *rq, struct http_reply *r)
 		ids[0] = rq->auth.game_id;
 		n = 1;
 	} else {
-		if ((rc = play_game_ids(http_store(rq), user, MAX_GAMES_LISTED, &ids, &n, &e)) < 0) {
+		if ((rc = views_game_ids(http_store(rq), user, MAX_GAMES_LISTED, &ids, &n, &e)) < 0) {
 			json_decref(list);
 			api_reply_err(r, rc, &e);
 			return;
@@ -99,7 +99,7 @@ void api_games_list(struct http_request *rq, struct http_reply *r)
 		int nseats = 0;
 		json_t *o, *sa, *mine;
 
-		if (play_game_info(http_store(rq), ids[i], &g, &seats, &nseats, &e) < 0)
+		if (views_game_info(http_store(rq), ids[i], &g, &seats, &nseats, &e) < 0)
 			continue;
 		sa = json_array();
 		mine = json_array();
@@ -118,7 +118,7 @@ void api_games_list(struct http_request *rq, struct http_reply *r)
 				json_array_append_new(active, json_integer(s));
 		json_object_set_new(o, "active_seats", active);
 		json_array_append_new(list, o);
-		play_game_info_release(&g, seats, nseats);
+		views_game_info_release(&g, seats, nseats);
 	}
 	free(ids);
 	http_reply_json(r, 200, json_pack("{s:o}", "games", list));

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "engine/play.h"
+#include "engine/submit.h"
 #include "http/api.h"
 #include "http/metrics.h"
 #include "util/token.h"
@@ -74,7 +74,7 @@ int api_move_prefers_minimal(const char *v)
 }
 
 /* The answer to a move: its error (lines: the steps sent, for the one that failed) or its result (taken). */
-static void move_reply(struct http_reply *r, int rc, json_t *res, const struct play_outcome *out,
+static void move_reply(struct http_reply *r, int rc, json_t *res, const struct submit_outcome *out,
 		       const struct err *e, const char *const *lines, int no_view)
 {
 	if (rc < 0) {
@@ -96,20 +96,20 @@ static void move_reply(struct http_reply *r, int rc, json_t *res, const struct p
 
 /* A move whose write waits for its commit and sync. */
 struct move_wait {
-	struct play_pending *pending;
+	struct submit_pending *pending;
 	int no_view;
 };
 
 static void move_finish(struct http_request *rq, struct http_reply *r, void *ctx)
 {
 	struct move_wait *mv = ctx;
-	struct play_outcome out;
+	struct submit_outcome out;
 	struct err e = {0};
 	json_t *res;
 	int rc;
 
 	(void)rq;
-	rc = play_submit_finish(mv->pending, &res, &out, &e);
+	rc = submit_finish(mv->pending, &res, &out, &e);
 	move_reply(r, rc, res, &out, &e, NULL, mv->no_view);
 	free(mv);
 }
@@ -119,10 +119,10 @@ void api_move_post(struct http_request *rq, struct http_reply *r)
 	int64_t id = rq->ids[0];
 	const char *if_match = http_header(rq, "If-Match");
 	const char *idem = http_header(rq, "Idempotency-Key");
-	const char *lines[PLAY_MAX_LINES];
-	struct play_submit sub = { .game_id = id, .via = "api", .client = rq->client, .if_match = -1,
+	const char *lines[SUBMIT_MAX_LINES];
+	struct submit_request sub = { .game_id = id, .via = "api", .client = rq->client, .if_match = -1,
 				   .no_view = api_move_prefers_minimal(http_header(rq, "Prefer")) };
-	struct play_outcome out;
+	struct submit_outcome out;
 	struct err e = {0};
 	struct buf hashed = BUF_INIT;
 	unsigned char hash[32];
@@ -132,7 +132,7 @@ void api_move_post(struct http_request *rq, struct http_reply *r)
 
 	/* the body is text (ROUTE_TEXT) or a JSON object, and the seat is resolved (routes.h) */
 	if (!rq->json) {
-		n = text_lines(rq->body.data, lines, PLAY_MAX_LINES);
+		n = text_lines(rq->body.data, lines, SUBMIT_MAX_LINES);
 		if (n < 0) {
 			http_reply_problem(r, ERR_INPUT, "too_many_moves", "at most 64 steps in one request", NULL);
 			goto done;
@@ -144,7 +144,7 @@ void api_move_post(struct http_request *rq, struct http_reply *r)
 					   "the body needs \"moves\": an array of step texts", NULL);
 			goto done;
 		}
-		if (json_array_size(arr) > PLAY_MAX_LINES) {
+		if (json_array_size(arr) > SUBMIT_MAX_LINES) {
 			http_reply_problem(r, ERR_INPUT, "too_many_moves", "at most 64 steps in one request", NULL);
 			goto done;
 		}
@@ -199,7 +199,7 @@ void api_move_post(struct http_request *rq, struct http_reply *r)
 	}
 	mv->no_view = sub.no_view;
 	/* the thread serves other connections while the move waits for the disk */
-	rc = play_submit_start(http_store(rq), &sub, http_wake, rq, &mv->pending, &out, &e);
+	rc = submit_start(http_store(rq), &sub, http_wake, rq, &mv->pending, &out, &e);
 	if (rc < 0) {
 		move_reply(r, rc, NULL, &out, &e, lines, 0);
 		free(mv);

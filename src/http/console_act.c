@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "engine/account.h"
-#include "engine/play.h"
+#include "engine/engine.h"
 #include "engine/outbox.h"
-#include "engine/play_admin.h"
+#include "engine/manage.h"
 #include "engine/tokens.h"
 #include "http/api.h"
 #include "util/banned.h"
@@ -47,7 +47,7 @@ void console_act_rollback(struct http_request *rq, struct http_reply *r)
 
 	if (body_int(body, "to", 1000000000, r, &to) == 0) {
 		a = actor(rq);
-		rc = play_admin_rollback(http_store(rq), &a, rq->ids[0], (int)to, &res, &e);
+		rc = manage_rollback(http_store(rq), &a, rq->ids[0], (int)to, &res, &e);
 		api_reply_result(r, rc, &e, res);
 	}
 }
@@ -76,7 +76,7 @@ void console_act_seat(struct http_request *rq, struct http_reply *r)
 		return;
 	}
 	a = actor(rq);
-	rc = play_admin_seat_replace(http_store(rq), &a, rq->ids[0], (int)seat, name, json_string_value(email), &res,
+	rc = manage_seat_replace(http_store(rq), &a, rq->ids[0], (int)seat, name, json_string_value(email), &res,
 				     &e);
 	api_reply_result(r, rc, &e, res);
 }
@@ -91,7 +91,7 @@ void console_act_drop(struct http_request *rq, struct http_reply *r)
 
 	if (body_int(body, "seat", GAME_MAX_SEATS - 1, r, &seat) == 0) {
 		a = actor(rq);
-		rc = play_admin_drop(http_store(rq), &a, rq->ids[0], (int)seat, &res, &e);
+		rc = manage_drop(http_store(rq), &a, rq->ids[0], (int)seat, &res, &e);
 		api_reply_result(r, rc, &e, res);
 	}
 }
@@ -115,7 +115,7 @@ void console_act_extend(struct http_request *rq, struct http_reply *r)
 	}
 	ms = (hours ? json_number_value(hours) * 3600000.0 : 0) + (minutes ? json_number_value(minutes) * 60000.0 : 0);
 	a = actor(rq);
-	rc = play_admin_extend(http_store(rq), &a, rq->ids[0], (int)seat,
+	rc = manage_extend(http_store(rq), &a, rq->ids[0], (int)seat,
 			       ms > 0 && ms < 1e15 ? (int64_t)(ms + 0.5) : -1, &res, &e);
 	api_reply_result(r, rc, &e, res);
 }
@@ -138,7 +138,7 @@ static void id_action_reply(struct http_request *rq, struct http_reply *r, id_ac
 
 void console_act_abort(struct http_request *rq, struct http_reply *r)
 {
-	id_action_reply(rq, r, play_admin_abort);
+	id_action_reply(rq, r, manage_abort);
 }
 
 void console_act_import(struct http_request *rq, struct http_reply *r)
@@ -155,7 +155,7 @@ void console_act_import(struct http_request *rq, struct http_reply *r)
 		return;
 	}
 	a = actor(rq);
-	rc = play_admin_import(http_store(rq), &a, file, &res, &e);
+	rc = manage_import(http_store(rq), &a, file, &res, &e);
 	if (rc == 0) {
 		snprintf(r->location, sizeof(r->location), "/api/v1/admin/games/%lld",
 			 (long long)json_integer_value(json_object_get(res, "id")));
@@ -182,7 +182,7 @@ void console_act_verify(struct http_request *rq, struct http_reply *r)
 	struct actor a = actor(rq);
 	int first_bad, rc;
 
-	rc = play_admin_verify(http_store(rq), &a, rq->ids[0], &first_bad, NULL, &e);
+	rc = manage_verify(http_store(rq), &a, rq->ids[0], &first_bad, NULL, &e);
 	if (rc == 0)
 		http_reply_json(r, 200, json_pack("{s:I,s:b}", "game", (json_int_t)rq->ids[0], "ok", 1));
 	else if (rc == ERR_CONFLICT)

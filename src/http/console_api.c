@@ -6,9 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/play.h"
+#include "engine/replay.h"
+#include "engine/views.h"
 #include "engine/outbox.h"
-#include "engine/play_admin.h"
+#include "engine/manage.h"
 #include "http/api.h"
 #include "http/console.h"
 #include "notify/notify.h"
@@ -42,7 +43,7 @@ void console_api_games(struct http_request *rq, struct http_reply *r)
 		f.idle_before = clock_now_ms() - days * 24 * HOUR_MS;
 	f.dead = dead && (strcmp(dead, "1") == 0 || strcmp(dead, "true") == 0);
 	f.limit = (int)limit;
-	if ((rc = play_admin_games(http_store(rq), &f, &list, &e)) < 0) {
+	if ((rc = manage_games(http_store(rq), &f, &list, &e)) < 0) {
 		api_reply_err(r, rc, &e);
 		return;
 	}
@@ -53,7 +54,7 @@ void console_api_game(struct http_request *rq, struct http_reply *r)
 {
 	struct err e = {0};
 	json_t *o = NULL;
-	int rc = play_admin_game(http_store(rq), rq->ids[0], &o, &e);
+	int rc = manage_game(http_store(rq), rq->ids[0], &o, &e);
 
 	api_reply_result(r, rc, &e, o);
 }
@@ -62,7 +63,7 @@ void console_api_timeline(struct http_request *rq, struct http_reply *r)
 {
 	struct err e = {0};
 	json_t *o = NULL;
-	int rc = play_admin_timeline(http_store(rq), rq->ids[0], &o, &e);
+	int rc = manage_timeline(http_store(rq), rq->ids[0], &o, &e);
 
 	api_reply_result(r, rc, &e, o);
 }
@@ -84,7 +85,7 @@ static int query_step(struct http_request *rq, struct http_reply *r, const char 
 		*n = (int)v;
 		return 0;
 	}
-	if ((rc = play_move_count(http_store(rq), id, n, &e)) < 0) {
+	if ((rc = views_move_count(http_store(rq), id, n, &e)) < 0) {
 		api_reply_err(r, rc, &e);
 		return -1;
 	}
@@ -99,7 +100,7 @@ void console_api_position(struct http_request *rq, struct http_reply *r)
 
 	if (query_step(rq, r, "n", rq->ids[0], &n) < 0)
 		return;
-	rc = play_admin_position(http_store(rq), rq->ids[0], n, &o, &e);
+	rc = manage_position(http_store(rq), rq->ids[0], n, &o, &e);
 	api_reply_result(r, rc, &e, o);
 }
 
@@ -115,13 +116,13 @@ void console_api_diff(struct http_request *rq, struct http_reply *r)
 	}
 	if (query_step(rq, r, "from", rq->ids[0], &from) < 0 || query_step(rq, r, "to", rq->ids[0], &to) < 0)
 		return;
-	if ((rc = play_admin_position(http_store(rq), rq->ids[0], from, &a, &e)) < 0 ||
-	    (rc = play_admin_position(http_store(rq), rq->ids[0], to, &b, &e)) < 0) {
+	if ((rc = manage_position(http_store(rq), rq->ids[0], from, &a, &e)) < 0 ||
+	    (rc = manage_position(http_store(rq), rq->ids[0], to, &b, &e)) < 0) {
 		json_decref(a);
 		api_reply_err(r, rc, &e);
 		return;
 	}
-	changes = play_admin_diff(json_object_get(a, "view"), json_object_get(b, "view"), 0);
+	changes = manage_diff(json_object_get(a, "view"), json_object_get(b, "view"), 0);
 	http_reply_json(r, 200, json_pack("{s:I,s:i,s:i,s:O,s:O,s:o}", "game", (json_int_t)rq->ids[0], "from", from,
 					  "to", to, "from_step", json_object_get(a, "step"), "to_step",
 					  json_object_get(b, "step"), "changes", changes));
@@ -133,7 +134,7 @@ void console_api_notifications(struct http_request *rq, struct http_reply *r)
 {
 	struct err e = {0};
 	json_t *o = NULL;
-	int rc = play_admin_game(http_store(rq), rq->ids[0], &o, &e);
+	int rc = manage_game(http_store(rq), rq->ids[0], &o, &e);
 
 	if (rc == 0) {
 		json_t *res = json_pack("{s:I,s:O}", "game", (json_int_t)rq->ids[0], "notifications",
@@ -148,7 +149,7 @@ void console_api_chat(struct http_request *rq, struct http_reply *r)
 {
 	struct err e = {0};
 	json_t *o = NULL;
-	int rc = play_admin_game(http_store(rq), rq->ids[0], &o, &e);
+	int rc = manage_game(http_store(rq), rq->ids[0], &o, &e);
 
 	if (rc == 0) {
 		json_t *res = json_pack("{s:I,s:O}", "game", (json_int_t)rq->ids[0], "chat", json_object_get(o, "chat"));
@@ -175,7 +176,7 @@ void console_api_audit(struct http_request *rq, struct http_reply *r)
 	f.game_id = game;
 	f.before_id = before;
 	f.limit = (int)limit;
-	if ((rc = play_admin_audit(http_store(rq), &f, &list, &e)) < 0) {
+	if ((rc = manage_audit(http_store(rq), &f, &list, &e)) < 0) {
 		api_reply_err(r, rc, &e);
 		return;
 	}
@@ -206,7 +207,7 @@ void console_api_export(struct http_request *rq, struct http_reply *r)
 	json_t *o;
 	int rc;
 
-	if ((rc = play_export(http_store(rq), rq->ids[0], &o, &e)) < 0) {
+	if ((rc = replay_export(http_store(rq), rq->ids[0], &o, &e)) < 0) {
 		api_reply_err(r, rc, &e);
 		return;
 	}

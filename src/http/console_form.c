@@ -9,8 +9,8 @@
 #include "engine/account.h"
 #include "engine/outbox.h"
 #include "engine/tokens.h"
-#include "engine/play.h"
-#include "engine/play_admin.h"
+#include "engine/engine.h"
+#include "engine/manage.h"
 #include "http/api.h"
 #include "http/console.h"
 #include "http/console_game.h"
@@ -62,7 +62,7 @@ void console_form_rollback(struct http_request *rq, struct http_reply *r)
 
 	if (form_int(rq, r, rq->ids[0], "to", 1000000000, &to) < 0)
 		return;
-	after_action(rq, r, rq->ids[0], play_admin_rollback(http_store(rq), &a, rq->ids[0], (int)to, NULL, &e), &e,
+	after_action(rq, r, rq->ids[0], manage_rollback(http_store(rq), &a, rq->ids[0], (int)to, NULL, &e), &e,
 		     "rollback");
 }
 
@@ -84,7 +84,7 @@ void console_form_seat(struct http_request *rq, struct http_reply *r)
 		return;
 	}
 	after_action(rq, r, rq->ids[0],
-		     play_admin_seat_replace(http_store(rq), &a, rq->ids[0], (int)seat, name, email, NULL, &e), &e, "seat");
+		     manage_seat_replace(http_store(rq), &a, rq->ids[0], (int)seat, name, email, NULL, &e), &e, "seat");
 }
 
 void console_form_drop(struct http_request *rq, struct http_reply *r)
@@ -95,7 +95,7 @@ void console_form_drop(struct http_request *rq, struct http_reply *r)
 
 	if (form_int(rq, r, rq->ids[0], "seat", GAME_MAX_SEATS - 1, &seat) < 0)
 		return;
-	after_action(rq, r, rq->ids[0], play_admin_drop(http_store(rq), &a, rq->ids[0], (int)seat, NULL, &e), &e, "drop");
+	after_action(rq, r, rq->ids[0], manage_drop(http_store(rq), &a, rq->ids[0], (int)seat, NULL, &e), &e, "drop");
 }
 
 void console_form_extend(struct http_request *rq, struct http_reply *r)
@@ -108,7 +108,7 @@ void console_form_extend(struct http_request *rq, struct http_reply *r)
 	    form_int(rq, r, rq->ids[0], "hours", 366 * 24, &hours) < 0)
 		return;
 	after_action(rq, r, rq->ids[0],
-		     play_admin_extend(http_store(rq), &a, rq->ids[0], (int)seat, hours * HOUR_MS, NULL, &e), &e, "extend");
+		     manage_extend(http_store(rq), &a, rq->ids[0], (int)seat, hours * HOUR_MS, NULL, &e), &e, "extend");
 }
 
 void console_form_abort(struct http_request *rq, struct http_reply *r)
@@ -116,7 +116,7 @@ void console_form_abort(struct http_request *rq, struct http_reply *r)
 	struct actor a = actor(rq);
 	struct err e = {0};
 
-	after_action(rq, r, rq->ids[0], play_admin_abort(http_store(rq), &a, rq->ids[0], NULL, &e), &e, "abort");
+	after_action(rq, r, rq->ids[0], manage_abort(http_store(rq), &a, rq->ids[0], NULL, &e), &e, "abort");
 }
 
 void console_form_verify(struct http_request *rq, struct http_reply *r)
@@ -124,7 +124,7 @@ void console_form_verify(struct http_request *rq, struct http_reply *r)
 	struct actor a = actor(rq);
 	struct err e = {0};
 	char msg[sizeof(e.msg) + 64];
-	int first_bad, rc = play_admin_verify(http_store(rq), &a, rq->ids[0], &first_bad, NULL, &e);
+	int first_bad, rc = manage_verify(http_store(rq), &a, rq->ids[0], &first_bad, NULL, &e);
 
 	if (rc == 0) {
 		console_game_page(rq, r, rq->ids[0], 200, NULL,
@@ -154,7 +154,7 @@ void console_form_import(struct http_request *rq, struct http_reply *r)
 		web_render(rq, r, 400, "admin", "Admin", data);
 		return;
 	}
-	rc = play_admin_import(http_store(rq), &a, file, &res, &e);
+	rc = manage_import(http_store(rq), &a, file, &res, &e);
 	json_decref(file);
 	if (rc < 0) {
 		data = json_pack("{s:s,s:s}", "import_error", e.msg, "reason", a.reason ? a.reason : "");

@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/play.h"
-#include "engine/play_admin.h"
+#include "engine/replay.h"
+#include "engine/views.h"
+#include "engine/manage.h"
 #include "http/console.h"
 #include "http/web.h"
 #include "util/clock.h"
@@ -25,8 +26,8 @@ void console_game_page(struct http_request *rq, struct http_reply *r, int64_t id
 	char title[128];
 	size_t i;
 
-	if (play_admin_game(http_store(rq), id, &g, &e) < 0 || play_admin_timeline(http_store(rq), id, &tl, &e) < 0 ||
-	    play_admin_audit(http_store(rq), &af, &audit, &e) < 0) {
+	if (manage_game(http_store(rq), id, &g, &e) < 0 || manage_timeline(http_store(rq), id, &tl, &e) < 0 ||
+	    manage_audit(http_store(rq), &af, &audit, &e) < 0) {
 		json_decref(g);
 		json_decref(tl);
 		json_decref(choices);
@@ -100,7 +101,7 @@ void console_game_step(struct http_request *rq, struct http_reply *r)
 	char title[128];
 	size_t i;
 
-	if ((rc = play_move_count(http_store(rq), id, &count, &e)) < 0) {
+	if ((rc = views_move_count(http_store(rq), id, &count, &e)) < 0) {
 		web_error_page(rq, r, rc == ERR_NOTFOUND ? 404 : 500, rc == ERR_NOTFOUND ? "No such game." : e.msg);
 		return;
 	}
@@ -111,7 +112,7 @@ void console_game_step(struct http_request *rq, struct http_reply *r)
 		web_error_page(rq, r, 404, title);
 		return;
 	}
-	if ((rc = play_admin_position(http_store(rq), id, (int)n, &p, &e)) < 0) {
+	if ((rc = manage_position(http_store(rq), id, (int)n, &p, &e)) < 0) {
 		web_error_page(rq, r, http_status_for(rc), e.msg);
 		return;
 	}
@@ -130,14 +131,14 @@ void console_game_step(struct http_request *rq, struct http_reply *r)
 		json_object_set_new(p, "last", json_integer(count));
 	}
 	if (diff >= 0) {
-		if ((rc = play_admin_position(http_store(rq), id, (int)diff, &other, &e)) < 0) {
+		if ((rc = manage_position(http_store(rq), id, (int)diff, &other, &e)) < 0) {
 			json_decref(p);
 			web_error_page(rq, r, http_status_for(rc), e.msg);
 			return;
 		}
 		/* older step first, whichever way round it was asked */
-		changes = diff < n ? play_admin_diff(json_object_get(other, "view"), json_object_get(p, "view"), 0)
-				   : play_admin_diff(json_object_get(p, "view"), json_object_get(other, "view"), 0);
+		changes = diff < n ? manage_diff(json_object_get(other, "view"), json_object_get(p, "view"), 0)
+				   : manage_diff(json_object_get(p, "view"), json_object_get(other, "view"), 0);
 		json_array_foreach(changes, i, c) {
 			char *b = console_short_text(json_object_get(c, "before")), *a = console_short_text(json_object_get(c, "after"));
 			json_object_set_new(c, "before_text", json_string(b));
@@ -174,7 +175,7 @@ void console_game_export(struct http_request *rq, struct http_reply *r)
 	struct err e = {0};
 	json_t *o;
 	char *text;
-	int rc = play_export(http_store(rq), rq->ids[0], &o, &e);
+	int rc = replay_export(http_store(rq), rq->ids[0], &o, &e);
 
 	if (rc < 0) {
 		web_error_page(rq, r, http_status_for(rc), e.msg);

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/play_admin.h"
+#include "engine/manage.h"
 #include "engine/registry.h"
 #include "http/console.h"
 #include "http/web.h"
@@ -46,7 +46,7 @@ void console_web_index(struct http_request *rq, struct http_reply *r)
 	if (days > 0)
 		f.idle_before = now - days * 24 * HOUR_MS;
 	f.dead = dead && *dead;
-	if (play_admin_games(http_store(rq), &f, &list, &e) < 0) {
+	if (manage_games(http_store(rq), &f, &list, &e) < 0) {
 		json_object_set_new(data, "error", json_string(e.msg));
 		web_render(rq, r, 500, "admin", "Admin", data);
 		return;
@@ -100,7 +100,7 @@ void console_web_audit(struct http_request *rq, struct http_reply *r)
 	}
 	f.game_id = game;
 	f.before_id = before;
-	if (play_admin_audit(http_store(rq), &f, &list, &e) < 0) {
+	if (manage_audit(http_store(rq), &f, &list, &e) < 0) {
 		json_object_set_new(data, "error", json_string(e.msg));
 		web_render(rq, r, 500, "admin_audit", "Audit log", data);
 		return;

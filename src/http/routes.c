@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/play_admin.h"
+#include "engine/manage.h"
 
 #include "http/api.h"
 #include "http/api_game.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/play.h"
+#include "engine/views.h"
 #include "engine/registry.h"
 #include "http/form.h"
 #include "util/embed.h"
@@ -88,7 +88,7 @@ int web_seat(struct http_request *rq, int64_t game_id, int *held)
 	int nseats = 0, found = -1, wanted = want ? (int)strtol(want, NULL, 10) : -1;
 
 	*held = 0;
-	if (!rq->sess.user_id || play_game_info(http_store(rq), game_id, &g, &seats, &nseats, &e) < 0)
+	if (!rq->sess.user_id || views_game_info(http_store(rq), game_id, &g, &seats, &nseats, &e) < 0)
 		return -1;
 	for (int i = 0; i < nseats; i++) {
 		if (seats[i].user_id != rq->sess.user_id)
@@ -97,6 +97,6 @@ int web_seat(struct http_request *rq, int64_t game_id, int *held)
 		if (found < 0 || seats[i].seat == wanted)
 			found = seats[i].seat;
 	}
-	play_game_info_release(&g, seats, nseats);
+	views_game_info_release(&g, seats, nseats);
 	return found;
 }

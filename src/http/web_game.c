@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "engine/chat.h"
-#include "engine/play.h"
+#include "engine/views.h"
 #include "http/web.h"
 #include "util/clock.h"
 #include "util/banned.h"
@@ -218,13 +218,13 @@ void web_game_page(struct http_request *rq, struct http_reply *r, int64_t id, in
 	char path[48];
 
 	seat = web_seat(rq, id, &held);
-	if (play_game_json(http_store(rq), id, seat, seat >= 0 || rq->sess.is_admin, &g, &e) < 0) {
+	if (views_game_json(http_store(rq), id, seat, seat >= 0 || rq->sess.is_admin, &g, &e) < 0) {
 		json_decref(error);
 		web_error_page(rq, r, e.code == ERR_NOTFOUND ? 404 : 500, e.code == ERR_NOTFOUND ? "No such game." : e.msg);
 		return;
 	}
 	active = !strcmp(json_string_value(json_object_get(g, "status")), "active");
-	if (seat >= 0 && active && play_legal_json(http_store(rq), id, seat, &legal, &e) == 0 &&
+	if (seat >= 0 && active && views_legal_json(http_store(rq), id, seat, &legal, &e) == 0 &&
 	    json_array_size(json_object_get(legal, "moves"))) {
 		json_object_set_new(g, "your_turn", json_true());
 		json_object_set_new(g, "groups", legal_groups(json_object_get(legal, "moves")));

@@ -2,8 +2,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "http/web_history.h"
 
-#include "engine/play.h"
-#include "engine/play_admin.h"
+#include "engine/views.h"
+#include "engine/manage.h"
 #include "http/web.h"
 #include "util/clock.h"
 #include "util/banned.h"
@@ -18,14 +18,14 @@ void web_history_show(struct http_request *rq, struct http_reply *r)
 	int nseats = 0;
 	size_t i;
 
-	if (play_game_info(http_store(rq), id, &g, &seats, &nseats, &e) < 0) {
+	if (views_game_info(http_store(rq), id, &g, &seats, &nseats, &e) < 0) {
 		json_decref(list);
 		web_error_page(rq, r, 404, "No such game.");
 		return;
 	}
 	/* a player of the game or an admin (routes.h: ROUTE_USER | ROUTE_SEAT) */
 	/* the timeline names who sat in the seat at each step, across seat replacements and drops */
-	play_admin_timeline(http_store(rq), id, &moves, &e);
+	manage_timeline(http_store(rq), id, &moves, &e);
 	json_array_foreach(json_object_get(moves, "steps"), i, m) {
 		char when[32];
 		clock_format_human(json_integer_value(json_object_get(m, "at")), when);
@@ -36,5 +36,5 @@ void web_history_show(struct http_request *rq, struct http_reply *r)
 	json_decref(moves);
 	web_render(rq, r, 200, "history", "History",
 		   json_pack("{s:I,s:s,s:o}", "id", (json_int_t)id, "web_game_title", web_game_title(g.game), "moves", list));
-	play_game_info_release(&g, seats, nseats);
+	views_game_info_release(&g, seats, nseats);
 }

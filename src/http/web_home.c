@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/play.h"
+#include "engine/views.h"
 #include "http/web.h"
 #include "util/clock.h"
 #include "util/banned.h"
@@ -31,8 +31,8 @@ void web_home_show(struct http_request *rq, struct http_reply *r)
 	int n = 0, nopen = 0;
 
 	if (rq->sess.user_id) {
-		play_game_ids(http_store(rq), rq->sess.user_id, GAMES_SHOWN, &ids, &n, &e);
-		play_games_open(http_store(rq), rq->sess.user_id, 20, &open_ids, &nopen, &e);
+		views_game_ids(http_store(rq), rq->sess.user_id, GAMES_SHOWN, &ids, &n, &e);
+		views_games_open(http_store(rq), rq->sess.user_id, 20, &open_ids, &nopen, &e);
 	}
 	for (int i = 0; i < n + nopen; i++) {
 		int64_t id = i < n ? ids[i] : open_ids[i - n];
@@ -42,7 +42,7 @@ void web_home_show(struct http_request *rq, struct http_reply *r)
 		char ago[32], *players;
 		json_t *o;
 
-		if (play_game_info(http_store(rq), id, &g, &seats, &nseats, &e) < 0)
+		if (views_game_info(http_store(rq), id, &g, &seats, &nseats, &e) < 0)
 			continue;
 		for (int k = 0; k < nseats; k++)
 			if (seats[k].user_id == rq->sess.user_id && (g.active_seats & (1u << seats[k].seat)))
@@ -63,7 +63,7 @@ void web_home_show(struct http_request *rq, struct http_reply *r)
 			json_array_append_new(others, o);
 		}
 		free(players);
-		play_game_info_release(&g, seats, nseats);
+		views_game_info_release(&g, seats, nseats);
 	}
 	free(ids);
 	free(open_ids);

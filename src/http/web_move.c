@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/play.h"
+#include "engine/submit.h"
 #include "http/form.h"
 #include "http/web.h"
 #include "http/web_game.h"
@@ -36,7 +36,7 @@ static int split_lines(char *text, const char **lines, int max)
 
 /* The answer to a move from the form: the game page with the error (lines: the steps, for the failed one), or back to the game. */
 static void web_move_reply(struct http_request *rq, struct http_reply *r, int64_t id, int seat, int held, int rc,
-			   const struct play_outcome *out, const struct err *e, const char *const *lines,
+			   const struct submit_outcome *out, const struct err *e, const char *const *lines,
 			   const char *typed)
 {
 	char path[48];
@@ -61,7 +61,7 @@ static void web_move_reply(struct http_request *rq, struct http_reply *r, int64_
 
 /* A move from the form whose write waits for its commit and sync. */
 struct web_move_wait {
-	struct play_pending *pending;
+	struct submit_pending *pending;
 	int64_t id;
 	int seat, held;
 };
@@ -69,12 +69,12 @@ struct web_move_wait {
 static void web_move_finish(struct http_request *rq, struct http_reply *r, void *ctx)
 {
 	struct web_move_wait *mv = ctx;
-	struct play_outcome out;
+	struct submit_outcome out;
 	struct err e = {0};
 	json_t *res = NULL;
 	int rc;
 
-	rc = play_submit_finish(mv->pending, &res, &out, &e);
+	rc = submit_finish(mv->pending, &res, &out, &e);
 	json_decref(res);
 	web_move_reply(rq, r, mv->id, mv->seat, mv->held, rc, &out, &e, NULL, form_get(rq->form, "moves"));
 	free(mv);
@@ -85,9 +85,9 @@ void web_move_post(struct http_request *rq, struct http_reply *r)
 	int64_t id = rq->ids[0];
 	const char *one = form_get(rq->form, "move"), *typed = form_get(rq->form, "moves");
 	const char *mc = form_get(rq->form, "mc");
-	const char *lines[PLAY_MAX_LINES];
-	struct play_submit sub = { .game_id = id, .via = "web", .client = rq->client, .if_match = -1 };
-	struct play_outcome out;
+	const char *lines[SUBMIT_MAX_LINES];
+	struct submit_request sub = { .game_id = id, .via = "web", .client = rq->client, .if_match = -1 };
+	struct submit_outcome out;
 	struct web_move_wait *mv;
 	struct err e = {0};
 	char *copy = NULL;
@@ -98,7 +98,7 @@ void web_move_post(struct http_request *rq, struct http_reply *r)
 		lines[n++] = one;
 	} else if (typed) {
 		copy = strdup(typed);
-		n = split_lines(copy, lines, PLAY_MAX_LINES);
+		n = split_lines(copy, lines, SUBMIT_MAX_LINES);
 	}
 	if (n <= 0) {
 		web_game_page(rq, r, id, 400,
@@ -121,7 +121,7 @@ void web_move_post(struct http_request *rq, struct http_reply *r)
 	mv->seat = seat;
 	mv->held = held;
 	/* as for the API: the thread serves others while the move waits for the disk */
-	rc = play_submit_start(http_store(rq), &sub, http_wake, rq, &mv->pending, &out, &e);
+	rc = submit_start(http_store(rq), &sub, http_wake, rq, &mv->pending, &out, &e);
 	if (rc < 0) {
 		web_move_reply(rq, r, id, seat, held, rc, &out, &e, lines, typed);
 		free(mv);

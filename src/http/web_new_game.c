@@ -173,7 +173,7 @@ static int game_clock(struct http_request *rq, json_t **clock, char *msg, size_t
 
 void web_new_game_create(struct http_request *rq, struct http_reply *r)
 {
-	struct play_player players[NEW_GAME_ROWS];
+	struct create_player players[NEW_GAME_ROWS];
 	struct create_request cr = {0};
 	const struct game_ops *ops;
 	struct err e = {0};

@@ -8,7 +8,8 @@
 #include <strings.h>
 
 #include "engine/engine.h"
-#include "engine/play.h"
+#include "engine/submit.h"
+#include "engine/views.h"
 #include "engine/registry.h"
 #include "store/store.h"
 #include "util/token.h"
@@ -308,8 +309,8 @@ int mail_inbound_handle(struct store *s, const struct mail_inbound_config *cfg, 
 	unsigned char hash[32];
 	struct store_conn *c;
 	struct store_user owner = {0};
-	struct play_submit sub = { .via = "email", .if_match = -1 };
-	struct play_outcome out = {0};
+	struct submit_request sub = { .via = "email", .if_match = -1 };
+	struct submit_outcome out = {0};
 	struct err pe = {0};
 	json_t *res = NULL;
 	const char *status = NULL, *event = NULL;
@@ -425,7 +426,7 @@ int mail_inbound_handle(struct store *s, const struct mail_inbound_config *cfg, 
 		sub.idem_key = key.data;
 		sub.request_hash = rhash;
 		sub.at = now;
-		rc = play_submit(s, &sub, &res, &out, &pe);
+		rc = submit_steps(s, &sub, &res, &out, &pe);
 		buf_release(&key);
 		buf_release(&hashed);
 	}
@@ -492,7 +493,7 @@ int mail_inbound_handle(struct store *s, const struct mail_inbound_config *cfg, 
 		}
 		if (still_mine) {
 			json_t *lj = NULL;
-			if (play_legal_json(s, in.tok.game_id, in.tok.seat, &lj, err) == 0)
+			if (views_legal_json(s, in.tok.game_id, in.tok.seat, &lj, err) == 0)
 				legal = json_incref(json_object_get(lj, "moves"));
 			json_decref(lj);
 			err_clear(err);

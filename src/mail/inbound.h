@@ -21,12 +21,12 @@ struct mail_inbound_config {
  * - no reply address or an unknown token: "unknown_address" (nobody is answered);
  * - a token expired or revoked, or a seat that changed hands: "expired";
  *   a sender that is not the seat's address: "wrong_sender";
- * - else the move lines (mail_reply_lines) go to play_submit as one batch,
+ * - else the move lines (mail_reply_lines) go to submit_steps as one batch,
  *   via "email", idempotent on the Message-ID: "accepted" or "refused".
  * Each outcome but the first three is recorded by Message-ID together with
  * an answer in the outbox (event "email_accepted" or "email_refused") to the
  * seat's player, in one transaction; the moves themselves commit in
- * play_submit's transaction before that.
+ * submit_steps's transaction before that.
  *
  * *answer (new) is {"outcome", "detail", "game", "seat", "applied",
  * "failed_line", "duplicate"}. Returns 0 for every outcome above; a negative

@@ -20,7 +20,7 @@
 #define MAIL_MAX_PARTS 200     /* MIME parts looked at in one message */
 #define MAIL_MAX_HEADERS 500   /* header fields read per entity */
 #define MAIL_MAX_RCPT 64       /* recipient addresses kept */
-#define MAIL_MAX_LINES 64      /* move lines in one reply (as engine/play.h) */
+#define MAIL_MAX_LINES 64      /* move lines in one reply (as engine/submit.h) */
 #define MAIL_MAX_LINE 512      /* characters in one move line */
 
 struct mail_msg {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/play.h"
+#include "engine/views.h"
 #include "engine/signin.h"
 #include "mail/inbound.h"
 #include "util/clock.h"
@@ -207,16 +207,16 @@ static int row_data(struct notify *n, const struct store_outbox_row *row, const 
 	if (!row->game_id)
 		goto finish;
 
-	if ((rc = play_game_info(n->store, row->game_id, &g, &seats, &nseats, err)) < 0)
+	if ((rc = views_game_info(n->store, row->game_id, &g, &seats, &nseats, err)) < 0)
 		goto done;
 	if (row->seat >= 0 && row->seat < nseats && seats[row->seat].user_id == row->user_id)
 		my_seat = row->seat;
 	for (int i = 0; my_seat < 0 && i < nseats; i++)
 		if (seats[i].user_id && seats[i].user_id == row->user_id)
 			my_seat = seats[i].seat;
-	if ((rc = play_game_json(n->store, row->game_id, my_seat, 0, &game, err)) < 0)
+	if ((rc = views_game_json(n->store, row->game_id, my_seat, 0, &game, err)) < 0)
 		goto done;
-	if ((rc = play_moves_json(n->store, row->game_id, &moves, err)) < 0)
+	if ((rc = views_moves_json(n->store, row->game_id, &moves, err)) < 0)
 		goto done;
 
 	players = json_array();

@@ -10,7 +10,7 @@
 #include "util/err.h"
 
 /*
- * Events write outbox rows in their own transaction (engine/play.c). The
+ * Events write outbox rows in their own transaction (engine/submit.c). The
  * notifier claims due rows, composes each message at delivery time from the
  * templates and the game as it is then, and hands it to the configured
  * transport. A row is marked sent only after the transport accepted it, so a

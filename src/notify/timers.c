@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "engine/engine.h"
-#include "engine/play.h"
+#include "engine/submit.h"
 #include "engine/registry.h"
 #include "util/clock.h"
 #include "util/log.h"
@@ -79,7 +79,7 @@ static int bot_play(struct notify *n, int64_t game_id, int seat, int level, int6
 		void *move = NULL;
 		const struct game_ops *ops = NULL;
 		json_t *res = NULL;
-		struct play_outcome po;
+		struct submit_outcome po;
 		const char *line;
 		int pending;
 
@@ -113,9 +113,9 @@ static int bot_play(struct notify *n, int64_t game_id, int seat, int level, int6
 			goto step_done;
 		line = text.data;
 		{
-			struct play_submit sub = { .game_id = game_id, .seat = seat, .lines = &line, .nlines = 1,
+			struct submit_request sub = { .game_id = game_id, .seat = seat, .lines = &line, .nlines = 1,
 						   .via = "timeout", .if_match = g.move_count, .at = now };
-			rc = play_submit(n->store, &sub, &res, &po, err);
+			rc = submit_steps(n->store, &sub, &res, &po, err);
 		}
 		if (rc == 0) {
 			(*played)++;

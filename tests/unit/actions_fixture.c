@@ -7,7 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engine/play.h"
+#include "engine/create.h"
+#include "engine/engine.h"
 #include "engine/registry.h"
 #include "fake_game.h"
 #include "util/token.h"
@@ -68,20 +69,20 @@ int64_t fx_user(const char *email, const char *name, int is_admin)
 	return store_write_commit(c, &e) < 0 ? 0 : id;
 }
 
-static int64_t game_with(const struct play_player *players, int n)
+static int64_t game_with(const struct create_player *players, int n)
 {
-	struct play_new_game ng = { .game = "counting-race", .players = players, .nplayers = n, .seed = 7,
+	struct create_spec ng = { .game = "counting-race", .players = players, .nplayers = n, .seed = 7,
 				    .have_seed = 1 };
 	struct err e = {0};
 	int64_t id = 0;
 
-	return play_game_create(fx_store, &ng, &id, NULL, &e) < 0 ? 0 : id;
+	return create_setup(fx_store, &ng, &id, NULL, &e) < 0 ? 0 : id;
 }
 
 int64_t fx_game(int nplayers)
 {
 	char ann[64], bob[64];
-	struct play_player players[4] = { { "Ann", ann }, { "Bob", bob }, { "Cy", NULL }, { "Di", NULL } };
+	struct create_player players[4] = { { "Ann", ann }, { "Bob", bob }, { "Cy", NULL }, { "Di", NULL } };
 
 	serial++;
 	snprintf(ann, sizeof(ann), "ann-%d@example.org", serial);
@@ -92,7 +93,7 @@ int64_t fx_game(int nplayers)
 int64_t fx_game_open_seat(void)
 {
 	char ann[64];
-	struct play_player players[2] = { { "Ann", ann }, { "Open seat", NULL } };
+	struct create_player players[2] = { { "Ann", ann }, { "Open seat", NULL } };
 
 	snprintf(ann, sizeof(ann), "ann-%d@example.org", ++serial);
 	return game_with(players, 2);

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "engine/cache.h"
-#include "engine/play.h"
+#include "engine/create.h"
+#include "engine/submit.h"
+#include "engine/views.h"
 #include "engine/registry.h"
 #include "http/jsonw.h"
 #include "store/store.h"
@@ -47,15 +49,15 @@ static struct store *open_store(const char *name)
 static int64_t new_game(struct store *s, const char *game, int nplayers, uint64_t seed)
 {
 	static const char *names[] = { "Ann", "Bob", "Cy", "Di" };
-	struct play_player players[4];
-	struct play_new_game ng = { .game = game, .players = players, .nplayers = nplayers, .seed = seed,
+	struct create_player players[4];
+	struct create_spec ng = { .game = game, .players = players, .nplayers = nplayers, .seed = seed,
 				    .have_seed = 1, .quiet = 1, .created_at = 500 };
 	struct err e = {0};
 	int64_t id = 0;
 
 	for (int i = 0; i < nplayers; i++)
-		players[i] = (struct play_player){ .name = names[i] };
-	CU_ASSERT_EQUAL_FATAL(play_game_create(s, &ng, &id, NULL, &e), 0);
+		players[i] = (struct create_player){ .name = names[i] };
+	CU_ASSERT_EQUAL_FATAL(create_setup(s, &ng, &id, NULL, &e), 0);
 	return id;
 }
 
@@ -76,13 +78,13 @@ static char *answers(struct store *s, int64_t id, int nplayers)
 		json_t *g = NULL, *l = NULL;
 		char *t;
 
-		if (play_game_json(s, id, seat, 1, &g, &e) < 0)
+		if (views_game_json(s, id, seat, 1, &g, &e) < 0)
 			buf_addf(&all, "error %d %s\n", e.code, e.msg);
 		t = dump(g);
 		buf_addf(&all, "game %d: %s\n", seat, t);
 		free(t);
 		if (seat >= 0) {
-			if (play_legal_json(s, id, seat, &l, &e) < 0)
+			if (views_legal_json(s, id, seat, &l, &e) < 0)
 				buf_addf(&all, "error %d %s\n", e.code, e.msg);
 			t = dump(l);
 			buf_addf(&all, "legal %d: %s\n", seat, t);
@@ -101,7 +103,7 @@ static char *pick_step(struct store *s, int64_t id, int nplayers, int k, int *se
 		char *step = NULL;
 		size_t n;
 
-		if (play_legal_json(s, id, i, &l, &e) < 0)
+		if (views_legal_json(s, id, i, &l, &e) < 0)
 			return NULL;
 		n = json_array_size(json_object_get(l, "moves"));
 		if (n) {
@@ -137,8 +139,8 @@ static void play_both(const char *game, uint64_t seed, int steps)
 	for (int k = 0; k < steps; k++) {
 		char *ta, *tb, *step, *ra, *rb;
 		const char *lines[1];
-		struct play_submit rq = { .nlines = 1, .lines = lines, .if_match = -1, .at = 1000 + k };
-		struct play_outcome oa, ob;
+		struct submit_request rq = { .nlines = 1, .lines = lines, .if_match = -1, .at = 1000 + k };
+		struct submit_outcome oa, ob;
 		json_t *res_a = NULL, *res_b = NULL;
 		struct err ea = {0}, eb = {0};
 		int seat = -1, rca, rcb;
@@ -153,12 +155,12 @@ static void play_both(const char *game, uint64_t seed, int steps)
 		lines[0] = step;
 		rq.game_id = a;
 		rq.seat = seat;
-		rca = step ? play_submit(cached, &rq, &res_a, &oa, &ea) : -1;
+		rca = step ? submit_steps(cached, &rq, &res_a, &oa, &ea) : -1;
 
 		cache_set_capacity(0);
 		tb = answers(plain, b, nplayers);
 		rq.game_id = b;
-		rcb = step ? play_submit(plain, &rq, &res_b, &ob, &eb) : -1;
+		rcb = step ? submit_steps(plain, &rq, &res_b, &ob, &eb) : -1;
 		ASSERT_STR_EQ(ta, tb);
 		CU_ASSERT_EQUAL(rca, rcb);
 		json_object_del(res_a, "game");
@@ -194,7 +196,7 @@ static void test_cache__cached_and_uncached_answer_alike(void)
 	CU_ASSERT(games >= 3);
 }
 
-/* A stored change that did not go through play_submit (as an admin's rollback writes it) is seen at once. */
+/* A stored change that did not go through submit_steps (as an admin's rollback writes it) is seen at once. */
 static void test_cache__follows_the_stored_snapshot(void)
 {
 	struct store *s = open_store("rollback");
@@ -211,10 +213,10 @@ static void test_cache__follows_the_stored_snapshot(void)
 	{
 		char *step = pick_step(s, id, 2, 0, &seat);
 		const char *lines[1] = { step };
-		struct play_submit rq = { .game_id = id, .seat = seat, .lines = lines, .nlines = 1, .if_match = 0 };
-		struct play_outcome o;
+		struct submit_request rq = { .game_id = id, .seat = seat, .lines = lines, .nlines = 1, .if_match = 0 };
+		struct submit_outcome o;
 		json_t *res = NULL;
-		CU_ASSERT_EQUAL_FATAL(play_submit(s, &rq, &res, &o, &e), 0);
+		CU_ASSERT_EQUAL_FATAL(submit_steps(s, &rq, &res, &o, &e), 0);
 		json_decref(res);
 		free(step);
 	}
@@ -238,11 +240,11 @@ static void test_cache__follows_the_stored_snapshot(void)
 	{
 		json_t *l1 = NULL, *l2 = NULL;
 		char *t1, *t2;
-		CU_ASSERT_EQUAL(play_legal_json(s, id, 0, &l1, &e), 0);
+		CU_ASSERT_EQUAL(views_legal_json(s, id, 0, &l1, &e), 0);
 		json_object_del(l1, "move_count");
 		t1 = dump(l1);
 		cache_set_capacity(0);
-		CU_ASSERT_EQUAL(play_legal_json(s, id, 0, &l2, &e), 0);
+		CU_ASSERT_EQUAL(views_legal_json(s, id, 0, &l2, &e), 0);
 		json_object_del(l2, "move_count");
 		t2 = dump(l2);
 		ASSERT_STR_EQ(t1, t2);

@@ -5,7 +5,7 @@
 #include "actions_fixture.h"
 #include "engine/account.h"
 #include "engine/chat.h"
-#include "engine/play.h"
+#include "engine/views.h"
 #include "testutil.h"
 
 static int suite_init(void)
@@ -22,7 +22,7 @@ static int64_t seat_user(int64_t game, int seat)
 	int n = 0;
 	int64_t uid = 0;
 
-	if (play_game_info(fx_store, game, &g, &seats, &n, &e) == 0 && seat < n)
+	if (views_game_info(fx_store, game, &g, &seats, &n, &e) == 0 && seat < n)
 		uid = seats[seat].user_id;
 	store_seats_free(seats, n);
 	store_game_release(&g);

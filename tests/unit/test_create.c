@@ -14,7 +14,7 @@ static int suite_init(void)
 static int try_create(const char *game, int n, const char *email1, const json_t *options, const json_t *clock,
 		      enum create_problem *problem, int64_t *id)
 {
-	struct play_player players[5] = { { "Ann", "ann@example.org" }, { "Bob", NULL }, { "Cy", NULL },
+	struct create_player players[5] = { { "Ann", "ann@example.org" }, { "Bob", NULL }, { "Cy", NULL },
 					  { "Di", NULL }, { "Ed", NULL } };
 	struct create_request rq = { .game = game, .options = options, .players = players, .nplayers = n,
 				     .clock = clock, .seed = 3, .have_seed = 1 };
@@ -68,7 +68,7 @@ static void test_create__checks_in_order(void)
 
 static void test_create__invites_and_tokens(void)
 {
-	struct play_player players[2] = { { "Ann", "ann2@example.org" }, { "Bob", "bob2@example.org" } };
+	struct create_player players[2] = { { "Ann", "ann2@example.org" }, { "Bob", "bob2@example.org" } };
 	struct create_request rq = { .game = "counting-race", .players = players, .nplayers = 2 };
 	char tokens[GAME_MAX_SEATS][TOKEN_TEXT_MAX];
 	struct err e = {0};

@@ -6,8 +6,11 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
-#include "engine/play.h"
-#include "engine/play_admin.h"
+#include "engine/create.h"
+#include "engine/replay.h"
+#include "engine/submit.h"
+#include "engine/views.h"
+#include "engine/manage.h"
 #include "engine/registry.h"
 #include "fake_game.h"
 #include "testutil.h"
@@ -41,29 +44,29 @@ static int suite_clean(void)
 
 static int64_t new_game(int nplayers, uint64_t seed)
 {
-	struct play_player players[4] = {
+	struct create_player players[4] = {
 		{ "Ann", "ann@example.org" }, { "Bob", "bob@example.org" }, { "Cy", NULL }, { "Di", NULL }
 	};
-	struct play_new_game ng = { .game = "counting-race", .players = players, .nplayers = nplayers,
+	struct create_spec ng = { .game = "counting-race", .players = players, .nplayers = nplayers,
 				    .seed = seed, .have_seed = 1 };
 	struct err e = {0};
 	int64_t id = 0;
 
-	CU_ASSERT_EQUAL(play_game_create(st, &ng, &id, NULL, &e), 0);
+	CU_ASSERT_EQUAL(create_setup(st, &ng, &id, NULL, &e), 0);
 	return id;
 }
 
-/* Submit lines; returns the play_submit code; *count gets the move count after. */
+/* Submit lines; returns the submit_steps code; *count gets the move count after. */
 static int submit(int64_t id, int seat, int if_match, const char *l1, const char *l2, const char *l3, int *failed)
 {
 	const char *lines[3] = { l1, l2, l3 };
 	int n = l3 ? 3 : l2 ? 2 : 1;
-	struct play_submit rq = { .game_id = id, .seat = seat, .lines = lines, .nlines = n, .via = "api",
+	struct submit_request rq = { .game_id = id, .seat = seat, .lines = lines, .nlines = n, .via = "api",
 				  .if_match = if_match };
-	struct play_outcome out;
+	struct submit_outcome out;
 	struct err e = {0};
 	json_t *res = NULL;
-	int rc = play_submit(st, &rq, &res, &out, &e);
+	int rc = submit_steps(st, &rq, &res, &out, &e);
 
 	if (failed)
 		*failed = out.failed_line;
@@ -76,7 +79,7 @@ static int move_count(int64_t id)
 	struct err e = {0};
 	int n = -1;
 
-	play_move_count(st, id, &n, &e);
+	views_move_count(st, id, &n, &e);
 	return n;
 }
 
@@ -177,13 +180,13 @@ static void test_engine__undo_until_reveal(void)
 	CU_ASSERT_EQUAL(submit(id, 1, -1, "undo", NULL, NULL, NULL), ERR_ILLEGAL);
 	/* but I can, until someone acts on it */
 	CU_ASSERT_EQUAL(submit(id, 0, -1, "undo", "end", NULL, NULL), 0);
-	CU_ASSERT_EQUAL(play_moves_json(st, id, &moves, &e), 0);
+	CU_ASSERT_EQUAL(views_moves_json(st, id, &moves, &e), 0);
 	CU_ASSERT_EQUAL(json_array_size(json_object_get(moves, "moves")), 11);
 	json_decref(moves);
 	/* the replay agrees with every stored snapshot, undo included */
 	{
 		int first;
-		CU_ASSERT_EQUAL(play_verify(st, id, &first, &e), 0);
+		CU_ASSERT_EQUAL(replay_verify(st, id, &first, &e), 0);
 	}
 }
 
@@ -195,14 +198,14 @@ static void test_engine__view_legal_and_notifications(void)
 	json_t *o = NULL;
 	int count = 0;
 
-	CU_ASSERT_EQUAL(play_legal_json(st, id, 0, &o, &e), 0);
+	CU_ASSERT_EQUAL(views_legal_json(st, id, 0, &o, &e), 0);
 	CU_ASSERT_EQUAL(json_array_size(json_object_get(o, "moves")), 4);
 	json_decref(o);
-	CU_ASSERT_EQUAL(play_legal_json(st, id, 1, &o, &e), 0);
+	CU_ASSERT_EQUAL(views_legal_json(st, id, 1, &o, &e), 0);
 	CU_ASSERT_EQUAL(json_array_size(json_object_get(o, "moves")), 0);
 	json_decref(o);
 	CU_ASSERT_EQUAL(submit(id, 0, -1, "add 3", "end", NULL, NULL), 0);
-	CU_ASSERT_EQUAL(play_game_json(st, id, 1, 0, &o, &e), 0);
+	CU_ASSERT_EQUAL(views_game_json(st, id, 1, 0, &o, &e), 0);
 	CU_ASSERT_EQUAL(json_integer_value(json_object_get(o, "move_count")), 2);
 	CU_ASSERT_EQUAL(json_integer_value(json_array_get(json_object_get(o, "active_seats"), 0)), 1);
 	CU_ASSERT_PTR_NULL(json_object_get(json_array_get(json_object_get(o, "seats"), 0), "email"));
@@ -213,7 +216,7 @@ static void test_engine__view_legal_and_notifications(void)
 	CU_ASSERT_EQUAL(store_outbox_count(c, id, "your_turn", &count, &e), 0);
 	CU_ASSERT_EQUAL(count, 1);
 	store_read_release(c);
-	CU_ASSERT_EQUAL(play_game_json(st, 123456, -1, 0, &o, &e), ERR_NOTFOUND);
+	CU_ASSERT_EQUAL(views_game_json(st, 123456, -1, 0, &o, &e), ERR_NOTFOUND);
 }
 
 static void test_engine__game_over(void)
@@ -226,7 +229,7 @@ static void test_engine__game_over(void)
 
 	for (int i = 0; i < 4; i++)
 		CU_ASSERT_EQUAL(submit(id, 0, -1, "add 3", "end", NULL, NULL), 0);
-	CU_ASSERT_EQUAL(play_game_json(st, id, 0, 0, &o, &e), 0);
+	CU_ASSERT_EQUAL(views_game_json(st, id, 0, 0, &o, &e), 0);
 	ASSERT_STR_EQ(json_string_value(json_object_get(o, "status")), "finished");
 	CU_ASSERT_EQUAL(json_integer_value(json_array_get(json_object_get(json_object_get(o, "result"), "winners"), 0)),
 			0);
@@ -243,23 +246,23 @@ static void test_engine__idempotency(void)
 	int64_t id = new_game(2, 5);
 	const char *lines[1] = { "add 2" };
 	unsigned char h1[32], h2[32];
-	struct play_submit rq = { .game_id = id, .seat = 0, .lines = lines, .nlines = 1, .via = "api",
+	struct submit_request rq = { .game_id = id, .seat = 0, .lines = lines, .nlines = 1, .via = "api",
 				  .if_match = -1, .idem_token = 77, .idem_key = "k1", .request_hash = h1 };
-	struct play_outcome out;
+	struct submit_outcome out;
 	struct err e = {0};
 	json_t *a = NULL, *b = NULL;
 
 	token_hash_bytes("one", 3, h1);
 	token_hash_bytes("two", 3, h2);
-	CU_ASSERT_EQUAL(play_submit(st, &rq, &a, &out, &e), 0);
+	CU_ASSERT_EQUAL(submit_steps(st, &rq, &a, &out, &e), 0);
 	CU_ASSERT_EQUAL(out.replayed, 0);
-	CU_ASSERT_EQUAL(play_submit(st, &rq, &b, &out, &e), 0);
+	CU_ASSERT_EQUAL(submit_steps(st, &rq, &b, &out, &e), 0);
 	CU_ASSERT_EQUAL(out.replayed, 1);
 	CU_ASSERT(json_equal(a, b));
 	CU_ASSERT_EQUAL(move_count(id), 1);
 	json_decref(b);
 	rq.request_hash = h2;
-	CU_ASSERT_EQUAL(play_submit(st, &rq, &b, &out, &e), ERR_INPUT);
+	CU_ASSERT_EQUAL(submit_steps(st, &rq, &b, &out, &e), ERR_INPUT);
 	CU_ASSERT(strstr(e.msg, "Idempotency-Key") != NULL);
 	CU_ASSERT_EQUAL(move_count(id), 1);
 	json_decref(a);
@@ -273,13 +276,13 @@ static void test_engine__verify_finds_tampering(void)
 	int first = -1;
 
 	CU_ASSERT_EQUAL(submit(id, 0, -1, "add 1", "add 1", "end", NULL), 0);
-	CU_ASSERT_EQUAL(play_verify(st, id, &first, &e), 0);
+	CU_ASSERT_EQUAL(replay_verify(st, id, &first, &e), 0);
 	CU_ASSERT_EQUAL_FATAL(store_write_begin(st, &c, &e), 0);
 	CU_ASSERT_EQUAL(store_move_set_snapshot(c, id, 2,
 		"{\"players\":2,\"rng\":\"x\",\"state\":{\"n\":2,\"turn\":0,\"target\":10,\"acted\":2,\"winner\":-1,"
 		"\"total\":[9,0]}}", &e), 0);
 	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
-	CU_ASSERT_EQUAL(play_verify(st, id, &first, &e), ERR_CONFLICT);
+	CU_ASSERT_EQUAL(replay_verify(st, id, &first, &e), ERR_CONFLICT);
 	CU_ASSERT_EQUAL(first, 2);
 	CU_ASSERT(strstr(e.msg, "step 2") != NULL);
 }
@@ -293,19 +296,19 @@ static void test_engine__export_import_roundtrip(void)
 
 	CU_ASSERT_EQUAL(submit(id, 0, -1, "add 1", "roll", "end", NULL), 0);
 	CU_ASSERT_EQUAL(submit(id, 1, -1, "add 3", "undo", "add 2", NULL), 0);
-	CU_ASSERT_EQUAL(play_export(st, id, &a, &e), 0);
-	CU_ASSERT_EQUAL_FATAL(play_import(st, a, 0, &id2, &e), 0);
+	CU_ASSERT_EQUAL(replay_export(st, id, &a, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(replay_import(st, a, 0, &id2, &e), 0);
 	CU_ASSERT_NOT_EQUAL(id, id2);
-	CU_ASSERT_EQUAL(play_verify(st, id2, &first, &e), 0);
-	CU_ASSERT_EQUAL(play_export(st, id2, &b, &e), 0);
+	CU_ASSERT_EQUAL(replay_verify(st, id2, &first, &e), 0);
+	CU_ASSERT_EQUAL(replay_export(st, id2, &b, &e), 0);
 	CU_ASSERT(json_equal(a, b));
 	json_decref(b);
 	/* a tampered file is refused with the step named */
 	json_object_set_new(json_array_get(json_object_get(a, "moves"), 1), "text", json_string("add 9"));
-	CU_ASSERT_EQUAL(play_import(st, a, 0, &id2, &e), ERR_INPUT);
+	CU_ASSERT_EQUAL(replay_import(st, a, 0, &id2, &e), ERR_INPUT);
 	CU_ASSERT(strstr(e.msg, "move 2") != NULL);
 	json_object_set_new(a, "format", json_string("other"));
-	CU_ASSERT_EQUAL(play_import(st, a, 0, &id2, &e), ERR_INPUT);
+	CU_ASSERT_EQUAL(replay_import(st, a, 0, &id2, &e), ERR_INPUT);
 	json_decref(a);
 }
 
@@ -323,7 +326,7 @@ static void test_engine__rollback_is_a_kind_of_step(void)
 
 	CU_ASSERT_EQUAL_FATAL(submit(id, 0, -1, "add 1", "end", NULL, NULL), 0);
 	CU_ASSERT_EQUAL_FATAL(submit(id, 1, -1, "add 2", NULL, NULL, NULL), 0);
-	CU_ASSERT_EQUAL_FATAL(play_admin_rollback(st, &a, id, 1, NULL, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(manage_rollback(st, &a, id, 1, NULL, &e), 0);
 	CU_ASSERT_EQUAL_FATAL(store_read_acquire(st, &c, &e), 0);
 	CU_ASSERT_EQUAL(store_moves_list(c, id, 0, &moves, &n, &e), 0);
 	store_read_release(c);
@@ -333,16 +336,16 @@ static void test_engine__rollback_is_a_kind_of_step(void)
 	CU_ASSERT_EQUAL(moves[3].target, 1);
 	CU_ASSERT_EQUAL(moves[3].seat, -1);
 	store_moves_free(moves, n);
-	CU_ASSERT_EQUAL(play_verify(st, id, &bad, &e), 0);
+	CU_ASSERT_EQUAL(replay_verify(st, id, &bad, &e), 0);
 	/* the replay file says so too, and an import replays it */
-	CU_ASSERT_EQUAL_FATAL(play_export(st, id, &file, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(replay_export(st, id, &file, &e), 0);
 	m = json_array_get(json_object_get(file, "moves"), 3);
 	ASSERT_STR_EQ(json_string_value(json_object_get(m, "kind")), "rollback");
 	CU_ASSERT_EQUAL(json_integer_value(json_object_get(m, "to")), 1);
 	CU_ASSERT_PTR_NULL(json_object_get(json_array_get(json_object_get(file, "moves"), 0), "kind"));
-	CU_ASSERT_EQUAL_FATAL(play_import(st, file, 0, &copy, &e), 0);
-	CU_ASSERT_EQUAL(play_verify(st, copy, &bad, &e), 0);
-	CU_ASSERT_EQUAL_FATAL(play_export(st, copy, &again, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(replay_import(st, file, 0, &copy, &e), 0);
+	CU_ASSERT_EQUAL(replay_verify(st, copy, &bad, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(replay_export(st, copy, &again, &e), 0);
 	CU_ASSERT(json_equal(json_object_get(file, "moves"), json_object_get(again, "moves")));
 	json_decref(again);
 	/* a file written before steps had kinds: the admin's text still reads as a rollback */
@@ -350,12 +353,12 @@ static void test_engine__rollback_is_a_kind_of_step(void)
 		json_object_del(m, "kind");
 		json_object_del(m, "to");
 	}
-	CU_ASSERT_EQUAL(play_import(st, file, 0, &copy, &e), 0);
-	CU_ASSERT_EQUAL(play_verify(st, copy, &bad, &e), 0);
+	CU_ASSERT_EQUAL(replay_import(st, file, 0, &copy, &e), 0);
+	CU_ASSERT_EQUAL(replay_verify(st, copy, &bad, &e), 0);
 	/* a rollback without its target is refused, nothing stored */
 	m = json_array_get(json_object_get(file, "moves"), 3);
 	json_object_set_new(m, "kind", json_string("rollback"));
-	CU_ASSERT_EQUAL(play_import(st, file, 0, &copy, &e), ERR_INPUT);
+	CU_ASSERT_EQUAL(replay_import(st, file, 0, &copy, &e), ERR_INPUT);
 	CU_ASSERT_EQUAL(copy, 0);
 	json_decref(file);
 }

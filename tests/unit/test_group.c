@@ -1,4 +1,4 @@
-/* tests/unit/test_group.c: CUnit suite for group commit (store_write_grouped and play_submit under concurrency) */
+/* tests/unit/test_group.c: CUnit suite for group commit (store_write_grouped and submit_steps under concurrency) */
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <pthread.h>
@@ -10,7 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine/play.h"
+#include "engine/create.h"
+#include "engine/replay.h"
+#include "engine/submit.h"
+#include "engine/views.h"
 #include "engine/registry.h"
 #include "fake_game.h"
 #include "store/store.h"
@@ -63,7 +66,7 @@ static int durable_move_count(struct store *s, int64_t id)
 	struct err e = {0};
 	int n = -1;
 
-	if (play_move_count(s, id, &n, &e) < 0)
+	if (views_move_count(s, id, &n, &e) < 0)
 		return -1;
 	return n;
 }
@@ -214,17 +217,17 @@ static void test_group__alone_and_mixed_with_exclusive_writes(void)
 	CU_ASSERT_EQUAL(user_exists(other, "after@example.org"), 1);
 }
 
-/* ---- play_submit under concurrency ---- */
+/* ---- submit_steps under concurrency ---- */
 
 static int64_t new_game(uint64_t seed)
 {
-	struct play_player players[2] = { { "Ann", NULL }, { "Bob", NULL } };
-	struct play_new_game ng = { .game = "counting-race", .players = players, .nplayers = 2,
+	struct create_player players[2] = { { "Ann", NULL }, { "Bob", NULL } };
+	struct create_spec ng = { .game = "counting-race", .players = players, .nplayers = 2,
 				    .seed = seed, .have_seed = 1, .quiet = 1 };
 	struct err e = {0};
 	int64_t id = 0;
 
-	CU_ASSERT_EQUAL(play_game_create(st, &ng, &id, NULL, &e), 0);
+	CU_ASSERT_EQUAL(create_setup(st, &ng, &id, NULL, &e), 0);
 	return id;
 }
 
@@ -249,13 +252,13 @@ static void *play_thread(void *arg)
 
 	pthread_barrier_wait(j->start);
 	for (int r = 0; r < j->rounds; r++) {
-		struct play_submit rq = { .game_id = j->game, .seat = j->seat, .lines = j->lines,
+		struct submit_request rq = { .game_id = j->game, .seat = j->seat, .lines = j->lines,
 					  .nlines = j->nlines, .via = "api", .if_match = j->if_match };
-		struct play_outcome out;
+		struct submit_outcome out;
 		struct err e = {0};
 		json_t *res = NULL;
 
-		j->rc = play_submit(st, &rq, &res, &out, &e);
+		j->rc = submit_steps(st, &rq, &res, &out, &e);
 		j->failed_line = out.failed_line;
 		if (j->rc == 0) {
 			int count = (int)json_integer_value(json_object_get(res, "move_count"));
@@ -376,7 +379,7 @@ static void test_group__submit_same_game_if_match(void)
 	{
 		struct err e = {0};
 		int first_bad = -1;
-		CU_ASSERT_EQUAL(play_verify(st, id, &first_bad, &e), 0);
+		CU_ASSERT_EQUAL(replay_verify(st, id, &first_bad, &e), 0);
 	}
 }
 
@@ -553,7 +556,7 @@ static void test_group__write_during_failing_sync_is_not_kept(void)
 }
 
 
-/* ---- writes that do not wait (store_write_grouped_async, play_submit_start) ---- */
+/* ---- writes that do not wait (store_write_grouped_async, submit_start) ---- */
 
 struct done_rec {
 	pthread_mutex_t lock;
@@ -664,19 +667,19 @@ static void test_group__submit_start_and_finish(void)
 {
 	const char *good[] = { "add 2" }, *bad[] = { "add 1", "add 9" };
 	int64_t id = new_game(31);
-	struct play_submit rq = { .game_id = id, .seat = 0, .lines = good, .nlines = 1, .via = "api",
+	struct submit_request rq = { .game_id = id, .seat = 0, .lines = good, .nlines = 1, .via = "api",
 				  .if_match = 0 };
-	struct play_pending *pp = NULL;
-	struct play_outcome out;
+	struct submit_pending *pp = NULL;
+	struct submit_outcome out;
 	struct err e = {0};
 	json_t *res = NULL;
 	sem_t done;
 
 	sem_init(&done, 0, 0);
-	CU_ASSERT_EQUAL_FATAL(play_submit_start(st, &rq, post_sem, &done, &pp, &out, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(submit_start(st, &rq, post_sem, &done, &pp, &out, &e), 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(pp);
 	CU_ASSERT_EQUAL_FATAL(wait_posted(&done), 0);
-	CU_ASSERT_EQUAL(play_submit_finish(pp, &res, &out, &e), 0);
+	CU_ASSERT_EQUAL(submit_finish(pp, &res, &out, &e), 0);
 	CU_ASSERT_EQUAL(json_integer_value(json_object_get(res, "move_count")), 1);
 	CU_ASSERT_EQUAL(out.replayed, 0);
 	json_decref(res);
@@ -687,7 +690,7 @@ static void test_group__submit_start_and_finish(void)
 	rq.lines = bad;
 	rq.nlines = 2;
 	rq.if_match = 1;
-	CU_ASSERT_EQUAL(play_submit_start(st, &rq, post_sem, &done, &pp, &out, &e), ERR_ILLEGAL);
+	CU_ASSERT_EQUAL(submit_start(st, &rq, post_sem, &done, &pp, &out, &e), ERR_ILLEGAL);
 	CU_ASSERT_PTR_NULL(pp);
 	CU_ASSERT_EQUAL(out.failed_line, 2);
 	CU_ASSERT_EQUAL(durable_move_count(other, id), 1);
@@ -695,7 +698,7 @@ static void test_group__submit_start_and_finish(void)
 	rq.lines = good;
 	rq.nlines = 1;
 	rq.if_match = 0;
-	CU_ASSERT_EQUAL(play_submit_start(st, &rq, post_sem, &done, &pp, &out, &e), ERR_STALE);
+	CU_ASSERT_EQUAL(submit_start(st, &rq, post_sem, &done, &pp, &out, &e), ERR_STALE);
 	CU_ASSERT_EQUAL(sem_trywait(&done), -1);
 	sem_destroy(&done);
 }

@@ -4,7 +4,7 @@
 
 #include "actions_fixture.h"
 #include "engine/join.h"
-#include "engine/play.h"
+#include "engine/views.h"
 #include "testutil.h"
 
 static int suite_init(void)
@@ -22,7 +22,7 @@ static void test_join__takes_the_open_seat_once(void)
 
 	CU_ASSERT_EQUAL_FATAL(join_game(fx_store, game, cy, &seat, &e), 0);
 	CU_ASSERT_EQUAL(seat, 1);
-	CU_ASSERT_EQUAL_FATAL(play_game_info(fx_store, game, &g, &seats, &n, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(views_game_info(fx_store, game, &g, &seats, &n, &e), 0);
 	CU_ASSERT_EQUAL(seats[1].user_id, cy);
 	ASSERT_STR_EQ(seats[1].name, "Cy");
 	store_seats_free(seats, n);

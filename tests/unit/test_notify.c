@@ -13,7 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine/play.h"
+#include "engine/create.h"
+#include "engine/submit.h"
+#include "engine/views.h"
 #include "engine/registry.h"
 #include "fake_game.h"
 #include "notify/notify.h"
@@ -92,8 +94,8 @@ static void env_close(struct env *E)
 /* A counting-race game of Ann and Bob (both with emails), created by Ann's user, with an optional clock. */
 static int64_t new_game(struct env *E, const char *clock_json, int64_t at)
 {
-	struct play_player players[2] = { { "Ann", "ann@example.org" }, { "Bob", "bob@example.org" } };
-	struct play_new_game ng = { .game = "counting-race", .players = players, .nplayers = 2, .seed = 7,
+	struct create_player players[2] = { { "Ann", "ann@example.org" }, { "Bob", "bob@example.org" } };
+	struct create_spec ng = { .game = "counting-race", .players = players, .nplayers = 2, .seed = 7,
 				    .have_seed = 1, .created_at = at };
 	struct store_game_clock k;
 	struct err e = {0};
@@ -110,19 +112,19 @@ static int64_t new_game(struct env *E, const char *clock_json, int64_t at)
 	CU_ASSERT_EQUAL(store_user_ensure(c, "ann@example.org", "Ann", &ann, &e), 0);
 	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
 	ng.created_by = ann;
-	CU_ASSERT_EQUAL_FATAL(play_game_create(E->st, &ng, &id, NULL, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(create_setup(E->st, &ng, &id, NULL, &e), 0);
 	return id;
 }
 
 static int submit(struct env *E, int64_t id, int seat, int64_t at, const char *l1, const char *l2)
 {
 	const char *lines[2] = { l1, l2 };
-	struct play_submit rq = { .game_id = id, .seat = seat, .lines = lines, .nlines = l2 ? 2 : 1, .via = "api",
+	struct submit_request rq = { .game_id = id, .seat = seat, .lines = lines, .nlines = l2 ? 2 : 1, .via = "api",
 				  .if_match = -1, .at = at };
-	struct play_outcome po;
+	struct submit_outcome po;
 	struct err e = {0};
 	json_t *res = NULL;
-	int rc = play_submit(E->st, &rq, &res, &po, &e);
+	int rc = submit_steps(E->st, &rq, &res, &po, &e);
 
 	if (rc < 0)
 		fprintf(stderr, "submit: %s\n", e.msg);
@@ -703,11 +705,11 @@ static void test_notify__smtp_aiosmtpd(void)
 	CU_ASSERT_EQUAL_FATAL(notify_new(&E.cfg, E.st, &E.n, &e), 0);
 	{
 		/* a name that needs RFC 2047 encoding */
-		struct play_player players[2] = { { "Zoë", "zoe@example.org" }, { "Bob", "bob@example.org" } };
-		struct play_new_game ng = { .game = "counting-race", .players = players, .nplayers = 2, .seed = 1,
+		struct create_player players[2] = { { "Zoë", "zoe@example.org" }, { "Bob", "bob@example.org" } };
+		struct create_spec ng = { .game = "counting-race", .players = players, .nplayers = 2, .seed = 1,
 					    .have_seed = 1, .created_at = T0 };
 		int64_t id;
-		CU_ASSERT_EQUAL_FATAL(play_game_create(E.st, &ng, &id, NULL, &e), 0);
+		CU_ASSERT_EQUAL_FATAL(create_setup(E.st, &ng, &id, NULL, &e), 0);
 	}
 	CU_ASSERT_EQUAL(notify_run_once(E.n, T0, &s, &e), 0);
 	CU_ASSERT_EQUAL(s.sent, 2);
@@ -844,7 +846,7 @@ static void test_notify__timeout_bot_plays(void)
 	CU_ASSERT_EQUAL(s.timeouts, 1);
 	CU_ASSERT_EQUAL(s.reminders, 0);
 	/* the bot's steps are stored with via "timeout", and it is Bob's turn now */
-	CU_ASSERT_EQUAL_FATAL(play_moves_json(E.st, id, &moves, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(views_moves_json(E.st, id, &moves, &e), 0);
 	CU_ASSERT(json_array_size(json_object_get(moves, "moves")) >= 2);
 	for (size_t i = 0; i < json_array_size(json_object_get(moves, "moves")); i++) {
 		json_t *m = json_array_get(json_object_get(moves, "moves"), i);
@@ -887,12 +889,12 @@ static void test_notify__timeout_drop(void)
 	/* Bob plays; Ann's seat is played at once by the bot, without waiting a day */
 	clock_set_fake_ms(T0 + 25 * HOUR);
 	CU_ASSERT_EQUAL(submit(&E, id, 1, T0 + 25 * HOUR, "add 1", "end"), 0);
-	CU_ASSERT_EQUAL_FATAL(play_moves_json(E.st, id, &moves, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(views_moves_json(E.st, id, &moves, &e), 0);
 	before = json_array_size(json_object_get(moves, "moves"));
 	json_decref(moves);
 	CU_ASSERT_EQUAL(notify_run_once(E.n, T0 + 25 * HOUR, &s, &e), 0);
 	CU_ASSERT_EQUAL(s.timeouts, 1);
-	CU_ASSERT_EQUAL_FATAL(play_moves_json(E.st, id, &moves, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(views_moves_json(E.st, id, &moves, &e), 0);
 	CU_ASSERT(json_array_size(json_object_get(moves, "moves")) > before);
 	ASSERT_STR_EQ(json_string_value(json_object_get(
 			      json_array_get(json_object_get(moves, "moves"), json_array_size(json_object_get(moves, "moves")) - 1),
@@ -1055,7 +1057,7 @@ static void test_notify__prefs_digest_and_off(void)
 		struct store_game g;
 		struct store_seat *seats = NULL;
 		int ns = 0;
-		CU_ASSERT_EQUAL(play_game_info(E.st, id, &g, &seats, &ns, &e), 0);
+		CU_ASSERT_EQUAL(views_game_info(E.st, id, &g, &seats, &ns, &e), 0);
 		ASSERT_STR_EQ(g.status, "finished");
 		store_seats_free(seats, ns);
 		store_game_release(&g);

@@ -1,6 +1,6 @@
-/* engine/play_admin.c: the admin console's reads and actions on stored games (rollback, seats, clocks, audit) */
+/* engine/manage.c: the admin console's reads and actions on stored games (rollback, seats, clocks, audit) */
 /* SPDX-License-Identifier: MIT */
-#include "engine/play_admin.h"
+#include "engine/manage.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,14 +8,15 @@
 
 #include "engine/engine.h"
 #include "engine/outbox.h"
-#include "engine/play.h"
+#include "engine/replay.h"
+#include "engine/submit.h"
+#include "engine/views.h"
 #include "engine/registry.h"
 #include "util/buf.h"
 #include "util/clock.h"
 #include "util/token.h"
 #include "util/banned.h"
 
-#define ROLLBACK_PREFIX "rollback to "
 #define DAY_MS (24LL * 3600 * 1000)
 #define DORMANT_TURN_MS (365 * DAY_MS)
 #define EXTEND_MIN_MS (60LL * 1000)
@@ -23,24 +24,7 @@
 #define CHAT_MAX 1000
 #define DIFF_MAX 500
 
-static json_t *seats_array(unsigned mask)
-{
-	json_t *a = json_array();
 
-	for (int i = 0; i < GAME_MAX_SEATS; i++)
-		if (mask & (1u << i))
-			json_array_append_new(a, json_integer(i));
-	return a;
-}
-
-static const struct game_ops *find_ops(const char *id, struct err *err)
-{
-	const struct game_ops *ops = registry_find(id);
-
-	if (!ops)
-		err_set(err, ERR_NOTFOUND, "no game called \"%s\" is hosted here", id ? id : "");
-	return ops;
-}
 
 /* The seat row of a game, or NULL. */
 static const struct store_seat *seat_of(const struct store_seat *seats, int n, int seat)
@@ -70,92 +54,6 @@ static int tell_players(struct store_conn *c, const char *event, int64_t game_id
 	return rc;
 }
 
-int play_admin__rollback_in_tx(struct store_conn *c, int64_t game_id, int to, const char *client, int64_t at,
-			       const char *reason, int notify, int *before, int *after, struct err *err)
-{
-	struct store_game g = {0};
-	struct store_seat *seats = NULL;
-	struct store_move target = {0}, row = {0};
-	struct engine_game eg = {0};
-	struct game_pending p;
-	const struct game_ops *ops;
-	json_t *final = NULL;
-	char *final_text = NULL, text[48];
-	int nseats = 0, rc;
-
-	if ((rc = store_game_get(c, game_id, &g, err)) < 0)
-		goto done;
-	if (!(ops = find_ops(g.game, err))) {
-		rc = ERR_NOTFOUND;
-		goto done;
-	}
-	if (strcmp(g.status, "aborted") == 0) {
-		rc = err_set(err, ERR_CONFLICT, "game %lld was aborted: it cannot be rolled back", (long long)game_id);
-		goto done;
-	}
-	if (to < 0 || to >= g.move_count) {
-		rc = g.move_count ? err_set(err, ERR_INPUT, "roll back to an earlier step: 0 (the set-up) to %d, not %d",
-					    g.move_count - 1, to)
-				  : err_set(err, ERR_INPUT, "game %lld has no steps to roll back", (long long)game_id);
-		goto done;
-	}
-	if ((rc = store_move_get(c, game_id, to, &target, err)) < 0)
-		goto done;
-	if ((rc = engine_game_decode(ops, target.snapshot, &eg, err)) < 0)
-		goto done;
-	engine_game_pending(&eg, &p);
-	final = ops->result(eg.state);
-	final_text = final ? json_dumps(final, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-	snprintf(text, sizeof(text), ROLLBACK_PREFIX "%d", to);
-	row.n = g.move_count + 1;
-	row.kind = STORE_MOVE_ROLLBACK;
-	row.target = to;
-	row.seat = -1;
-	row.text = text;
-	snprintf(row.via, sizeof(row.via), "admin");
-	row.client = (char *)client;
-	row.at = at;
-	/* like a step that revealed information: nobody can undo across a rollback */
-	row.back = g.move_count;
-	row.undo_seat = -1;
-	row.snapshot = target.snapshot;
-	if ((rc = store_move_append(c, game_id, &row, err)) < 0)
-		goto done;
-	if ((rc = store_game_update(c, game_id, row.n, final ? 0 : p.seats, final ? "finished" : "active", final_text,
-				    at, err)) < 0)
-		goto done;
-	if ((rc = store_game_clock_step(c, game_id, final ? 0 : p.seats, at, err)) < 0)
-		goto done;
-	if (notify) {
-		json_t *payload = json_pack("{s:i}", "to", to);
-		char *ptext;
-		if (reason)
-			json_object_set_new(payload, "reason", json_string(reason));
-		ptext = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
-		json_decref(payload);
-		if ((rc = store_seats_get(c, game_id, &seats, &nseats, err)) == 0)
-			for (int i = 0; i < nseats && rc == 0; i++)
-				if (seats[i].user_id)
-					rc = store_outbox_add(c, "rollback", game_id, seats[i].seat, seats[i].user_id, ptext,
-							      at, NULL, err);
-		free(ptext);
-		if (rc < 0)
-			goto done;
-	}
-	if (before)
-		*before = g.move_count;
-	if (after)
-		*after = row.n;
-	rc = 0;
-done:
-	json_decref(final);
-	free(final_text);
-	engine_game_release(&eg);
-	store_move_release(&target);
-	store_seats_free(seats, nseats);
-	store_game_release(&g);
-	return rc;
-}
 
 /* Begin an action: check the reason, take the writer. */
 static int begin(struct store *s, const struct actor *a, struct store_conn **c, struct err *err)
@@ -185,7 +83,7 @@ static void give(json_t **out, json_t *v, int rc)
 		json_decref(v);
 }
 
-int play_admin_rollback(struct store *s, const struct actor *a, int64_t game_id, int to, json_t **out,
+int manage_rollback(struct store *s, const struct actor *a, int64_t game_id, int to, json_t **out,
 			struct err *err)
 {
 	struct store_conn *c;
@@ -198,13 +96,13 @@ int play_admin_rollback(struct store *s, const struct actor *a, int64_t game_id,
 		*out = NULL;
 	if ((rc = begin(s, a, &c, err)) < 0)
 		return rc;
-	rc = play_admin__rollback_in_tx(c, game_id, to, a->client, now, a->reason, 1, &before, &after, err);
+	rc = submit_rollback_in_tx(c, game_id, to, a->client, now, a->reason, 1, &before, &after, err);
 	if (rc == 0)
 		rc = actor_audit(c, a, "rollback", game_id, before, after, json_pack("{s:i}", "to", to), now, err);
 	if (rc == 0 && (rc = store_game_get(c, game_id, &g, err)) == 0)
 		res = json_pack("{s:I,s:s,s:i,s:i,s:i,s:s,s:o}", "game", (json_int_t)game_id, "action", "rollback", "to",
 				to, "move_count_before", before, "move_count_after", after, "status", g.status,
-				"active_seats", seats_array(g.active_seats));
+				"active_seats", engine_seats_json(g.active_seats));
 	store_game_release(&g);
 	rc = finish(c, rc, err);
 	give(out, res, rc);
@@ -226,7 +124,7 @@ static int load_active(struct store_conn *c, int64_t game_id, int need_active, s
 	return store_seats_get(c, game_id, seats, nseats, err);
 }
 
-int play_admin_seat_replace(struct store *s, const struct actor *a, int64_t game_id, int seat,
+int manage_seat_replace(struct store *s, const struct actor *a, int64_t game_id, int seat,
 			    const char *name, const char *email, json_t **out, struct err *err)
 {
 	struct store_conn *c;
@@ -307,7 +205,7 @@ done:
 	return rc;
 }
 
-int play_admin_drop(struct store *s, const struct actor *a, int64_t game_id, int seat, json_t **out,
+int manage_drop(struct store *s, const struct actor *a, int64_t game_id, int seat, json_t **out,
 		    struct err *err)
 {
 	struct store_conn *c;
@@ -332,7 +230,7 @@ int play_admin_drop(struct store *s, const struct actor *a, int64_t game_id, int
 		rc = err_set(err, ERR_NOTFOUND, "game %lld has no seat %d", (long long)game_id, seat);
 		goto done;
 	}
-	if (!(ops = find_ops(g.game, err))) {
+	if (!(ops = engine_ops_find(g.game, err))) {
 		rc = ERR_NOTFOUND;
 		goto done;
 	}
@@ -391,7 +289,7 @@ done:
 	return rc;
 }
 
-int play_admin_extend(struct store *s, const struct actor *a, int64_t game_id, int seat, int64_t add_ms,
+int manage_extend(struct store *s, const struct actor *a, int64_t game_id, int seat, int64_t add_ms,
 		      json_t **out, struct err *err)
 {
 	struct store_conn *c;
@@ -436,7 +334,7 @@ done:
 	return rc;
 }
 
-int play_admin_abort(struct store *s, const struct actor *a, int64_t game_id, json_t **out,
+int manage_abort(struct store *s, const struct actor *a, int64_t game_id, json_t **out,
 		     struct err *err)
 {
 	struct store_conn *c;
@@ -469,7 +367,7 @@ done:
 	return rc;
 }
 
-int play_admin_import(struct store *s, const struct actor *a, const json_t *file, json_t **out,
+int manage_import(struct store *s, const struct actor *a, const json_t *file, json_t **out,
 		      struct err *err)
 {
 	struct store_conn *c;
@@ -480,9 +378,9 @@ int play_admin_import(struct store *s, const struct actor *a, const json_t *file
 		*out = NULL;
 	if ((rc = actor_check(a, err)) < 0)
 		return rc;
-	if ((rc = play_import(s, file, a->user_id, &id, err)) < 0)
+	if ((rc = replay_import(s, file, a->user_id, &id, err)) < 0)
 		return rc;
-	if ((rc = play_verify(s, id, &first_bad, err)) < 0)
+	if ((rc = replay_verify(s, id, &first_bad, err)) < 0)
 		return rc;
 	if ((rc = store_write_begin(s, &c, err)) < 0)
 		return rc;
@@ -500,7 +398,7 @@ int play_admin_import(struct store *s, const struct actor *a, const json_t *file
 	return 0;
 }
 
-int play_admin_verify(struct store *s, const struct actor *a, int64_t game_id, int *first_bad,
+int manage_verify(struct store *s, const struct actor *a, int64_t game_id, int *first_bad,
 		      json_t **out, struct err *err)
 {
 	struct actor act = *a;
@@ -517,7 +415,7 @@ int play_admin_verify(struct store *s, const struct actor *a, int64_t game_id, i
 	act.flags |= ACTOR_REASON_OPTIONAL;
 	if ((rc = actor_check(&act, err)) < 0)
 		return rc;
-	vrc = play_verify(s, game_id, first_bad, err);
+	vrc = replay_verify(s, game_id, first_bad, err);
 	if (vrc < 0 && vrc != ERR_CONFLICT)
 		return vrc; /* no such game, or the replay could not run: nothing was verified */
 	detail = vrc == 0 ? json_pack("{s:b}", "ok", 1)
@@ -550,7 +448,7 @@ static const char *game_title(const char *id)
 	return ops ? ops->title : id;
 }
 
-int play_admin_games(struct store *s, const struct store_game_filter *f, json_t **out, struct err *err)
+int manage_games(struct store *s, const struct store_game_filter *f, json_t **out, struct err *err)
 {
 	struct store_conn *c;
 	int64_t *ids = NULL;
@@ -583,7 +481,7 @@ int play_admin_games(struct store *s, const struct store_game_filter *f, json_t 
 		json_array_append_new(list, json_pack("{s:I,s:s,s:s,s:s,s:i,s:o,s:o,s:i,s:I,s:I}", "id", (json_int_t)g.id,
 						      "game", g.game, "title", game_title(g.game), "status", g.status,
 						      "move_count", g.move_count, "active_seats",
-						      seats_array(strcmp(g.status, "active") ? 0 : g.active_seats), "seats",
+						      engine_seats_json(strcmp(g.status, "active") ? 0 : g.active_seats), "seats",
 						      sa, "dead", dead, "created_at", (json_int_t)g.created_at, "updated_at",
 						      (json_int_t)g.updated_at));
 		store_seats_free(seats, nseats);
@@ -619,7 +517,7 @@ static json_t *token_json(const struct store_token_info *t)
 	return o;
 }
 
-int play_admin_game(struct store *s, int64_t id, json_t **out, struct err *err)
+int manage_game(struct store *s, int64_t id, json_t **out, struct err *err)
 {
 	struct store_conn *c;
 	struct store_seat *seats = NULL;
@@ -633,7 +531,7 @@ int play_admin_game(struct store *s, int64_t id, json_t **out, struct err *err)
 	size_t i;
 
 	*out = NULL;
-	if ((rc = play_game_json(s, id, -1, 1, &g, err)) < 0)
+	if ((rc = views_game_json(s, id, -1, 1, &g, err)) < 0)
 		goto done;
 	if ((rc = store_read_acquire(s, &c, err)) < 0)
 		goto done;
@@ -793,7 +691,7 @@ static json_t *step_json(const struct store_move *m, const struct store_seat *se
 			 (json_int_t)m->at, "time", when, "client", m->client);
 }
 
-int play_admin_timeline(struct store *s, int64_t id, json_t **out, struct err *err)
+int manage_timeline(struct store *s, int64_t id, json_t **out, struct err *err)
 {
 	struct store_conn *c;
 	struct store_game g = {0};
@@ -828,7 +726,7 @@ int play_admin_timeline(struct store *s, int64_t id, json_t **out, struct err *e
 	return rc;
 }
 
-int play_admin_position(struct store *s, int64_t id, int n, json_t **out, struct err *err)
+int manage_position(struct store *s, int64_t id, int n, json_t **out, struct err *err)
 {
 	struct store_conn *c;
 	struct store_game g = {0};
@@ -858,7 +756,7 @@ int play_admin_position(struct store *s, int64_t id, int n, json_t **out, struct
 	store_read_release(c);
 	if (rc < 0)
 		goto done;
-	if (!(ops = find_ops(g.game, err))) {
+	if (!(ops = engine_ops_find(g.game, err))) {
 		rc = ERR_NOTFOUND;
 		goto done;
 	}
@@ -874,7 +772,7 @@ int play_admin_position(struct store *s, int64_t id, int n, json_t **out, struct
 	o = json_pack("{s:s,s:I,s:s,s:i,s:i,s:o,s:o,s:{s:o,s:s,s:s},s:o,s:o}", "game", g.game, "id", (json_int_t)id,
 		      "title", ops->title, "n", n, "move_count", g.move_count, "step",
 		      n > 0 ? step_json(&m, seats, nseats, eras, neras) : json_null(), "view", view, "pending", "seats",
-		      seats_array(p.seats), "kind", p.kind, "prompt", p.prompt, "result",
+		      engine_seats_json(p.seats), "kind", p.kind, "prompt", p.prompt, "result",
 		      result ? result : json_null(), "seats", sa);
 	view = NULL;
 	*out = o;
@@ -941,7 +839,7 @@ static void diff_walk(json_t *list, size_t max, struct buf *path, const json_t *
 	diff_add(list, max, path->data, a, b);
 }
 
-json_t *play_admin_diff(const json_t *a, const json_t *b, size_t max)
+json_t *manage_diff(const json_t *a, const json_t *b, size_t max)
 {
 	json_t *list = json_array();
 	struct buf path = BUF_INIT;
@@ -951,7 +849,7 @@ json_t *play_admin_diff(const json_t *a, const json_t *b, size_t max)
 	return list;
 }
 
-int play_admin_audit(struct store *s, const struct store_audit_filter *f, json_t **out, struct err *err)
+int manage_audit(struct store *s, const struct store_audit_filter *f, json_t **out, struct err *err)
 {
 	struct store_conn *c;
 	struct store_audit_row *rows = NULL;

@@ -1,12 +1,13 @@
-/* engine/play_admin.h: the admin console's reads and actions on stored games (rollback, seats, clocks, audit) */
+/* engine/manage.h: the admin console's reads and actions on stored games (rollback, seats, clocks, audit) */
 /* SPDX-License-Identifier: MIT */
-#ifndef TURNPOST_ENGINE_PLAY_ADMIN_H
-#define TURNPOST_ENGINE_PLAY_ADMIN_H
+#ifndef TURNPOST_ENGINE_MANAGE_H
+#define TURNPOST_ENGINE_MANAGE_H
 
 #include <jansson.h>
 #include <stdint.h>
 
 #include "engine/actor.h"
+#include "engine/engine.h"
 #include "store/store.h"
 #include "util/err.h"
 
@@ -22,20 +23,10 @@
  * random generator too: the same steps draw the same numbers again.
  */
 
-/*
- * Append the rollback step inside the caller's write transaction: the game's
- * status, pending seats and clocks follow step N's position. notify: queue a
- * "rollback" outbox row ({"to":N,"reason":...}) for every seated player.
- * before and after (may be NULL) receive the move count before and after.
- * ERR_INPUT when N is not an earlier step, ERR_CONFLICT for an aborted game.
- */
-int play_admin__rollback_in_tx(struct store_conn *c, int64_t game_id, int to, const char *client, int64_t at,
-			       const char *reason, int notify, int *before, int *after, struct err *err);
-
 /* ---- actions: one transaction each, with the audit row; *out (may be NULL) gets a new summary object ---- */
 
 /* Roll back to step to (0: the set-up); the players are told. */
-int play_admin_rollback(struct store *s, const struct actor *a, int64_t game_id, int to, json_t **out,
+int manage_rollback(struct store *s, const struct actor *a, int64_t game_id, int to, json_t **out,
 			struct err *err);
 /*
  * Give seat another player: email (NULL or "": the seat has no player and
@@ -44,7 +35,7 @@ int play_admin_rollback(struct store *s, const struct actor *a, int64_t game_id,
  * ("token" in *out, shown once) and the new player is invited. A seat the
  * bot played after a drop is a person's again.
  */
-int play_admin_seat_replace(struct store *s, const struct actor *a, int64_t game_id, int seat,
+int manage_seat_replace(struct store *s, const struct actor *a, int64_t game_id, int seat,
 			    const char *name, const char *email, json_t **out, struct err *err);
 /*
  * Drop a seat's player. When the game has a bot, the bot plays the seat from
@@ -56,28 +47,28 @@ int play_admin_seat_replace(struct store *s, const struct actor *a, int64_t game
  * one ({"action":"bot"|"aborted","name","reason"}).
  * *out has "outcome": "bot" or "aborted".
  */
-int play_admin_drop(struct store *s, const struct actor *a, int64_t game_id, int seat, json_t **out,
+int manage_drop(struct store *s, const struct actor *a, int64_t game_id, int seat, json_t **out,
 		    struct err *err);
 /* Extend the running deadline of seat by add_ms (1 minute to 366 days); *out has the new "deadline". */
-int play_admin_extend(struct store *s, const struct actor *a, int64_t game_id, int seat, int64_t add_ms,
+int manage_extend(struct store *s, const struct actor *a, int64_t game_id, int seat, int64_t add_ms,
 		      json_t **out, struct err *err);
 /* End an active game without a result (status "aborted"); its clocks stop; every seated player is told ("abort"). */
-int play_admin_abort(struct store *s, const struct actor *a, int64_t game_id, json_t **out,
+int manage_abort(struct store *s, const struct actor *a, int64_t game_id, json_t **out,
 		     struct err *err);
-/* Import a replay file (play_import), verify it and write the audit row; *out has the new "id". */
-int play_admin_import(struct store *s, const struct actor *a, const json_t *file, json_t **out,
+/* Import a replay file (replay_import), verify it and write the audit row; *out has the new "id". */
+int manage_import(struct store *s, const struct actor *a, const json_t *file, json_t **out,
 		      struct err *err);
 
 /*
- * Replay a game from its set-up and log (play_verify) and write an audit row
+ * Replay a game from its set-up and log (replay_verify) and write an audit row
  * "verify" whose detail holds the result: {"ok":true} or {"ok":false,
  * "first_difference":N,"difference":"..."}. The reason is optional here
- * (verify changes nothing). Returns play_verify's answer: 0 when every
+ * (verify changes nothing). Returns replay_verify's answer: 0 when every
  * snapshot replays; ERR_CONFLICT with *first_bad and err's message when one
  * does not (both write the row); other errors (no such game) write none.
  * *out (may be NULL) gets the result as {"game","ok",...}.
  */
-int play_admin_verify(struct store *s, const struct actor *a, int64_t game_id, int *first_bad,
+int manage_verify(struct store *s, const struct actor *a, int64_t game_id, int *first_bad,
 		      json_t **out, struct err *err);
 
 /* ---- reads (all *out new) ---- */
@@ -86,27 +77,27 @@ int play_admin_verify(struct store *s, const struct actor *a, int64_t game_id, i
  * Games matching the filter: [{"id","game","title","status","move_count",
  * "active_seats","seats":[{"seat","name","email"}],"dead","created_at","updated_at"}].
  */
-int play_admin_games(struct store *s, const struct store_game_filter *f, json_t **out, struct err *err);
+int manage_games(struct store *s, const struct store_game_filter *f, json_t **out, struct err *err);
 /*
- * One game for the console: the spectator's game object (play_game_json with
+ * One game for the console: the spectator's game object (views_game_json with
  * emails) plus per seat "user_id", "clock" and "tokens", and "clock_mode",
  * "dead", "notifications" (see outbox_row_json), "chat".
  */
-int play_admin_game(struct store *s, int64_t id, json_t **out, struct err *err);
+int manage_game(struct store *s, int64_t id, json_t **out, struct err *err);
 /* {"game","move_count","steps":[{"n","seat","player","text","via","at","time","client"}]}. */
-int play_admin_timeline(struct store *s, int64_t id, json_t **out, struct err *err);
+int manage_timeline(struct store *s, int64_t id, json_t **out, struct err *err);
 /*
  * The position after step n (0: the set-up), from its stored snapshot:
  * {"game","id","title","n","move_count","step" (null for the set-up),"view" (spectator),
  *  "pending","result","seats":[{"seat","name"}]}. ERR_NOTFOUND when there is no such step.
  */
-int play_admin_position(struct store *s, int64_t id, int n, json_t **out, struct err *err);
+int manage_position(struct store *s, int64_t id, int n, json_t **out, struct err *err);
 /*
  * What changed from a to b: [{"path":"players[1].ore","before":...,"after":...}]
  * (a missing side is absent), at most max entries (0: 500). New.
  */
-json_t *play_admin_diff(const json_t *a, const json_t *b, size_t max);
+json_t *manage_diff(const json_t *a, const json_t *b, size_t max);
 /* The audit log: [{"id","at","time","actor","actor_user_id","actor_email","action","game","reason","before","after","detail"}]. */
-int play_admin_audit(struct store *s, const struct store_audit_filter *f, json_t **out, struct err *err);
+int manage_audit(struct store *s, const struct store_audit_filter *f, json_t **out, struct err *err);
 
 #endif

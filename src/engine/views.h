@@ -1,0 +1,43 @@
+/* engine/views.h: games as people see them: lists, one game for a seat, legal steps, the steps so far */
+/* SPDX-License-Identifier: MIT */
+#ifndef TURNPOST_ENGINE_VIEWS_H
+#define TURNPOST_ENGINE_VIEWS_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "engine/game.h"
+#include "store/store.h"
+#include "util/err.h"
+
+/* Game ids, newest first: all (user_id 0) or those where user_id holds a seat; at most limit. *ids new (free()). */
+int views_game_ids(struct store *s, int64_t user_id, int limit, int64_t **ids, int *n, struct err *err);
+/* Ids of active games with a seat user_id could join (see join_game), newest first; *ids new (free()). */
+int views_games_open(struct store *s, int64_t user_id, int limit, int64_t **ids, int *n, struct err *err);
+
+/* The game row's move count (cheap, for If-None-Match). */
+int views_move_count(struct store *s, int64_t id, int *move_count, struct err *err);
+
+/*
+ * The game as the API shows it to viewer_seat (-1: spectator):
+ * {"id","game","title","status","move_count","active_seats","pending","seats","view","result"}. New.
+ * with_emails: include the seats' emails (admins and players of the game).
+ */
+int views_game_json(struct store *s, int64_t id, int viewer_seat, int with_emails, json_t **out,
+		   struct err *err);
+/*
+ * The stored game row and seats: release them with views_game_info_release.
+ * On failure there is nothing to release (*g zeroed, *seats NULL, *nseats 0;
+ * releasing them anyway is harmless).
+ */
+int views_game_info(struct store *s, int64_t id, struct store_game *g, struct store_seat **seats, int *nseats,
+		   struct err *err);
+void views_game_info_release(struct store_game *g, struct store_seat *seats, int nseats);
+/* {"move_count":n,"seat":s,"moves":[...]} for seat. New. */
+int views_legal_json(struct store *s, int64_t id, int seat, json_t **out, struct err *err);
+/* {"moves":[{"n","seat","text","via","at"}]}. New. */
+int views_moves_json(struct store *s, int64_t id, json_t **out, struct err *err);
+/* The steps as the API lists them: a new array of {"n","seat","text","via","at","time"[,"client"][,"kind","to"]}. */
+json_t *views_moves_array(const struct store_move *moves, int n, int with_client);
+
+#endif
