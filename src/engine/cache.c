@@ -161,15 +161,18 @@ int cache_pos_load(const struct game_ops *ops, int64_t game_id, const char *snap
 	/* decode outside the lock: other games' requests go on meanwhile */
 	p = calloc(1, sizeof(*p));
 	if (!p)
-		abort();
+		return err_set(err, ERR_NOMEM, "out of memory");
 	if ((rc = engine_game_decode(ops, snapshot, &p->eg, err)) < 0) {
 		free(p);
 		return rc;
 	}
 	p->game_id = game_id;
 	p->snapshot = malloc(len + 1);
-	if (!p->snapshot)
-		abort();
+	if (!p->snapshot) {
+		engine_game_release(&p->eg);
+		free(p);
+		return err_set(err, ERR_NOMEM, "out of memory");
+	}
 	memcpy(p->snapshot, snapshot, len + 1);
 	p->snapshot_len = len;
 	pthread_mutex_lock(&lock);

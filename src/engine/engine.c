@@ -212,8 +212,13 @@ int engine_seed_parse(const char *text, uint64_t *seed)
 {
 	char *end;
 
+	*seed = 0;
 	if (!text || !*text)
-		return -1;
+		return ERR_INPUT;
 	*seed = strtoull(text, &end, 10);
-	return *end ? -1 : 0;
+	if (*end) {
+		*seed = 0;
+		return ERR_INPUT;
+	}
+	return 0;
 }

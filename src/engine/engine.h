@@ -57,7 +57,7 @@ json_t *engine_seats_json(unsigned mask);
 json_t *engine_pending_json(const struct game_pending *p);
 /* The hosted game id, or NULL with ERR_NOTFOUND ("no game called ... is hosted here") in err. */
 const struct game_ops *engine_ops_find(const char *id, struct err *err);
-/* A seed as decimal text (new; NULL when out of memory), and back: 0, or -1 when text is not a number. */
+/* A seed as decimal text (new; NULL when out of memory), and back: 0, or ERR_INPUT (*seed 0) when text is not a number. */
 char *engine_seed_text(uint64_t seed);
 int engine_seed_parse(const char *text, uint64_t *seed);
 

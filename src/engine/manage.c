@@ -640,8 +640,10 @@ static int eras_load(struct store_conn *c, int64_t game_id, struct seat_era **ou
 	*n = 0;
 	if ((rc = store_audit_seat_changes(c, game_id, &rows, &nrows, err)) < 0)
 		return rc;
-	if (nrows && !(*out = calloc((size_t)nrows, sizeof(**out))))
-		abort();
+	if (nrows && !(*out = calloc((size_t)nrows, sizeof(**out)))) {
+		store_audit_rows_free(rows, nrows);
+		return err_set(err, ERR_NOMEM, "out of memory");
+	}
 	for (int i = 0; i < nrows; i++) {
 		json_t *d = rows[i].detail ? json_loads(rows[i].detail, 0, NULL) : NULL;
 		json_t *seat = json_object_get(d, "seat");
@@ -653,9 +655,13 @@ static int eras_load(struct store_conn *c, int64_t game_id, struct seat_era **ou
 		if (json_is_integer(seat) && name && rows[i].before >= 0) {
 			(*out)[k].seat = (int)json_integer_value(seat);
 			(*out)[k].until = rows[i].before;
-			(*out)[k].name = strdup(name);
-			if (!(*out)[k].name)
-				abort();
+			if (!((*out)[k].name = strdup(name))) {
+				json_decref(d);
+				eras_free(*out, k);
+				*out = NULL;
+				store_audit_rows_free(rows, nrows);
+				return err_set(err, ERR_NOMEM, "out of memory");
+			}
 			k++;
 		}
 		json_decref(d);

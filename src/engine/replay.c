@@ -55,8 +55,10 @@ int replay_verify(struct store *s, int64_t id, int *first_bad, struct err *err)
 	snaps = calloc((size_t)n + 1, sizeof(*snaps));
 	backs = calloc((size_t)n + 1, sizeof(*backs));
 	undos = calloc((size_t)n + 1, sizeof(*undos));
-	if (!snaps || !backs || !undos)
-		abort();
+	if (!snaps || !backs || !undos) {
+		rc = err_set(err, ERR_NOMEM, "out of memory");
+		goto done;
+	}
 	if ((rc = engine_game_encode(&eg, &snaps[0], err)) < 0)
 		goto done;
 	undos[0] = -1;

@@ -94,21 +94,21 @@ int rng_decode(struct rng *r, const char *text)
 	char *end;
 
 	if (!text || strlen(text) < 66 || text[64] != ':')
-		return -1;
+		return ERR_INPUT;
 	for (int i = 0; i < 4; i++) {
 		memcpy(part, text + 16 * i, 16);
 		part[16] = '\0';
 		for (int k = 0; k < 16; k++)
 			if (!strchr("0123456789abcdef", part[k]))
-				return -1;
+				return ERR_INPUT;
 		r->s[i] = strtoull(part, &end, 16);
 	}
 	if (!(r->s[0] | r->s[1] | r->s[2] | r->s[3]))
-		return -1;
+		return ERR_INPUT;
 	if (text[65] < '0' || text[65] > '9')
-		return -1;
+		return ERR_INPUT;
 	r->draws = strtoull(text + 65, &end, 10);
 	if (*end)
-		return -1;
+		return ERR_INPUT;
 	return 0;
 }

@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "util/err.h"
+
 /*
  * xoshiro256** (Blackman and Vigna). Its whole state is these 32 bytes, which
  * the engine stores inside every snapshot, so replaying a game from its seed
@@ -30,7 +32,7 @@ void rng_shuffle_int(struct rng *r, int *a, int n);
 
 /* 64 lower-case hex digits for s[0..3], then ":" and the draw count in decimal. */
 void rng_encode(const struct rng *r, char out[96]);
-/* Parse what rng_encode wrote; returns 0 or -1. */
+/* Parse what rng_encode wrote: 0, or ERR_INPUT when text is not that (then *r may be partly written). */
 int rng_decode(struct rng *r, const char *text);
 
 #endif

@@ -39,7 +39,7 @@ static struct store_move *batch_push(struct batch *b)
 	struct pending_row *grown = realloc(b->rows, sizeof(*b->rows) * (size_t)(b->n + 1));
 
 	if (!grown)
-		abort();
+		return NULL;
 	b->rows = grown;
 	memset(&b->rows[b->n], 0, sizeof(b->rows[b->n]));
 	return &b->rows[b->n++].m;
@@ -121,7 +121,11 @@ static int apply_lines(struct store_conn *c, const struct store_game *g, const s
 			}
 			engine_game_release(eg);
 			*eg = back;
-			m = batch_push(b);
+			if (!(m = batch_push(b))) {
+				store_move_release(&tmp);
+				rc = err_set(err, ERR_NOMEM, "out of memory");
+				goto done;
+			}
 			m->n = count + 1;
 			m->seat = rq->seat;
 			m->text = strdup("undo");
@@ -143,7 +147,11 @@ static int apply_lines(struct store_conn *c, const struct store_game *g, const s
 				goto done;
 			if ((rc = engine_game_encode(eg, &snap, err)) < 0)
 				goto done;
-			m = batch_push(b);
+			if (!(m = batch_push(b))) {
+				free(snap);
+				rc = err_set(err, ERR_NOMEM, "out of memory");
+				goto done;
+			}
 			m->n = count + 1;
 			m->seat = rq->seat;
 			m->text = buf_detach(&canon, NULL);

@@ -55,6 +55,7 @@ int views_move_count(struct store *s, int64_t id, int *move_count, struct err *e
 	struct store_game g;
 	int rc;
 
+	*move_count = 0;
 	if ((rc = store_read_acquire(s, &c, err)) < 0)
 		return rc;
 	rc = store_game_get(c, id, &g, err);

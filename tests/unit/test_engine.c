@@ -363,6 +363,24 @@ static void test_engine__rollback_is_a_kind_of_step(void)
 	json_decref(file);
 }
 
+/* The shared helpers answer with named codes and clear what they give on failure. */
+static void test_engine__helpers_name_their_errors(void)
+{
+	struct err e = {0};
+	uint64_t seed = 7;
+
+	CU_ASSERT_EQUAL(engine_seed_parse("1234", &seed), 0);
+	CU_ASSERT_EQUAL(seed, 1234);
+	CU_ASSERT_EQUAL(engine_seed_parse("12x", &seed), ERR_INPUT);
+	CU_ASSERT_EQUAL(seed, 0);
+	seed = 7;
+	CU_ASSERT_EQUAL(engine_seed_parse(NULL, &seed), ERR_INPUT);
+	CU_ASSERT_EQUAL(seed, 0);
+	CU_ASSERT_PTR_NULL(engine_ops_find("no-such-game", &e));
+	CU_ASSERT_EQUAL(e.code, ERR_NOTFOUND);
+	CU_ASSERT_PTR_NOT_NULL(engine_ops_find("counting-race", &e));
+}
+
 static CU_TestInfo engine_cases[] = {
 	{ "test_engine__snapshot_roundtrip", test_engine__snapshot_roundtrip },
 	{ "test_engine__step_reports_reveal", test_engine__step_reports_reveal },
@@ -374,6 +392,7 @@ static CU_TestInfo engine_cases[] = {
 	{ "test_engine__verify_finds_tampering", test_engine__verify_finds_tampering },
 	{ "test_engine__export_import_roundtrip", test_engine__export_import_roundtrip },
 	{ "test_engine__rollback_is_a_kind_of_step", test_engine__rollback_is_a_kind_of_step },
+	{ "test_engine__helpers_name_their_errors", test_engine__helpers_name_their_errors },
 	CU_TEST_INFO_NULL
 };
 

@@ -120,8 +120,8 @@ static void test_rng__deterministic_and_roundtrip(void)
 	CU_ASSERT_EQUAL(rng_decode(&b, text), 0);
 	CU_ASSERT_EQUAL(b.draws, 100);
 	CU_ASSERT_EQUAL(rng_next(&a), rng_next(&b));
-	CU_ASSERT_EQUAL(rng_decode(&b, "zz"), -1);
-	CU_ASSERT_EQUAL(rng_decode(&b, "0000000000000000000000000000000000000000000000000000000000000000:1"), -1);
+	CU_ASSERT_EQUAL(rng_decode(&b, "zz"), ERR_INPUT);
+	CU_ASSERT_EQUAL(rng_decode(&b, "0000000000000000000000000000000000000000000000000000000000000000:1"), ERR_INPUT);
 }
 
 static void test_rng__die_is_uniform_enough(void)
