@@ -104,7 +104,7 @@ int daemon_main(int argc, char **argv)
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	if (store_open(cfg.db, &(struct store_options){ .background_checkpoints = 1 }, &store, &e) < 0) {
+	if (store_open(cfg.db, &(struct store_options){ .background_checkpoints = 1, .hold_lock = 1 }, &store, &e) < 0) {
 		log_error("%s", e.msg);
 		goto done;
 	}

@@ -57,7 +57,12 @@ static const struct cli_cmd cli_table[] = {
 	  "notifications, newest first (S: pending,\nsent, dead, skipped)", cli_outbox_list, 0 },
 	{ "outbox resend", "ID [--reason TEXT]", SEC_NOTIFY, "deliver a dead notification again (same id)",
 	  cli_outbox_resend, 0 },
-	{ "backup", "FILE", SEC_DB, "online backup into FILE", cli_backup_run, 0 },
+	{ "backup", "FILE [--force]", SEC_DB,
+	  "a checked copy of the database, made\nwhile turnpostd runs (--force: replace FILE)",
+	  cli_backup_run, 0 },
+	{ "restore", "FILE", SEC_DB,
+	  "replace the database by a backup, checked\nfirst (turnpostd stopped; the old database\nis kept aside)",
+	  cli_restore_run, 0 },
 };
 
 #define CLI_NCMDS (sizeof(cli_table) / sizeof(cli_table[0]))

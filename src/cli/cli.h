@@ -95,5 +95,6 @@ int cli_action_audit(struct cli *c);
 int cli_outbox_list(struct cli *c);
 int cli_outbox_resend(struct cli *c);
 int cli_backup_run(struct cli *c);
+int cli_restore_run(struct cli *c);
 
 #endif

@@ -18,3 +18,6 @@ EXTRA_DIST += tests/cli/test_settings.sh
 # Both programs report the commit they were built from (tools/version.sh)
 TESTS += tests/cli/test_version.sh
 EXTRA_DIST += tests/cli/test_version.sh
+# backup under write load, restore, and the schema guard (a newer or foreign database is refused)
+TESTS += tests/cli/test_backup.sh
+EXTRA_DIST += tests/cli/test_backup.sh

@@ -6,8 +6,10 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -169,8 +171,71 @@ static int wal_mode(sqlite3 *db)
 	return wal;
 }
 
+/* Whether name is one of this build's migrations. */
+static int migration_known(const char *name)
+{
+	for (const struct embed_file *f = embed_sql; f->name; f++)
+		if (strcmp(f->name, name) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether db is a database this build may use, read before anything changes
+ * it: empty (a new one), or turnpost's (schema_migrations) with only
+ * migrations this build knows. *applied: how many it has.
+ */
+static int schema_check(sqlite3 *db, const char *path, int *applied, struct err *err)
+{
+	sqlite3_stmt *st = NULL;
+	const char *last = "none";
+	int rc = 0, r;
+
+	*applied = 0;
+	if (sqlite3_prepare_v2(db, "SELECT count(*), ifnull(sum(name = 'schema_migrations'), 0) FROM sqlite_master",
+			       -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_ROW) {
+		rc = err_set(err, ERR_INPUT, "cannot read the database %s: %s", path, sqlite3_errmsg(db));
+		goto done;
+	}
+	if (sqlite3_column_int(st, 0) == 0)
+		goto done;
+	if (sqlite3_column_int(st, 1) == 0) {
+		rc = err_set(err, ERR_INPUT,
+			     "%s is an SQLite database but not turnpost's (it has no schema_migrations table); "
+			     "refusing to change it",
+			     path);
+		goto done;
+	}
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(db, "SELECT name FROM schema_migrations ORDER BY name", -1, &st, NULL) != SQLITE_OK) {
+		rc = err_set(err, ERR_INPUT, "cannot read the migrations of %s: %s", path, sqlite3_errmsg(db));
+		goto done;
+	}
+	for (const struct embed_file *f = embed_sql; f->name; f++)
+		last = f->name;
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+
+		if (!name || !migration_known(name)) {
+			rc = err_set(err, ERR_INPUT,
+				     "the database %s has the schema migration %s, newer than this turnpost knows "
+				     "(its last is %s): run the turnpost release that upgraded it, or a newer one",
+				     path, name ? name : "NULL", last);
+			goto done;
+		}
+		(*applied)++;
+	}
+	if (r != SQLITE_DONE)
+		rc = err_set(err, ERR_INPUT, "cannot read the migrations of %s: %s", path, sqlite3_errmsg(db));
+done:
+	sqlite3_finalize(st);
+	return rc;
+}
+
 static int conn_open(struct store *s, struct store_conn *c, int writer, int busy_ms, struct err *err)
 {
+	int applied;
 	int flags = writer ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
 	char *msg = NULL;
 	const char *pragmas = writer
@@ -189,6 +254,9 @@ static int conn_open(struct store *s, struct store_conn *c, int writer, int busy
 		return ERR_STORE;
 	}
 	sqlite3_busy_timeout(c->db, busy_ms);
+	/* before WAL mode or a migration changes a file that is not ours */
+	if (writer && schema_check(c->db, s->path, &applied, err) < 0)
+		return ERR_INPUT;
 	if (sqlite3_exec(c->db, pragmas, NULL, NULL, &msg) != SQLITE_OK) {
 		err_set(err, ERR_STORE, "cannot set up database %s: %s", s->path, msg ? msg : "?");
 		sqlite3_free(msg);
@@ -280,6 +348,7 @@ static int migrate(struct store *s, struct err *err)
 		}
 		if (sqlite3_exec(c->db, "COMMIT", NULL, NULL, &msg) != SQLITE_OK)
 			goto fail;
+		log_info("database %s: migration %s applied (schema version %d)", s->path, f->name, applied);
 	}
 	s->schema_version = applied;
 	return 0;
@@ -459,6 +528,31 @@ static void sqlite_setup(void)
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
 
+/*
+ * Take PATH-lock, shared (a running turnpostd) or exclusive (a restore),
+ * without waiting: ERR_CONFLICT when the other kind is held.
+ */
+static int store_lock(const char *path, int how, int *fd, struct err *err)
+{
+	char lock[PATH_MAX];
+
+	if ((size_t)snprintf(lock, sizeof(lock), "%s-lock", path) >= sizeof(lock))
+		return err_set(err, ERR_INPUT, "the database path %s is too long", path);
+	*fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0640);
+	if (*fd < 0)
+		return err_set(err, ERR_IO, "cannot open the lock file %s: %s", lock, strerror(errno));
+	if (flock(*fd, how | LOCK_NB) == 0)
+		return 0;
+	close(*fd);
+	*fd = -1;
+	if (errno != EWOULDBLOCK)
+		return err_set(err, ERR_IO, "cannot lock %s: %s", lock, strerror(errno));
+	return err_set(err, ERR_CONFLICT,
+		       how == LOCK_SH ? "a restore is replacing the database %s (it holds %s)"
+				      : "turnpostd is running on the database %s (it holds %s): stop it first",
+		       path, lock);
+}
+
 int store_open(const char *path, const struct store_options *opt, struct store **out, struct err *err)
 {
 	struct store *s = NULL;
@@ -477,6 +571,7 @@ int store_open(const char *path, const struct store_options *opt, struct store *
 		return err_set(err, ERR_NOMEM, "out of memory");
 	s->path = strdup(path);
 	s->wal_fd = -1;
+	s->lock_fd = -1;
 	s->wal_path = malloc(strlen(path) + sizeof("-wal"));
 	if (!s->path || !s->wal_path) {
 		free(s->wal_path);
@@ -495,6 +590,8 @@ int store_open(const char *path, const struct store_options *opt, struct store *
 	pthread_mutex_init(&s->heads_lock, NULL);
 	pthread_mutex_init(&s->read_lock, NULL);
 	pthread_cond_init(&s->read_free, NULL);
+	if (opt && opt->hold_lock && (rc = store_lock(path, LOCK_SH, &s->lock_fd, err)) < 0)
+		goto done;
 	if ((rc = conn_open(s, &s->writer, 1, busy, err)) < 0)
 		goto done;
 	if ((rc = migrate(s, err)) < 0)
@@ -552,6 +649,8 @@ void store_close(struct store *s)
 	pthread_cond_destroy(&s->ckpt_wake);
 	if (s->wal_fd >= 0)
 		close(s->wal_fd);
+	if (s->lock_fd >= 0)
+		close(s->lock_fd);
 	free(s->wal_path);
 	free(s->path);
 	free(s);
@@ -1143,35 +1242,213 @@ int store_ping(struct store *s, struct err *err)
 	return rc;
 }
 
-int store_backup(struct store *s, const char *dest, struct err *err)
+/* path with a suffix (new; NULL when out of memory). */
+static char *path_with(const char *path, const char *suffix)
 {
-	sqlite3 *to = NULL;
-	sqlite3_backup *b;
-	struct store_conn *c;
+	size_t n = strlen(path) + strlen(suffix) + 1;
+	char *p = malloc(n);
+
+	if (p)
+		snprintf(p, n, "%s%s", path, suffix);
+	return p;
+}
+
+/* Sync a file, then the directory that names it (a rename is durable once its directory is synced). */
+static int sync_file_and_dir(const char *path, struct err *err)
+{
+	char *copy = strdup(path);
+	int fd, rc = 0;
+
+	if (!copy)
+		return err_set(err, ERR_NOMEM, "out of memory");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fsync(fd) < 0)
+		rc = err_set(err, ERR_IO, "cannot sync %s: %s", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	fd = rc ? -1 : open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	free(copy);
+	return rc;
+}
+
+/*
+ * VACUUM INTO dest (which must not exist) from the database at src, opened
+ * read-only: one read transaction, so the copy is one committed state however
+ * many writers commit meanwhile; then synced (VACUUM INTO does not).
+ */
+static int vacuum_into(const char *src, const char *dest, struct err *err)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
 	int rc = 0;
 
-	if (sqlite3_open_v2(dest, &to, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-		rc = err_set(err, ERR_IO, "cannot create backup %s: %s", dest, to ? sqlite3_errmsg(to) : "?");
-		sqlite3_close(to);
+	if (sqlite3_open_v2(src, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		rc = err_set(err, ERR_IO, "cannot open %s: %s", src, db ? sqlite3_errmsg(db) : "out of memory");
+		goto done;
+	}
+	sqlite3_busy_timeout(db, 5000);
+	if (sqlite3_prepare_v2(db, "VACUUM INTO ?", -1, &st, NULL) != SQLITE_OK) {
+		rc = err_set(err, ERR_IO, "cannot copy %s: %s", src, sqlite3_errmsg(db));
+		goto done;
+	}
+	sqlite3_bind_text(st, 1, dest, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		rc = err_set(err, ERR_IO, "copying %s to %s failed: %s", src, dest, sqlite3_errmsg(db));
+		goto done;
+	}
+	rc = sync_file_and_dir(dest, err);
+done:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return rc;
+}
+
+int store_backup(struct store *s, const char *dest, int overwrite, struct err *err)
+{
+	char suffix[40];
+	char *tmp = NULL;
+	struct err check = {0};
+	int rc, version;
+
+	if (!overwrite && access(dest, F_OK) == 0)
+		return err_set(err, ERR_CONFLICT, "%s exists", dest);
+	snprintf(suffix, sizeof(suffix), ".tmp-%ld", (long)getpid());
+	if (!(tmp = path_with(dest, suffix)))
+		return err_set(err, ERR_NOMEM, "out of memory");
+	unlink(tmp);
+	if ((rc = vacuum_into(s->path, tmp, err)) < 0)
+		goto done;
+	if ((rc = store_file_check(tmp, &version, &check)) < 0) {
+		err_set(err, rc, "the copy fails its check: %s", check.msg);
+		goto done;
+	}
+	if (overwrite) {
+		if (rename(tmp, dest) < 0)
+			rc = err_set(err, ERR_IO, "cannot rename %s to %s: %s", tmp, dest, strerror(errno));
+	} else if (link(tmp, dest) < 0) {
+		/* link, unlike rename, refuses a dest made meanwhile */
+		if (errno == EEXIST)
+			rc = err_set(err, ERR_CONFLICT, "%s exists", dest);
+		else
+			rc = err_set(err, ERR_IO, "cannot name the backup %s: %s", dest, strerror(errno));
+	}
+	if (!rc)
+		rc = sync_file_and_dir(dest, err);
+done:
+	if (tmp)
+		unlink(tmp);
+	free(tmp);
+	return rc;
+}
+
+int store_file_check(const char *path, int *version, struct err *err)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	const char *answer;
+	int rc = 0;
+
+	*version = 0;
+	if (access(path, R_OK) < 0)
+		return err_set(err, ERR_INPUT, "cannot read %s: %s", path, strerror(errno));
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		rc = err_set(err, ERR_INPUT, "cannot open %s: %s", path, db ? sqlite3_errmsg(db) : "out of memory");
+		goto done;
+	}
+	if ((rc = schema_check(db, path, version, err)) < 0)
+		goto done;
+	if (*version == 0) {
+		rc = err_set(err, ERR_INPUT, "%s is not a turnpost database (it is empty)", path);
+		goto done;
+	}
+	if (sqlite3_prepare_v2(db, "PRAGMA integrity_check(1)", -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_ROW) {
+		rc = err_set(err, ERR_INPUT, "%s fails SQLite's integrity check: %s", path, sqlite3_errmsg(db));
+		goto done;
+	}
+	answer = (const char *)sqlite3_column_text(st, 0);
+	if (!answer || strcmp(answer, "ok") != 0)
+		rc = err_set(err, ERR_INPUT, "%s fails SQLite's integrity check: %s", path, answer ? answer : "?");
+done:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return rc;
+}
+
+int store_restore(const char *src, const char *path, char **kept, struct err *err)
+{
+	char suffix[64], stamp[32];
+	char *tmp = NULL, *old = NULL, *from = NULL, *to = NULL;
+	time_t now = time(NULL);
+	struct tm tm;
+	int fd = -1, rc, version;
+
+	*kept = NULL;
+	if ((rc = make_parent_dir(path, err)) < 0)
 		return rc;
-	}
-	if ((rc = store_read_acquire(s, &c, err)) < 0) {
-		sqlite3_close(to);
+	if ((rc = store_lock(path, LOCK_EX, &fd, err)) < 0)
 		return rc;
+	if ((rc = store_file_check(src, &version, err)) < 0)
+		goto done;
+	snprintf(suffix, sizeof(suffix), ".restore-%ld", (long)getpid());
+	if (!(tmp = path_with(path, suffix))) {
+		rc = err_set(err, ERR_NOMEM, "out of memory");
+		goto done;
 	}
-	b = sqlite3_backup_init(to, "main", c->db, "main");
-	if (!b) {
-		rc = err_set(err, ERR_IO, "backup to %s: %s", dest, sqlite3_errmsg(to));
-	} else {
-		int r;
-		while ((r = sqlite3_backup_step(b, 256)) == SQLITE_OK || r == SQLITE_BUSY || r == SQLITE_LOCKED)
-			sqlite3_sleep(5);
-		sqlite3_backup_finish(b);
-		if (r != SQLITE_DONE)
-			rc = err_set(err, ERR_IO, "backup to %s failed: %s", dest, sqlite3_errmsg(to));
+	unlink(tmp);
+	if ((rc = vacuum_into(src, tmp, err)) < 0)
+		goto done;
+	if (access(path, F_OK) == 0) {
+		gmtime_r(&now, &tm);
+		strftime(stamp, sizeof(stamp), ".pre-restore-%Y%m%dT%H%M%SZ", &tm);
+		if (!(old = path_with(path, stamp))) {
+			rc = err_set(err, ERR_NOMEM, "out of memory");
+			goto done;
+		}
+		if (rename(path, old) < 0) {
+			rc = err_set(err, ERR_IO, "cannot move %s aside: %s", path, strerror(errno));
+			goto done;
+		}
+		/* its WAL goes with it: SQLite finds OLD-wal beside OLD and recovers what it holds */
+		from = path_with(path, "-wal");
+		to = path_with(old, "-wal");
+		if (!from || !to) {
+			rc = err_set(err, ERR_NOMEM, "out of memory");
+			goto done;
+		}
+		if (rename(from, to) < 0 && errno != ENOENT) {
+			rc = err_set(err, ERR_IO, "cannot move %s aside: %s", from, strerror(errno));
+			goto done;
+		}
+		*kept = old;
+		old = NULL;
 	}
-	store_read_release(c);
-	if (sqlite3_close(to) != SQLITE_OK && !rc)
-		rc = err_set(err, ERR_IO, "closing backup %s failed", dest);
+	/* a WAL or shared memory left of the old database must never meet the new one */
+	free(from);
+	if (!(from = path_with(path, "-wal"))) {
+		rc = err_set(err, ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	unlink(from);
+	memcpy(from + strlen(path), "-shm", 4);
+	unlink(from);
+	if (rename(tmp, path) < 0) {
+		rc = err_set(err, ERR_IO, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+		goto done;
+	}
+	rc = sync_file_and_dir(path, err);
+done:
+	if (tmp)
+		unlink(tmp);
+	free(tmp);
+	free(old);
+	free(from);
+	free(to);
+	if (fd >= 0)
+		close(fd);
 	return rc;
 }

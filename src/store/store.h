@@ -38,9 +38,22 @@ struct store_options {
 	 */
 	int background_checkpoints;
 	int checkpoint_pages; /* the WAL's length in pages when a commit finishes the copy; 0 means 8000 (32 MB) */
+	/*
+	 * 1: hold a shared lock (flock) on PATH-lock while open, which
+	 * store_restore waits for in vain: a restore cannot replace the database
+	 * under a running server. Other processes holding it too are fine. For
+	 * turnpostd.
+	 */
+	int hold_lock;
 };
 
-/* Open (creating the file and its directory's database if needed) and apply migrations. */
+/*
+ * Open (creating the file and its directory's database if needed) and apply
+ * the migrations it lacks, each logged. Refused (ERR_INPUT, nothing changed):
+ * a file that is not SQLite, an SQLite database that is not turnpost's (not
+ * empty, no schema_migrations), and one with a migration this build does not
+ * know (a newer turnpost upgraded it).
+ */
 int store_open(const char *path, const struct store_options *opt, struct store **out, struct err *err);
 /* Checkpoint and close every connection. Accepts NULL. */
 void store_close(struct store *s);
@@ -134,8 +147,27 @@ uint64_t store_change_generation(void);
 
 /* A cheap query proving the database answers (for /healthz). */
 int store_ping(struct store *s, struct err *err);
-/* Online backup of the whole database into a new file. */
-int store_backup(struct store *s, const char *dest, struct err *err);
+/*
+ * Copy the whole database into dest: one read transaction (VACUUM INTO), so
+ * writers go on meanwhile and the copy is the state of one moment; it is
+ * synced and checked (store_file_check) before it takes dest's name. An
+ * existing dest is ERR_CONFLICT unless overwrite.
+ */
+int store_backup(struct store *s, const char *dest, int overwrite, struct err *err);
+/*
+ * Check a database file without changing it: a turnpost database (not empty)
+ * whose migrations this build knows, that passes SQLite's integrity check.
+ * *version: the migrations it has. ERR_INPUT (err says why) when it fails.
+ */
+int store_file_check(const char *path, int *version, struct err *err);
+/*
+ * Replace the database at path by a copy of src, checked first
+ * (store_file_check). ERR_CONFLICT while a process holds path's lock
+ * (store_options.hold_lock: turnpostd is running). An existing database is
+ * kept, with its WAL, as PATH.pre-restore-TIME: *kept (new, NULL when there
+ * was none).
+ */
+int store_restore(const char *src, const char *path, char **kept, struct err *err);
 
 /* The store's parts, one header each (callers may include this one for all of them). */
 #include "store/user.h"

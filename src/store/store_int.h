@@ -98,6 +98,7 @@ struct store {
 	int sync_failed;              /* sticky: the disk refused a sync */
 	struct err sync_err;
 	int wal_fd;                   /* our own descriptor of the WAL file, opened at the first sync */
+	int lock_fd;                  /* PATH-lock, held shared (store_options.hold_lock), else -1 */
 	char *wal_path;
 	atomic_int fail_syncs;        /* tests: this many syncs fail as a failing disk's would, */
 	int fail_sync_delay_ms;       /* ... each after this long */

@@ -312,14 +312,14 @@ static void test_store__backup_is_a_working_copy(void)
 	char dest[160];
 
 	snprintf(dest, sizeof(dest), "%s/backup.db", dir);
-	CU_ASSERT_EQUAL_FATAL(store_backup(st, dest, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(store_backup(st, dest, 0, &e), 0);
 	CU_ASSERT_EQUAL_FATAL(store_open(dest, NULL, &copy, &e), 0);
 	CU_ASSERT_EQUAL_FATAL(store_read_acquire(copy, &c, &e), 0);
 	CU_ASSERT_EQUAL(store_user_by_email(c, "ann@example.org", &u, &e), 0);
 	store_user_release(&u);
 	store_read_release(c);
 	store_close(copy);
-	CU_ASSERT(store_backup(st, "/proc/nope/backup.db", &e) < 0);
+	CU_ASSERT(store_backup(st, "/proc/nope/backup.db", 0, &e) < 0);
 }
 
 
