@@ -80,6 +80,10 @@ int daemon_main(int argc, char **argv)
 		settings_print_markdown(stdout);
 		return 0;
 	}
+	if (strcmp(cfg.print_options, "example") == 0) {
+		settings_print_example(stdout);
+		return 0;
+	}
 	if (strcmp(cfg.print_options, "config") == 0) {
 		settings_print_config(stdout, &cfg);
 		return 0;

@@ -423,8 +423,9 @@ int settings_load(struct settings *cfg, int argc, char **argv, struct err *err)
 		else
 			return err_set(err, ERR_INPUT, "%s needs a value (see turnpostd --help)", arg);
 		if (!o) {
-			if (strcmp(value, "man") != 0 && strcmp(value, "markdown") != 0 && strcmp(value, "config") != 0)
-				return err_set(err, ERR_INPUT, "--print-options wants man, markdown or config");
+			if (strcmp(value, "man") != 0 && strcmp(value, "markdown") != 0 && strcmp(value, "config") != 0 &&
+			    strcmp(value, "example") != 0)
+				return err_set(err, ERR_INPUT, "--print-options wants man, markdown, config or example");
 			snprintf(cfg->print_options, sizeof(cfg->print_options), "%s", value);
 			continue;
 		}
@@ -500,9 +501,10 @@ void settings_print_help(FILE *f)
 	}
 	fputs("  --help                 show this help and exit\n"
 	      "  --version              show the version and exit\n"
-	      "  --print-options man|markdown|config\n"
-	      "                         print the options for the man page, for docs/operations.md\n"
-	      "                         or as a config file with the values in force\n"
+	      "  --print-options man|markdown|config|example\n"
+	      "                         print the options for the man page, for docs/operations.md,\n"
+	      "                         as a config file with the values in force, or documented\n"
+	      "                         with their defaults (contrib/turnpost.conf.example)\n"
 	      "\n"
 	      "Settings apply in this order, later ones winning: defaults, config file,\n"
 	      "environment, command line. SIGTERM or SIGINT stops the server gracefully:\n"
@@ -576,9 +578,11 @@ void settings_print_man(FILE *f)
 	fputs(".SS Other options\n"
 	      ".TP\n.B \\-\\-help\nShow the options and exit.\n"
 	      ".TP\n.B \\-\\-version\nShow the version and exit: git describe of the commit built, or the release.\n"
-	      ".TP\n.BI \\-\\-print\\-options \" man|markdown|config\"\n"
-	      "Print these options as this page's sections, as the table of docs/operations.md, or as a\n"
-	      "config file with the values in force (secrets left out), and exit.\n", f);
+	      ".TP\n.BI \\-\\-print\\-options \" man|markdown|config|example\"\n"
+	      "Print these options as this page's sections, as the table of docs/operations.md, as a\n"
+	      "config file with the values in force (secrets left out), or as a config file with\n"
+	      "every setting documented and its default commented out (contrib/turnpost.conf.example),\n"
+	      "and exit.\n", f);
 	fputs(".SH ENVIRONMENT\n", f);
 	for (size_t k = 0; k < SETTINGS_N; k++)
 		fprintf(f, "%s%s", settings_table[k].env, k + 1 < SETTINGS_N ? ",\n" : ".\n");
@@ -608,6 +612,59 @@ void settings_print_markdown(FILE *f)
 		fputs(" | ", f);
 		settings_cell(f, o->help);
 		fputs(" |\n", f);
+	}
+}
+
+/* text as "# " comment lines of at most 78 columns. */
+static void settings_comment(FILE *f, const char *text)
+{
+	const char *p = text;
+	int col = 0;
+
+	while (*p) {
+		size_t n = strcspn(p, " ");
+		if (col == 0) {
+			fputs("#", f);
+			col = 1;
+		}
+		if (col > 1 && col + 1 + (int)n > 78) {
+			fputs("\n#", f);
+			col = 1;
+		}
+		fprintf(f, " %.*s", (int)n, p);
+		col += 1 + (int)n;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}
+
+void settings_print_example(FILE *f)
+{
+	const char *section = "";
+	char tail[160], text[1024];
+
+	fputs("# turnpost.conf: the settings of turnpostd and of turnpost (which reads the same\n"
+	      "# file), as \"key = value\" lines; read with --config FILE or TURNPOST_CONFIG.\n"
+	      "# The environment (TURNPOST_*) wins over this file, the command line over both.\n"
+	      "# Every setting, with its default (commented out). Made by\n"
+	      "# turnpostd --print-options example; turnpostd --help says the same.\n", f);
+	for (size_t k = 0; k < SETTINGS_N; k++) {
+		const struct settings_opt *o = &settings_table[k];
+
+		if (o->type == SETTINGS_CONFIG)
+			continue;
+		if (o->section && strcmp(o->section, section) != 0) {
+			section = o->section;
+			fprintf(f, "\n# ---- %s ----\n", section);
+		}
+		settings_tail_text(o, tail, sizeof(tail));
+		snprintf(text, sizeof(text), "%c%s (%s).%s%s%s", toupper((unsigned char)o->help[0]), o->help + 1, tail,
+			 o->choices ? " Values: " : "", o->choices ? o->choices : "", o->choices ? "." : "");
+		fputc('\n', f);
+		settings_comment(f, text);
+		fprintf(f, "#%s =%s%s\n", o->name, o->def ? " " : "", o->def ? o->def : "");
 	}
 }
 

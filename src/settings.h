@@ -42,7 +42,7 @@ struct settings {
 	/* what the command line asked for besides settings */
 	int help;
 	int version;
-	char print_options[16];    /* "man", "markdown" or "config": print the options so and exit */
+	char print_options[16];    /* "man", "markdown", "config" or "example": print the options so and exit */
 };
 
 /* Every setting's defaults. */
@@ -71,5 +71,7 @@ void settings_print_man(FILE *f);
 void settings_print_markdown(FILE *f);
 /* cfg as a config file; unset settings and secrets are comments. */
 void settings_print_config(FILE *f, const struct settings *cfg);
+/* Every setting documented, its default commented out: contrib/turnpost.conf.example. */
+void settings_print_example(FILE *f);
 
 #endif
