@@ -23,16 +23,85 @@ int account_valid_email(const char *s)
 	return 1;
 }
 
-int account_valid_name(const char *s)
+/* The next code point of UTF-8 text at *p (advanced), or -1 when it is not well-formed UTF-8. */
+static long utf8_next(const unsigned char **p)
+{
+	const unsigned char *q = *p;
+	long cp;
+	int n;
+
+	if (q[0] < 0x80) {
+		*p = q + 1;
+		return q[0];
+	}
+	if (q[0] >= 0xc2 && q[0] <= 0xdf)
+		n = 1, cp = q[0] & 0x1f;
+	else if (q[0] >= 0xe0 && q[0] <= 0xef)
+		n = 2, cp = q[0] & 0x0f;
+	else if (q[0] >= 0xf0 && q[0] <= 0xf4)
+		n = 3, cp = q[0] & 0x07;
+	else
+		return -1;
+	for (int i = 1; i <= n; i++) {
+		if ((q[i] & 0xc0) != 0x80)
+			return -1;
+		cp = (cp << 6) | (q[i] & 0x3f);
+	}
+	/* overlong forms, UTF-16 surrogates, beyond U+10FFFF */
+	if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return -1;
+	*p = q + n + 1;
+	return cp;
+}
+
+/*
+ * Characters a name may not hold because they show nothing, or reorder
+ * what is shown, so that one name can pass for another: controls (Cc), the
+ * format characters (Cf: bidirectional embeddings, overrides and isolates,
+ * zero-width spaces and joiners, marks, the BOM, tags), line and paragraph
+ * separators, and the fillers that render as blank.
+ */
+static int invisible(long cp)
+{
+	static const long ranges[][2] = {
+		{ 0x0000, 0x001f }, { 0x007f, 0x009f }, { 0x00ad, 0x00ad }, { 0x034f, 0x034f },
+		{ 0x0600, 0x0605 }, { 0x061c, 0x061c }, { 0x06dd, 0x06dd }, { 0x070f, 0x070f },
+		{ 0x0890, 0x0891 }, { 0x08e2, 0x08e2 }, { 0x115f, 0x1160 }, { 0x17b4, 0x17b5 },
+		{ 0x180e, 0x180e }, { 0x200b, 0x200f }, { 0x2028, 0x202e }, { 0x2060, 0x206f },
+		{ 0x3164, 0x3164 }, { 0xfeff, 0xfeff }, { 0xffa0, 0xffa0 }, { 0xfff9, 0xfffb },
+		{ 0x110bd, 0x110bd }, { 0x110cd, 0x110cd }, { 0x13430, 0x1343f }, { 0x1bca0, 0x1bca3 },
+		{ 0x1d173, 0x1d17a }, { 0xe0000, 0xe0fff },
+	};
+
+	for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
+		if (cp >= ranges[i][0] && cp <= ranges[i][1])
+			return 1;
+	return 0;
+}
+
+int account_check_name(const char *s, struct err *err)
 {
 	size_t n = s ? strlen(s) : 0;
+	const unsigned char *p;
 
 	if (n < 1 || n > ACCOUNT_NAME_MAX)
-		return 0;
-	for (const char *p = s; *p; p++)
-		if ((unsigned char)*p < 32 || (unsigned char)*p == 127)
-			return 0;
-	return 1;
+		return err_set(err, ERR_INPUT, "A name must be 1 to %d characters.", ACCOUNT_NAME_MAX);
+	for (p = (const unsigned char *)s; *p;) {
+		long cp = utf8_next(&p);
+		if (cp < 0)
+			return err_set(err, ERR_INPUT, "A name must be UTF-8 text.");
+		if (invisible(cp))
+			return err_set(err, ERR_INPUT,
+				       "A name cannot contain control, invisible or text-direction characters "
+				       "(it has U+%04lX), as they let one name look like another.",
+				       cp);
+	}
+	return 0;
+}
+
+int account_valid_name(const char *s)
+{
+	return account_check_name(s, NULL) == 0;
 }
 
 int account_get(struct store *s, int64_t user_id, json_t **out, struct err *err)
@@ -80,8 +149,8 @@ int account_update(struct store *s, int64_t user_id, const char *name, const cha
 
 	if (prefs_out)
 		*prefs_out = NULL;
-	if (name && !account_valid_name(name))
-		return err_set(err, ERR_INPUT, "Your name must be 1 to %d characters.", ACCOUNT_NAME_MAX);
+	if (name && (rc = account_check_name(name, err)) < 0)
+		return rc;
 	if (email && !account_valid_email(email))
 		return err_set(err, ERR_INPUT, "That does not look like an email address.");
 	/* read, merge and write under the writer, so two changes at once both count */
@@ -125,9 +194,8 @@ int account_add(struct store *s, const char *email, const char *name, int is_adm
 	text[0] = '\0';
 	if (!account_valid_email(email))
 		return err_set(err, ERR_INPUT, "\"%.80s\" is not an email address", email ? email : "");
-	if (!account_valid_name(name))
-		return err_set(err, ERR_INPUT, "a name is 1 to %d characters without control characters",
-			       ACCOUNT_NAME_MAX);
+	if ((rc = account_check_name(name, err)) < 0)
+		return rc;
 	token_new(text, hash);
 	if ((rc = store_write_begin(s, &c, err)) < 0)
 		goto done;

@@ -13,7 +13,13 @@
 #define ACCOUNT_NAME_MAX 80
 #define ACCOUNT_EMAIL_MAX 254
 
-/* 1 when s is a name: 1 to ACCOUNT_NAME_MAX bytes without control characters. */
+/*
+ * 0 when s is a name: 1 to ACCOUNT_NAME_MAX bytes of UTF-8 without control,
+ * invisible or text-direction characters (docs/security.md); else ERR_INPUT
+ * with a message that says what is wrong. Every path that sets a name checks it.
+ */
+int account_check_name(const char *s, struct err *err);
+/* 1 when account_check_name accepts s. */
 int account_valid_name(const char *s);
 /* 1 when s looks like one email address (one @, something on both sides, no blanks or <>",\). */
 int account_valid_email(const char *s);

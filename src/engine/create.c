@@ -51,9 +51,11 @@ static int check(const struct create_request *rq, const struct game_ops **ops, s
 	for (int i = 0; i < rq->nplayers; i++) {
 		const struct create_player *p = &rq->players[i];
 		if (!account_valid_name(p->name)) {
+			struct err why = {0};
+			account_check_name(p->name, &why);
 			*problem = CREATE_BAD_PLAYERS;
-			return err_set(err, ERR_INPUT, "player %d needs a name of 1 to %d printable characters", i + 1,
-				       ACCOUNT_NAME_MAX);
+			return err_set(err, ERR_INPUT, "player %d needs a name of 1 to %d printable characters: %s", i + 1,
+				       ACCOUNT_NAME_MAX, why.msg);
 		}
 		if (p->email && !account_valid_email(p->email)) {
 			*problem = CREATE_BAD_EMAIL;

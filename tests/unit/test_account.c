@@ -1,5 +1,6 @@
 /* tests/unit/test_account.c: CUnit suite for engine/account (validation, changes, preferences, new accounts) */
 /* SPDX-License-Identifier: MIT */
+#include <stdio.h>
 #include <string.h>
 
 #include "actions_fixture.h"
@@ -106,10 +107,55 @@ static void test_account__add_with_a_token(void)
 	CU_ASSERT_EQUAL(account_add(fx_store, "jo@example.org", "", 0, "cli", &uid, text, &e), ERR_INPUT);
 }
 
+/* Names that could imitate another: bidirectional controls and invisible characters are refused. */
+static void test_account__names_without_invisible_characters(void)
+{
+	static const char *const bad[] = {
+		"\xe2\x80\xae" "nnA",   /* U+202E RIGHT-TO-LEFT OVERRIDE */
+		"Ann\xe2\x80\xaa",      /* U+202A */
+		"A\xe2\x81\xa6nn",      /* U+2066 LEFT-TO-RIGHT ISOLATE */
+		"A\xe2\x81\xa9nn",      /* U+2069 */
+		"An\xe2\x80\x8bn",      /* U+200B ZERO WIDTH SPACE */
+		"An\xe2\x80\x8dn",      /* U+200D ZERO WIDTH JOINER */
+		"An\xe2\x80\x8fn",      /* U+200F RIGHT-TO-LEFT MARK */
+		"An\xe2\x81\xa0n",      /* U+2060 WORD JOINER */
+		"An\xe2\x81\xa4n",      /* U+2064 */
+		"\xef\xbb\xbf" "Ann",   /* U+FEFF */
+		"An\xc2\xadn",           /* U+00AD SOFT HYPHEN (Cf) */
+		"An\xc2\x85n",           /* U+0085 (a C1 control) */
+		"An\xd8\x9cn",           /* U+061C ARABIC LETTER MARK */
+		"Ann\xf3\xa0\x80\x81", /* U+E0001 LANGUAGE TAG */
+		"An\xffn",                /* not UTF-8 */
+		"An\xc0\xaen",           /* an overlong encoding */
+	};
+	int64_t uid = fx_user("una@example.org", "Una", 0), id = 0;
+	char text[TOKEN_TEXT_MAX];
+	struct err e = {0};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CU_ASSERT_FALSE(account_valid_name(bad[i]));
+		err_clear(&e);
+		CU_ASSERT_EQUAL(account_update(fx_store, uid, bad[i], NULL, NULL, NULL, &e), ERR_INPUT);
+		/* the last two are no UTF-8 at all, and say so */
+		CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, i + 2 < sizeof(bad) / sizeof(bad[0]) ? "invisible" : "UTF-8"));
+	}
+	CU_ASSERT_EQUAL(account_add(fx_store, "kit@example.org", bad[0], 0, NULL, &id, text, &e), ERR_INPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "invisible"));
+	/* letters of any script stay welcome */
+	CU_ASSERT(account_valid_name("Zo\xc3\xab"));
+	CU_ASSERT(account_valid_name("\xe6\x9d\x8e\xe9\x9b\xb7"));
+	CU_ASSERT(account_valid_name("\xd7\xa9\xd7\xa8\xd7\x94"));
+	err_clear(&e);
+	CU_ASSERT_EQUAL(account_update(fx_store, uid, "Iv\xc3\xa9", NULL, NULL, NULL, &e), 0);
+	if (e.msg[0])
+		fprintf(stderr, "\n  %s\n", e.msg);
+}
+
 static CU_TestInfo cases[] = {
 	{ "test_account__validation", test_account__validation },
 	{ "test_account__update_name_email_prefs", test_account__update_name_email_prefs },
 	{ "test_account__add_with_a_token", test_account__add_with_a_token },
+	{ "test_account__names_without_invisible_characters", test_account__names_without_invisible_characters },
 	CU_TEST_INFO_NULL,
 };
 
