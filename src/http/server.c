@@ -242,9 +242,13 @@ static size_t body_limit_for(struct http_server *srv, struct MHD_Connection *con
 	probe.conn = conn;
 	rt = routes_match(method, url, &probe, &known);
 	if (rt && (rt->flags & ROUTE_INBOUND)) {
-		/* a whole email with attachments: only for a sender that shows the secret (or signs the body) */
+		/*
+		 * A whole email with attachments: only for a sender that shows the
+		 * secret in a header. A signature can only be checked once the body
+		 * is here, and anyone can send the header, so it raises nothing.
+		 */
 		int has_sig = 0;
-		if (api_inbound_credentials_ok(&probe, &has_sig) || has_sig)
+		if (api_inbound_credentials_ok(&probe, &has_sig))
 			return srv->cfg.inbound_body_limit > srv->cfg.body_limit ? srv->cfg.inbound_body_limit
 										 : srv->cfg.body_limit;
 		return srv->cfg.body_limit;

@@ -43,6 +43,7 @@ int mail_inbound_token_mint(struct store *s, int64_t game_id, int seat, int64_t 
 struct inbound {
 	const struct mail_msg *m;
 	char message_id[300];
+	char key[340]; /* the de-duplication key: the Message-ID within its reply address (scope_key) */
 	struct store_reply_token tok;
 	struct store_game g;
 	struct store_seat *seats;
@@ -79,6 +80,28 @@ static void synth_id(const struct mail_msg *m, char *out, size_t size)
 		out[k++] = hex[h[i] & 15];
 	}
 	out[k] = '\0';
+}
+
+/*
+ * The Message-ID as a de-duplication key: within the reply address it was
+ * sent to (a prefix of the address token's hash; "-" without one). Anyone
+ * can write any Message-ID, so a key shared by all addresses would let one
+ * player make another's next email a "duplicate" by sending it first.
+ */
+static void scope_key(const struct mail_msg *m, const char *message_id, char *out, size_t size)
+{
+	static const char hex[] = "0123456789abcdef";
+	char token[MAIL_TOKEN_LEN + 1], scope[17] = "-";
+	unsigned char h[32];
+
+	if (mail_token_find(m, token) == 0 && mail_token_hash(token, h) == 0) {
+		for (int i = 0; i < 8; i++) {
+			scope[2 * i] = hex[h[i] >> 4];
+			scope[2 * i + 1] = hex[h[i] & 15];
+		}
+		scope[16] = '\0';
+	}
+	snprintf(out, size, "%s/%s", scope, message_id);
 }
 
 /* The lines with what became of each: failed is the 1-based refused line (0: none), refused the batch's fate. */
@@ -240,7 +263,7 @@ static int record(struct store *s, struct inbound *in, const char *status, const
 		payload = json_dumps(in->payload, JSON_COMPACT);
 	if ((rc = store_write_begin(s, &c, err)) < 0)
 		goto done;
-	rc = store_inbound_mail_put(c, in->message_id, in->tok.id, in->g.id ? in->g.id : in->tok.game_id,
+	rc = store_inbound_mail_put(c, in->key, in->tok.id, in->g.id ? in->g.id : in->tok.game_id,
 				    in->tok.id ? in->tok.seat : -1, in->m->from, status, outcome, now, err);
 	if (rc == 0 && event && user_id)
 		rc = store_outbox_add(c, event, in->tok.game_id, in->tok.seat, user_id, payload, now, NULL, err);
@@ -321,7 +344,8 @@ int mail_inbound_handle(struct store *s, const struct mail_inbound_config *cfg, 
 		snprintf(in.message_id, sizeof(in.message_id), "%s", m->message_id);
 	else
 		synth_id(m, in.message_id, sizeof(in.message_id));
-	if ((rc = previous(s, in.message_id, answer, err)) < 0 || *answer)
+	scope_key(m, in.message_id, in.key, sizeof(in.key));
+	if ((rc = previous(s, in.key, answer, err)) < 0 || *answer)
 		return rc;
 	in.answer = json_object();
 	json_object_set_new(in.answer, "message_id", json_string(in.message_id));
@@ -412,7 +436,7 @@ int mail_inbound_handle(struct store *s, const struct mail_inbound_config *cfg, 
 		struct buf key = BUF_INIT, hashed = BUF_INIT;
 		unsigned char rhash[32];
 
-		buf_addf(&key, "email:%s", in.message_id);
+		buf_addf(&key, "email:%s", in.key);
 		buf_addf(&hashed, "%lld\n%d\n", (long long)in.tok.game_id, in.tok.seat);
 		for (int i = 0; i < in.lines.n; i++)
 			buf_addf(&hashed, "%s\n", in.lines.lines[i]);
@@ -519,7 +543,7 @@ record:
 	if (dup) {
 		json_decref(in.answer);
 		in.answer = NULL;
-		if ((rc = previous(s, in.message_id, &in.answer, err)) < 0)
+		if ((rc = previous(s, in.key, &in.answer, err)) < 0)
 			goto done;
 	}
 finish:

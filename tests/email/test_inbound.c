@@ -580,6 +580,87 @@ static void test_inbound__stale_address(void)
 	buf_release(&msg);
 }
 
+/* The seat whose turn it is (the first active one), or -1. */
+static int seat_to_move(void)
+{
+	struct ht_resp r = {0};
+	char path[64];
+	int seat = -1;
+
+	snprintf(path, sizeof(path), "/api/v1/games/%lld", game_id);
+	if (ht_request(&d, "GET", path, admin_token, NULL, NULL, 0, &r) == 0 && r.status == 200 &&
+	    json_array_size(json_object_get(r.json, "active_seats")))
+		seat = (int)json_integer_value(json_array_get(json_object_get(r.json, "active_seats"), 0));
+	ht_resp_release(&r);
+	return seat;
+}
+
+/* A Message-ID is one sender's: another player using it first does not make the real one a duplicate. */
+static void test_inbound__message_id_scoped_to_the_address(void)
+{
+	struct buf b = BUF_INIT;
+	struct ht_resp r = {0};
+	int mover = seat_to_move();
+	const char *victim = mover == 1 ? bob_token : ann_token, *thief = mover == 1 ? ann_token : bob_token;
+	const char *victim_from = mover == 1 ? "bob@example.org" : "ann@example.org";
+	const char *thief_from = mover == 1 ? "ann@example.org" : "bob@example.org";
+	int before;
+
+	CU_ASSERT_FATAL(mover == 0 || mover == 1);
+	/* the other player sends the Message-ID the mover's mail client will use, to their own address */
+	buf_addf(&b, "From: %s\nTo: play+%s@%s\nSubject: Re: Your turn\nMessage-ID: <stolen.1@example.org>\n\n"
+		     "add 1\nend\n",
+		 thief_from, thief, DOMAIN);
+	CU_ASSERT_EQUAL_FATAL(post("message/rfc822", SECRET, b.data, b.len, &r), 0);
+	CU_ASSERT(json_is_false(json_object_get(r.json, "duplicate")));
+	ht_resp_release(&r);
+	/* the mover's own mail with that Message-ID is still played */
+	before = move_count();
+	buf_reset(&b);
+	buf_addf(&b, "From: %s\nTo: play+%s@%s\nSubject: Re: Your turn\nMessage-ID: <stolen.1@example.org>\n\n"
+		     "add 1\nend\n",
+		 victim_from, victim, DOMAIN);
+	CU_ASSERT_EQUAL_FATAL(post("message/rfc822", SECRET, b.data, b.len, &r), 0);
+	CU_ASSERT(json_is_false(json_object_get(r.json, "duplicate")));
+	ASSERT_STR_EQ(json_string_value(json_object_get(r.json, "outcome")), "accepted");
+	if (r.status != 200 || !json_is_false(json_object_get(r.json, "duplicate")))
+		fprintf(stderr, "\n  HTTP %ld %s\n", r.status, r.body.data);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(move_count(), before + 2);
+	/* and the same mail again, to the same address, is a duplicate as before */
+	CU_ASSERT_EQUAL_FATAL(post("message/rfc822", SECRET, b.data, b.len, &r), 0);
+	CU_ASSERT(json_is_true(json_object_get(r.json, "duplicate")));
+	ASSERT_STR_EQ(json_string_value(json_object_get(r.json, "outcome")), "accepted");
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(move_count(), before + 2);
+	/* the other player's turn now: played, so that the turn is where it was for the cases after this one */
+	buf_reset(&b);
+	buf_addf(&b, "From: %s\nTo: play+%s@%s\nSubject: Re: Your turn\nMessage-ID: <stolen.2@example.org>\n\n"
+		     "add 1\nend\n",
+		 thief_from, thief, DOMAIN);
+	expect_accepted("the other player's turn", "message/rfc822", b.data, b.len, 2);
+	CU_ASSERT_EQUAL(seat_to_move(), mover);
+	buf_release(&b);
+}
+
+/* A signature header, which can only be checked with the body, does not raise the body limit. */
+static void test_inbound__forged_signature_keeps_the_limit(void)
+{
+	struct buf b = BUF_INIT;
+	struct ht_resp r = {0};
+	const char *headers[] = { "Content-Type: message/rfc822",
+				  "X-Turnpost-Signature: sha256=0000000000000000000000000000000000000000000000000000000000000000",
+				  NULL };
+
+	buf_addf(&b, "From: ann@example.org\r\nTo: play+%s@%s\r\nSubject: big\r\n\r\n", ann_token, DOMAIN);
+	while (b.len < 200 * 1024)
+		buf_adds(&b, "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ejAxMjM0\r\n");
+	CU_ASSERT_EQUAL(ht_request(&d, "POST", "/api/v1/inbound/email", NULL, headers, b.data, b.len, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 413);
+	ht_resp_release(&r);
+	buf_release(&b);
+}
+
 static CU_TestInfo inbound_cases[] = {
 	{ "test_inbound__reply_addresses", test_inbound__reply_addresses },
 	{ "test_inbound__authentication", test_inbound__authentication },
@@ -591,6 +672,8 @@ static CU_TestInfo inbound_cases[] = {
 	{ "test_inbound__reply_styles_and_shapes", test_inbound__reply_styles_and_shapes },
 	{ "test_inbound__not_your_turn", test_inbound__not_your_turn },
 	{ "test_inbound__body_limits", test_inbound__body_limits },
+	{ "test_inbound__message_id_scoped_to_the_address", test_inbound__message_id_scoped_to_the_address },
+	{ "test_inbound__forged_signature_keeps_the_limit", test_inbound__forged_signature_keeps_the_limit },
 	{ "test_inbound__stale_address", test_inbound__stale_address },
 	CU_TEST_INFO_NULL
 };
