@@ -85,8 +85,7 @@ static const struct settings_opt settings_table[] = {
 
 	{ .name = "mail-transport", .env = "TURNPOST_MAIL_TRANSPORT", .arg = "T", .type = SETTINGS_CHOICE,
 	  STR(mail_transport), .choices = "file|smtp|webhook", .def = "file", .section = SEC_NOTIFY,
-	  .help = "how notifications go out: file (one .eml file per message in --mail-dir, and the link in the "
-		  "log), smtp or webhook" },
+	  .help = "how notifications go out: file (one .eml file per message in --mail-dir), smtp or webhook" },
 	{ .name = "mail-dir", .env = "TURNPOST_MAIL_DIR", .arg = "DIR", .type = SETTINGS_STRING, STR(mail_dir),
 	  .min = 1, .def_doc = "mail/ beside the database", .section = SEC_NOTIFY,
 	  .help = "where the file transport writes" },

@@ -118,6 +118,9 @@ int auth_request(const struct http_request *rq, struct http_auth *out, struct er
 	rc = tokens_lookup(s, hash, clock_now_ms(), &t, err);
 	if (rc == 0 && t.kind == TOKEN_SIGNIN)
 		rc = err_set(err, ERR_UNAUTH, "a sign-in link token cannot be used as an API token");
+	/* a browser's session cookie only works with its CSRF check, in the browser (docs/security.md) */
+	if (rc == 0 && t.kind == TOKEN_SESSION)
+		rc = err_set(err, ERR_UNAUTH, "a web session cookie cannot be used as an API token");
 	if (rc == 0) {
 		out->token_id = t.token_id;
 		out->kind = (int)t.kind;

@@ -29,6 +29,12 @@ tests_http_test_web_DEPENDENCIES = libturnpost.a tests/turnpostd-test tests/turn
 tests_http_test_boards_SOURCES = tests/http/test_boards.c tests/http/httptest.c tests/http/httptest.h tests/cunit_main.c
 tests_http_test_boards_LDADD = $(TEST_LDADD)
 tests_http_test_boards_DEPENDENCIES = libturnpost.a tests/turnpostd-test tests/turnpost-test
+# Credentials against a running daemon: logs, session cookies, file modes, the listening port (docs/security.md)
+check_PROGRAMS += tests/http/test_security
+tests_http_test_security_SOURCES = tests/http/test_security.c tests/http/httptest.c tests/http/httptest.h \
+	tests/cunit_main.c
+tests_http_test_security_LDADD = $(TEST_LDADD)
+tests_http_test_security_DEPENDENCIES = libturnpost.a tests/turnpostd-test tests/turnpost-test
 # turnpostd killed in the middle of notification retries and started again: nothing is lost
 check_PROGRAMS += tests/http/test_restart
 tests_http_test_restart_SOURCES = tests/http/test_restart.c tests/http/httptest.c tests/http/httptest.h \

@@ -406,6 +406,23 @@ reply:
 	return ret;
 }
 
+/*
+ * How much of a path the request log shows: all of it, except that a
+ * path carrying a capability token (a seat link, a sign-in link) stops
+ * before the token, so the log never holds something that signs in.
+ */
+static int log_path_length(const char *path)
+{
+	static const char *const secret_prefixes[] = { "/s/", "/signin/" };
+
+	for (size_t i = 0; i < sizeof(secret_prefixes) / sizeof(secret_prefixes[0]); i++) {
+		size_t n = strlen(secret_prefixes[i]);
+		if (strncmp(path, secret_prefixes[i], n) == 0 && path[n])
+			return (int)n;
+	}
+	return (int)strlen(path);
+}
+
 static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 			 enum MHD_RequestTerminationCode toe)
 {
@@ -425,7 +442,9 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 		buf_release(&scratch.body);
 	}
 	if (srv->cfg.log_requests) {
-		log_info("%s %s %d %.1fms%s", rq->method, rq->path, rq->status, clock_mono_ms() - rq->start_ms,
+		int shown = log_path_length(rq->path);
+		log_info("%s %.*s%s %d %.1fms%s", rq->method, shown, rq->path, rq->path[shown] ? "…" : "", rq->status,
+			 clock_mono_ms() - rq->start_ms,
 			 toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " (connection ended early)");
 	}
 	buf_release(&rq->body);
@@ -508,7 +527,8 @@ int http_server_start(const struct http_config *cfg, struct store *store, struct
 				  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32 * 1024,
 				  MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)srv->cfg.max_connections,
 				  MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
-				  MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned)1,
+				  /* no SO_REUSEPORT: a second daemon on this address must fail, not share it */
+				  MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned)0,
 				  MHD_OPTION_END);
 	if (!srv->d) {
 		render_set_free(srv->pages);

@@ -63,6 +63,28 @@ static char *url_host(const char *url)
 	return h;
 }
 
+/* A URL without the "user:password@" of its authority (for the log); NULL for none. */
+static char *url_without_userinfo(const char *url)
+{
+	const char *p, *at, *end;
+	struct buf b = BUF_INIT;
+
+	if (!url || !*url)
+		return NULL;
+	p = strstr(url, "://");
+	p = p ? p + 3 : url;
+	end = p + strcspn(p, "/?#");
+	at = NULL;
+	for (const char *q = p; q < end; q++)
+		if (*q == '@')
+			at = q;
+	if (!at)
+		return dup_or_null(url);
+	buf_add(&b, url, (size_t)(p - url));
+	buf_adds(&b, at + 1);
+	return buf_detach(&b, NULL);
+}
+
 int notify_new(const struct notify_config *cfg, struct store *store, struct notify **out, struct err *err)
 {
 	struct notify *n = calloc(1, sizeof(*n));
@@ -95,6 +117,7 @@ int notify_new(const struct notify_config *cfg, struct store *store, struct noti
 	n->host = url_host(n->base_url);
 	n->mail_dir = strdup(cfg->mail_dir && *cfg->mail_dir ? cfg->mail_dir : "./var/mail");
 	n->smtp_url = dup_or_null(cfg->smtp_url);
+	n->smtp_where = url_without_userinfo(cfg->smtp_url);
 	n->webhook_url = dup_or_null(cfg->webhook_url);
 	n->reply_to = dup_or_null(cfg->reply_to);
 	n->reply_domain = dup_or_null(cfg->reply_domain);
@@ -114,13 +137,13 @@ int notify_new(const struct notify_config *cfg, struct store *store, struct noti
 			if (*p != '/')
 				continue;
 			*p = '\0';
-			if (mkdir(n->mail_dir, 0750) < 0 && errno != EEXIST) {
+			if (mkdir(n->mail_dir, 0700) < 0 && errno != EEXIST) {
 				*p = '/';
 				break;
 			}
 			*p = '/';
 		}
-		if (mkdir(n->mail_dir, 0750) < 0 && errno != EEXIST) {
+		if (mkdir(n->mail_dir, 0700) < 0 && errno != EEXIST) {
 			rc = err_set(err, ERR_IO, "cannot create the mail directory %s: %s", n->mail_dir,
 				     strerror(errno));
 			goto fail;
@@ -164,6 +187,7 @@ void notify_free(struct notify *n)
 	free(n->host);
 	free(n->mail_dir);
 	free(n->smtp_url);
+	free(n->smtp_where);
 	free(n->from);
 	free(n->reply_to);
 	free(n->reply_domain);

@@ -43,6 +43,7 @@ struct notify_result {
 struct notify {
 	struct notify_config cfg;
 	char *base_url, *mail_dir, *smtp_url, *from, *reply_to, *webhook_url, *reply_domain;
+	char *smtp_where; /* smtp_url without its user and password: what the log may show */
 	char *host;                 /* of base_url, for Message-ID */
 	unsigned char *secret;      /* decoded webhook secret */
 	size_t secret_len;

@@ -181,7 +181,7 @@ static void deliver_file(struct notify *n, const struct notify_msg *m, int64_t n
 	notify__rfc5322(n, m, now, &msg);
 	buf_addf(&path, "%s/%s.eml", n->mail_dir, m->id);
 	buf_addf(&tmp, "%s/.%s.eml.tmp", n->mail_dir, m->id);
-	fd = open(tmp.data, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
+	fd = open(tmp.data, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0 || write(fd, msg.data, msg.len) != (ssize_t)msg.len || fsync(fd) < 0) {
 		snprintf(res->error, sizeof(res->error), "cannot write %s: %s", tmp.data, strerror(errno));
 		goto done;
@@ -193,8 +193,8 @@ static void deliver_file(struct notify *n, const struct notify_msg *m, int64_t n
 		goto done;
 	}
 	res->ok = 1;
-	log_info("mail to %s (%s) written to %s: \"%s\"%s%s", m->to, m->event, path.data, m->subject,
-		 m->seat_link ? " - seat link " : "", m->seat_link ? m->seat_link : "");
+	/* never the seat link: it signs in, and logs travel further than mail (docs/security.md) */
+	log_info("mail to %s (%s) written to %s: \"%s\"", m->to, m->event, path.data, m->subject);
 done:
 	if (fd >= 0) {
 		close(fd);
@@ -348,7 +348,7 @@ static void deliver_smtp(struct notify *n, const struct notify_msg *m, int64_t n
 	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
 	if (cc == CURLE_OK) {
 		res->ok = 1;
-		log_info("mail to %s (%s) submitted to %s: \"%s\"", m->to, m->event, n->smtp_url, m->subject);
+		log_info("mail to %s (%s) submitted to %s: \"%s\"", m->to, m->event, n->smtp_where, m->subject);
 	} else {
 		snprintf(res->error, sizeof(res->error), "smtp: %s (reply code %ld)", curl_easy_strerror(cc), code);
 		/* 5xx replies are permanent refusals; 4xx and network trouble are worth another try */

@@ -285,7 +285,7 @@ static void conn_close(struct store_conn *c)
 	c->db = NULL;
 }
 
-/* Create the database's directory when missing (one level, like ./var). */
+/* Create the database's directory when missing (one level, like ./var), for its owner only. */
 static int make_parent_dir(const char *path, struct err *err)
 {
 	char *copy = strdup(path), *dir;
@@ -294,10 +294,29 @@ static int make_parent_dir(const char *path, struct err *err)
 	if (!copy)
 		return err_set(err, ERR_NOMEM, "out of memory");
 	dir = dirname(copy);
-	if (strcmp(dir, ".") != 0 && strcmp(dir, "/") != 0 && mkdir(dir, 0750) < 0 && errno != EEXIST)
+	if (strcmp(dir, ".") != 0 && strcmp(dir, "/") != 0 && mkdir(dir, 0700) < 0 && errno != EEXIST)
 		rc = err_set(err, ERR_IO, "cannot create directory %s for the database: %s", dir, strerror(errno));
 	free(copy);
 	return rc;
+}
+
+/*
+ * Create a missing database file 0600 whatever the umask: SQLite gives
+ * the WAL and shared-memory files the database file's mode, so they are
+ * private too (docs/security.md). An existing file is left as it is.
+ */
+static int make_db_file(const char *path, struct err *err)
+{
+	int fd;
+
+	if (strcmp(path, ":memory:") == 0 || strncmp(path, "file:", 5) == 0)
+		return 0;
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 && errno != EEXIST)
+		return err_set(err, ERR_IO, "cannot create database %s: %s", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return 0;
 }
 
 static int migrate(struct store *s, struct err *err)
@@ -538,7 +557,7 @@ static int store_lock(const char *path, int how, int *fd, struct err *err)
 
 	if ((size_t)snprintf(lock, sizeof(lock), "%s-lock", path) >= sizeof(lock))
 		return err_set(err, ERR_INPUT, "the database path %s is too long", path);
-	*fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0640);
+	*fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (*fd < 0)
 		return err_set(err, ERR_IO, "cannot open the lock file %s: %s", lock, strerror(errno));
 	if (flock(*fd, how | LOCK_NB) == 0)
@@ -564,7 +583,7 @@ int store_open(const char *path, const struct store_options *opt, struct store *
 	if (sqlite3_threadsafe() == 0)
 		return err_set(err, ERR_INTERNAL, "SQLite was built without thread support");
 	pthread_once(&sqlite_once, sqlite_setup);
-	if ((rc = make_parent_dir(path, err)) < 0)
+	if ((rc = make_parent_dir(path, err)) < 0 || (rc = make_db_file(path, err)) < 0)
 		return rc;
 	s = calloc(1, sizeof(*s));
 	if (!s)
