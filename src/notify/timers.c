@@ -81,7 +81,7 @@ static int bot_play(struct notify *n, int64_t game_id, int seat, int level, int6
 		json_t *res = NULL;
 		struct submit_outcome po;
 		const char *line;
-		int pending;
+		int pending = 0; /* a game no longer active has nobody pending */
 
 		if ((rc = store_read_acquire(n->store, &c, err)) < 0)
 			return rc;
