@@ -200,12 +200,16 @@ done:
 }
 
 /*
- * The step a replay file's move rolls back to: its "to" when its "kind" is
- * "rollback" (-2 when that is missing or negative), -1 for a player's step.
- * Files written before steps had kinds carry a rollback only as its text
- * ("rollback to N", seat -1, via "admin"): those are read as rollbacks too.
+ * Whether a replay file's move is a rollback: IMPORT_STEP for a player's
+ * step, IMPORT_ROLLBACK with the step it rolls back to in *target when its
+ * "kind" is "rollback", IMPORT_BAD_ROLLBACK when that "to" is missing or
+ * negative. Files written before steps had kinds carry a rollback only as
+ * its text ("rollback to N", seat -1, via "admin"): those are read as
+ * rollbacks too.
  */
-static int import_rollback_target(const json_t *m)
+enum import_kind { IMPORT_STEP, IMPORT_ROLLBACK, IMPORT_BAD_ROLLBACK };
+
+static enum import_kind import_rollback_target(const json_t *m, int *target)
 {
 	const char *kind = json_string_value(json_object_get(m, "kind"));
 	const char *text = json_string_value(json_object_get(m, "text"));
@@ -214,15 +218,23 @@ static int import_rollback_target(const json_t *m)
 	char *end;
 	long n;
 
-	if (kind)
-		return strcmp(kind, "rollback") != 0 ? -1
-			: json_is_integer(to) && json_integer_value(to) >= 0 && json_integer_value(to) < 1000000000
-			? (int)json_integer_value(to) : -2;
+	*target = 0;
+	if (kind) {
+		if (strcmp(kind, "rollback") != 0)
+			return IMPORT_STEP;
+		if (!json_is_integer(to) || json_integer_value(to) < 0 || json_integer_value(to) >= 1000000000)
+			return IMPORT_BAD_ROLLBACK;
+		*target = (int)json_integer_value(to);
+		return IMPORT_ROLLBACK;
+	}
 	if (json_integer_value(json_object_get(m, "seat")) >= 0 || !via || strcmp(via, "admin") != 0 || !text ||
 	    strncmp(text, "rollback to ", 12) != 0 || text[12] < '0' || text[12] > '9')
-		return -1;
+		return IMPORT_STEP;
 	n = strtol(text + 12, &end, 10);
-	return *end || n >= 1000000000 ? -2 : (int)n;
+	if (*end || n >= 1000000000)
+		return IMPORT_BAD_ROLLBACK;
+	*target = (int)n;
+	return IMPORT_ROLLBACK;
 }
 
 int replay_import(struct store *s, const json_t *file, int64_t created_by, int64_t *id, struct err *err)
@@ -281,16 +293,18 @@ int replay_import(struct store *s, const json_t *file, int64_t created_by, int64
 		};
 		struct submit_outcome po;
 		json_t *res = NULL;
+		enum import_kind kind;
 		int to;
 
 		if (!text) {
 			rc = err_set(err, ERR_INPUT, "move %zu of the replay file has no text", i + 1);
 			break;
 		}
-		if ((to = import_rollback_target(m)) >= 0)
+		kind = import_rollback_target(m, &to);
+		if (kind == IMPORT_ROLLBACK)
 			rc = submit_rollback_in_tx(c, *id, to, NULL, rq.at ? rq.at : clock_now_ms(), NULL, 0, NULL,
 							NULL, err);
-		else if (to != -1)
+		else if (kind == IMPORT_BAD_ROLLBACK)
 			rc = err_set(err, ERR_INPUT, "a rollback needs \"to\": the number of an earlier step");
 		else
 			rc = submit_in_tx(c, &rq, &res, &po, err);
