@@ -1295,7 +1295,7 @@ static int sync_file_and_dir(const char *path, struct err *err)
 }
 
 /*
- * VACUUM INTO dest (which must not exist) from the database at src, opened
+ * VACUUM INTO dest (which must not exist or be empty) from the database at src, opened
  * read-only: one read transaction, so the copy is one committed state however
  * many writers commit meanwhile; then synced (VACUUM INTO does not).
  */
@@ -1339,7 +1339,8 @@ int store_backup(struct store *s, const char *dest, int overwrite, struct err *e
 	if (!(tmp = path_with(dest, suffix)))
 		return err_set(err, ERR_NOMEM, "out of memory");
 	unlink(tmp);
-	if ((rc = vacuum_into(s->path, tmp, err)) < 0)
+	/* VACUUM INTO fills an empty file: made here 0600, the copy is as private as the database */
+	if ((rc = make_db_file(tmp, err)) < 0 || (rc = vacuum_into(s->path, tmp, err)) < 0)
 		goto done;
 	if ((rc = store_file_check(tmp, &version, &check)) < 0) {
 		err_set(err, rc, "the copy fails its check: %s", check.msg);

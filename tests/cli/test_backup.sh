@@ -69,6 +69,9 @@ echo keep >taken.db
 	bad "backup over an existing file: $(cat out)"
 "$tp" --db db backup taken.db --force >out 2>&1 && "$tp" --db taken.db verify >/dev/null 2>&1 && ok ||
 	bad "backup --force: $(cat out)"
+# A backup is as private as the database, whatever the umask.
+(umask 000 && "$tp" --db db backup private.db >out 2>&1)
+[ "$(stat -c %a private.db 2>/dev/null)" = 600 ] && ok || bad "backup under umask 000: mode $(stat -c %a private.db 2>&1)"
 
 # No restore while turnpostd runs.
 "$tp" --db db restore copy.db >out 2>&1
