@@ -4,6 +4,7 @@
 #define TURNPOST_ENGINE_GAME_H
 
 #include <jansson.h>
+#include <string.h>
 
 #include "engine/rng.h"
 #include "util/buf.h"
@@ -36,6 +37,61 @@ struct game_pending {
 };
 
 /*
+ * A step is built on the board by taps: picks() cuts one legal step into
+ * the parts of the board a player taps, in order (a die, then a facility,
+ * then a territory). The engine offers, after the parts chosen so far, the
+ * next parts of every legal step that starts with them, so the steps taps
+ * can build are exactly legal(). Two legal steps never have the same picks.
+ */
+#define GAME_MAX_PICKS 8
+
+struct game_pick {
+	char part[48];   /* the board part tapped, an id its drawer knows: "die-3", "facility-solar-converter" */
+	char label[160]; /* what the tap does, in words and names: "Dock Yara's 3 at the Solar Converter" */
+	char cost[96];   /* what it costs and gives, in words: "pay 1 fuel: +1 ore"; "" when nothing */
+};
+
+/* One part that can be tapped now: the page built the link. */
+struct game_tap {
+	const char *part;  /* as in struct game_pick */
+	const char *href;  /* where the tap goes */
+	const char *label; /* accessible name: what the tap does */
+	const char *cost;  /* "" when nothing */
+};
+
+/* The step being built, for the board drawer (all borrowed). */
+struct game_tapset {
+	const struct game_tap *next; /* the parts that can be tapped now */
+	int nnext;
+	const char *const *chosen; /* the parts chosen so far, in order: drawn as selected */
+	int nchosen;
+};
+
+/* The tap offered on part, or NULL (drawers: NULL means draw the part greyed while choosing). */
+static inline const struct game_tap *game_tap_find(const struct game_tapset *t, const char *part)
+{
+	for (int i = 0; t && i < t->nnext; i++)
+		if (strcmp(t->next[i].part, part) == 0)
+			return &t->next[i];
+	return NULL;
+}
+
+/*
+ * What describe() is given (all borrowed): one stored step, the positions
+ * around it, and who reads the sentence.
+ */
+#define GAME_VIEWER_ALL (-2) /* an admin: sees everything */
+
+struct game_step_in {
+	const void *before;  /* the state before the step */
+	const void *after;   /* the state after it */
+	const void *move;    /* the step, as parse() gave it for before */
+	int seat;            /* who took it */
+	int viewer;          /* who reads: a seat, -1 a spectator, GAME_VIEWER_ALL */
+	const json_t *seats; /* the game's seats, [{"seat": n, "name": "..."}], for names (may be NULL) */
+};
+
+/*
  * What a board drawer is given (all borrowed). The board is drawn from the
  * view, never from the state: the view already left out what seat may not
  * see, so a drawer cannot show hidden information by mistake, and the pages
@@ -45,6 +101,7 @@ struct game_board_in {
 	const json_t *view;  /* what view() gave for seat */
 	const json_t *seats; /* the game's seats, [{"seat": n, "name": "..."}], for names (may be NULL) */
 	int seat;            /* whose page it is; -1: a spectator */
+	const struct game_tapset *taps; /* the step being built; NULL when seat chooses nothing on the board */
 };
 
 /* Flags apply may return (>= 0). */
@@ -129,6 +186,22 @@ struct game_ops {
 	 * of a game without a board list its view instead.
 	 */
 	int (*board)(const struct game_board_in *in, struct buf *out, struct err *err);
+
+	/*
+	 * Optional (may be NULL): the taps that build move (one of legal() for
+	 * seat in state), in order, at most max; returns how many (>= 1). The
+	 * parts are ones board() draws; see struct game_pick.
+	 */
+	int (*picks)(const void *state, int seat, const void *move, struct game_pick *out, int max, struct err *err);
+
+	/*
+	 * Optional (may be NULL): the step in->move as one sentence a person
+	 * reads, with names and what it did ("Zed explored and drew Iridium"),
+	 * appended to out, no notation and no seat numbers. What in->viewer may
+	 * not see stays hidden ("Zed drew a card"). Pages fall back to the
+	 * step's text when a game has none.
+	 */
+	int (*describe)(const struct game_step_in *in, struct buf *out, struct err *err);
 };
 
 #define GAME_OPS_VERSION 1
