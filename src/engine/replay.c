@@ -290,6 +290,7 @@ int replay_import(struct store *s, const json_t *file, int64_t created_by, int64
 			.via = json_string_value(json_object_get(m, "via")),
 			.if_match = (int)i,
 			.at = json_integer_value(json_object_get(m, "at")),
+			.undo_after_turn = 1,
 		};
 		struct submit_outcome po;
 		json_t *res = NULL;

@@ -75,6 +75,34 @@ static const char *seat_name(const struct store_seat *seats, int nseats, int sea
 }
 
 /*
+ * A turn that has passed is final: once the position waits for other seats
+ * and not for seat, the next player may have been told and may be looking at
+ * the board, so an undo would change what they were shown. ERR_ILLEGAL then,
+ * naming who is on; an admin's rollback stays the way back.
+ */
+static int turn_passed(const struct engine_game *eg, const struct store_seat *seats, int nseats, int seat,
+		       struct err *err)
+{
+	struct game_pending p;
+	struct buf names = BUF_INIT;
+	int rc;
+
+	engine_game_pending(eg, &p);
+	if (p.seats & (1u << seat))
+		return 0;
+	if (!p.seats)
+		return err_set(err, ERR_ILLEGAL, "too late to undo: the game is over");
+	for (int i = 0; i < GAME_MAX_SEATS; i++)
+		if (p.seats & (1u << i))
+			buf_addf(&names, "%s%s", names.len ? " and " : "", seat_name(seats, nseats, i));
+	rc = err_set(err, ERR_ILLEGAL,
+		     "too late to undo: the turn has passed to %s, and a step is final once the turn passes; "
+		     "if something went wrong, ask an admin to roll the game back", names.data);
+	buf_release(&names);
+	return rc;
+}
+
+/*
  * Apply lines on top of the position after step b->base, whose row is head.
  * Adds one row per line to b. eg holds the position and is updated.
  */
@@ -112,6 +140,8 @@ static int apply_lines(struct store_conn *c, const struct store_game *g, const s
 						     seat_name(seats, nseats, cur_undo));
 				goto done;
 			}
+			if (!rq->undo_after_turn && (rc = turn_passed(eg, seats, nseats, rq->seat, err)) < 0)
+				goto done;
 			if ((rc = row_get(c, g->id, b, cur_back, &tmp, &prev, err)) < 0)
 				goto done;
 			rc = engine_game_decode(eg->ops, prev->snapshot, &back, err);
@@ -121,18 +151,24 @@ static int apply_lines(struct store_conn *c, const struct store_game *g, const s
 			}
 			engine_game_release(eg);
 			*eg = back;
-			if (!(m = batch_push(b))) {
+			/* prev may be a row of this batch, which batch_push moves: take what is needed first */
+			{
+				int prev_back = prev->back, prev_undo = prev->undo_seat;
+				char *snap = strdup(prev->snapshot);
+
 				store_move_release(&tmp);
-				rc = err_set(err, ERR_NOMEM, "out of memory");
-				goto done;
+				if (!snap || !(m = batch_push(b))) {
+					free(snap);
+					rc = err_set(err, ERR_NOMEM, "out of memory");
+					goto done;
+				}
+				m->n = count + 1;
+				m->seat = rq->seat;
+				m->text = strdup("undo");
+				m->back = prev_back;
+				m->undo_seat = prev_undo;
+				m->snapshot = snap;
 			}
-			m->n = count + 1;
-			m->seat = rq->seat;
-			m->text = strdup("undo");
-			m->back = prev->back;
-			m->undo_seat = prev->undo_seat;
-			m->snapshot = strdup(prev->snapshot);
-			store_move_release(&tmp);
 		} else {
 			int revealed;
 			char *snap = NULL;

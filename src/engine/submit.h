@@ -26,6 +26,8 @@ struct submit_request {
 	const unsigned char *request_hash; /* 32 bytes when idem_key is set */
 	int64_t at;             /* 0: now */
 	int no_view;            /* the answer leaves out "view" (Prefer: return=minimal) */
+	int undo_after_turn;    /* replay_import: an undo after the turn passed is taken, as it was before that
+				   was refused (files written then still import) */
 };
 
 struct submit_outcome {

@@ -187,6 +187,9 @@ int views_game_json(struct store *s, int64_t id, int viewer_seat, int with_email
 	json_object_set_new(o, "move_count", json_integer(g.move_count));
 	json_object_set_new(o, "active_seats", engine_seats_json(strcmp(g.status, "active") ? 0 : p.seats));
 	json_object_set_new(o, "pending", engine_pending_json(&p));
+	/* the seat that may undo now: none once the turn passed to others (engine/submit.c) */
+	if (undo_seat >= 0 && !(p.seats & (1u << undo_seat)))
+		undo_seat = -1;
 	json_object_set_new(o, "undo_seat", json_integer(strcmp(g.status, "active") ? -1 : undo_seat));
 	sa = json_array();
 	for (int i = 0; i < nseats; i++) {

@@ -178,10 +178,16 @@ static void test_engine__undo_until_reveal(void)
 	CU_ASSERT_EQUAL(submit(id, 0, -1, "end", NULL, NULL, NULL), 0);
 	/* the other seat cannot undo my end */
 	CU_ASSERT_EQUAL(submit(id, 1, -1, "undo", NULL, NULL, NULL), ERR_ILLEGAL);
-	/* but I can, until someone acts on it */
-	CU_ASSERT_EQUAL(submit(id, 0, -1, "undo", "end", NULL, NULL), 0);
+	/* nor can I: the turn has passed to the other seat, and a step is final once it passes */
+	CU_ASSERT_EQUAL(submit(id, 0, -1, "undo", NULL, NULL, &failed), ERR_ILLEGAL);
+	CU_ASSERT_EQUAL(failed, 1);
+	/* inside one batch too */
+	CU_ASSERT_EQUAL(submit(id, 1, -1, "add 2", "end", "undo", &failed), ERR_ILLEGAL);
+	CU_ASSERT_EQUAL(failed, 3);
+	/* an undo of a step of the same batch that is not its first (the batch's rows move as it grows) */
+	CU_ASSERT_EQUAL(submit(id, 1, -1, "add 1", "add 2", "undo", NULL), 0);
 	CU_ASSERT_EQUAL(views_moves_json(st, id, &moves, &e), 0);
-	CU_ASSERT_EQUAL(json_array_size(json_object_get(moves, "moves")), 11);
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(moves, "moves")), 12);
 	json_decref(moves);
 	/* the replay agrees with every stored snapshot, undo included */
 	{
