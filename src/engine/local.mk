@@ -13,7 +13,8 @@ libturnpost_a_SOURCES += \
 	src/engine/signin.c src/engine/signin.h src/engine/outbox.c src/engine/outbox.h \
 	src/engine/chat.c src/engine/chat.h src/engine/join.c src/engine/join.h \
 	src/engine/account.c src/engine/account.h src/engine/create.c src/engine/create.h \
-	src/engine/health.c src/engine/health.h
+	src/engine/health.c src/engine/health.h \
+	src/engine/story.c src/engine/story.h
 
 check_PROGRAMS += tests/unit/test_engine
 tests_unit_test_engine_SOURCES = tests/unit/test_engine.c tests/fake_game.c tests/fake_game.h tests/cunit_main.c
@@ -44,3 +45,8 @@ EXTRA_DIST += tests/games/cases.README
 check_PROGRAMS += tests/unit/test_registry
 tests_unit_test_registry_SOURCES = tests/unit/test_registry.c tests/cunit_main.c tests/testutil.h
 tests_unit_test_registry_LDADD = $(TEST_LDADD)
+# The story of a game: the log in words per reader, since your last turn, replay positions; undo ends with the turn
+check_PROGRAMS += tests/unit/test_story
+tests_unit_test_story_SOURCES = tests/unit/test_story.c tests/fake_game.c tests/fake_game.h tests/cunit_main.c \
+	tests/testutil.h
+tests_unit_test_story_LDADD = $(TEST_LDADD)

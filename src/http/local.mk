@@ -9,6 +9,7 @@ libturnpost_a_SOURCES += \
 	src/http/api_me.c src/http/api_me.h src/http/api_token.c src/http/api_token.h \
 	src/http/api_games.c src/http/api_games.h src/http/api_game.c src/http/api_game.h \
 	src/http/api_move.c src/http/api_move.h src/http/api_inbound.c src/http/api_inbound.h \
+	src/http/api_story.c src/http/api_story.h \
 	src/http/web.c src/http/web.h src/http/web_home.c src/http/web_home.h \
 	src/http/web_signin.c src/http/web_signin.h src/http/web_account.c src/http/web_account.h \
 	src/http/web_new_game.c src/http/web_new_game.h src/http/web_game.c src/http/web_game.h \
@@ -46,3 +47,8 @@ check_PROGRAMS += tests/http/test_admin
 tests_http_test_admin_SOURCES = tests/http/test_admin.c tests/http/httptest.c tests/http/httptest.h tests/cunit_main.c
 tests_http_test_admin_LDADD = $(TEST_LDADD)
 tests_http_test_admin_DEPENDENCIES = libturnpost.a tests/turnpostd-test tests/turnpost-test
+# The story of a game: the log API, the game page's story, the replay, undo that ends with the turn
+check_PROGRAMS += tests/http/test_story
+tests_http_test_story_SOURCES = tests/http/test_story.c tests/http/httptest.c tests/http/httptest.h tests/cunit_main.c
+tests_http_test_story_LDADD = $(TEST_LDADD)
+tests_http_test_story_DEPENDENCIES = libturnpost.a tests/turnpostd-test tests/turnpost-test

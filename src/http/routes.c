@@ -15,6 +15,7 @@
 #include "http/api_me.h"
 #include "http/api_move.h"
 #include "http/api_public.h"
+#include "http/api_story.h"
 #include "http/api_token.h"
 #include "http/console_act.h"
 #include "http/console_api.h"
@@ -63,6 +64,8 @@ const struct route routes[] = {
 	{ "GET", "/api/v1/games/{id}/legal", api_game_legal, ROUTE_AUTH | ROUTE_SEAT | ROUTE_PLAYER,
 	  "your legal steps now" },
 	{ "GET", "/api/v1/games/{id}/moves", api_game_moves, ROUTE_AUTH | ROUTE_SEAT, "the steps made so far" },
+	{ "GET", "/api/v1/games/{id}/log", api_story_log, ROUTE_AUTH | ROUTE_SEAT | ROUTE_PLAYER,
+	  "the story so far in words, as you may see it" },
 	{ "POST", "/api/v1/games/{id}/moves", api_move_post,
 	  ROUTE_AUTH | ROUTE_JSON | ROUTE_TEXT | ROUTE_SEAT | ROUTE_PLAYER, "make steps, all or nothing" },
 	{ "GET", "/", web_home_show, ROUTE_WEB, "home: your games, those waiting for you first" },

@@ -1,0 +1,516 @@
+/* engine/story.c: the story of a game: its stored steps as sentences a reader may see */
+/* SPDX-License-Identifier: MIT */
+#include "engine/story.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+#include "engine/manage.h"
+#include "util/buf.h"
+#include "util/banned.h"
+
+/* Readers a sentence is kept for: seats 0..GAME_MAX_SEATS-1, a spectator, an admin. */
+#define STORY_READERS (GAME_MAX_SEATS + 2)
+/* Games whose sentences are kept (least recently used go first). */
+#define STORY_GAMES 512
+
+/* ---- the sentence cache ---- */
+
+struct story_game {
+	uint64_t store;
+	int64_t id;
+	char *names;                       /* the seats' names the sentences were written with */
+	char *(*texts)[STORY_READERS];     /* texts[n - 1][reader]: step n's sentence, or NULL */
+	int cap;
+	struct story_game *prev, *next;    /* LRU list: head is the most recent */
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct story_game *lru_head, *lru_tail;
+static int ngames;
+static uint64_t hits, misses;
+
+static int reader_slot(int viewer)
+{
+	if (viewer >= 0 && viewer < GAME_MAX_SEATS)
+		return viewer;
+	return viewer == GAME_VIEWER_ALL ? GAME_MAX_SEATS + 1 : GAME_MAX_SEATS;
+}
+
+static void game_texts_free(struct story_game *sg)
+{
+	for (int i = 0; i < sg->cap; i++)
+		for (int r = 0; r < STORY_READERS; r++)
+			free(sg->texts[i][r]);
+	free(sg->texts);
+	sg->texts = NULL;
+	sg->cap = 0;
+}
+
+static void game_free(struct story_game *sg)
+{
+	if (!sg)
+		return;
+	game_texts_free(sg);
+	free(sg->names);
+	free(sg);
+}
+
+static void lru_unlink(struct story_game *sg)
+{
+	if (sg->prev)
+		sg->prev->next = sg->next;
+	else
+		lru_head = sg->next;
+	if (sg->next)
+		sg->next->prev = sg->prev;
+	else
+		lru_tail = sg->prev;
+	sg->prev = sg->next = NULL;
+}
+
+static void lru_push(struct story_game *sg)
+{
+	sg->prev = NULL;
+	sg->next = lru_head;
+	if (lru_head)
+		lru_head->prev = sg;
+	lru_head = sg;
+	if (!lru_tail)
+		lru_tail = sg;
+}
+
+/* The game's entry, made (and the oldest evicted) when missing; its sentences dropped when names changed. Locked. */
+static struct story_game *game_find(uint64_t store, int64_t id, const char *names, int create)
+{
+	struct story_game *sg;
+
+	for (sg = lru_head; sg; sg = sg->next)
+		if (sg->store == store && sg->id == id)
+			break;
+	if (sg) {
+		lru_unlink(sg);
+		if (strcmp(sg->names, names) != 0) {
+			char *copy = strdup(names);
+			if (!copy) {
+				game_free(sg);
+				ngames--;
+				return NULL;
+			}
+			game_texts_free(sg);
+			free(sg->names);
+			sg->names = copy;
+		}
+		lru_push(sg);
+		return sg;
+	}
+	if (!create)
+		return NULL;
+	while (ngames >= STORY_GAMES && lru_tail) {
+		struct story_game *old = lru_tail;
+		lru_unlink(old);
+		game_free(old);
+		ngames--;
+	}
+	if (!(sg = calloc(1, sizeof(*sg))) || !(sg->names = strdup(names))) {
+		free(sg);
+		return NULL;
+	}
+	sg->store = store;
+	sg->id = id;
+	lru_push(sg);
+	ngames++;
+	return sg;
+}
+
+/* Fill texts[i] (NULL ones only) with copies of the cached sentences of steps 1..n for reader. */
+static void cache_get(uint64_t store, int64_t id, const char *names, int reader, char **texts, int n)
+{
+	struct story_game *sg;
+
+	pthread_mutex_lock(&lock);
+	sg = game_find(store, id, names, 0);
+	for (int i = 0; i < n; i++) {
+		if (sg && i < sg->cap && sg->texts[i][reader]) {
+			texts[i] = strdup(sg->texts[i][reader]);
+			hits++;
+		}
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+/* Keep the sentences of steps 1..n for reader (those in fresh[], which says which were described now). */
+static void cache_put(uint64_t store, int64_t id, const char *names, int reader, char *const *texts,
+		      const unsigned char *fresh, int n)
+{
+	struct story_game *sg;
+
+	pthread_mutex_lock(&lock);
+	sg = game_find(store, id, names, 1);
+	if (sg && n > sg->cap) {
+		int cap = sg->cap ? sg->cap : 64;
+		char *(*grown)[STORY_READERS];
+		while (cap < n)
+			cap *= 2;
+		grown = realloc(sg->texts, sizeof(*grown) * (size_t)cap);
+		if (grown) {
+			memset(grown + sg->cap, 0, sizeof(*grown) * (size_t)(cap - sg->cap));
+			sg->texts = grown;
+			sg->cap = cap;
+		}
+	}
+	for (int i = 0; sg && i < n && i < sg->cap; i++) {
+		if (!fresh[i] || !texts[i] || sg->texts[i][reader])
+			continue;
+		misses++;
+		sg->texts[i][reader] = strdup(texts[i]);
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+void story_cache_clear(void)
+{
+	pthread_mutex_lock(&lock);
+	while (lru_head) {
+		struct story_game *sg = lru_head;
+		lru_unlink(sg);
+		game_free(sg);
+	}
+	ngames = 0;
+	hits = misses = 0;
+	pthread_mutex_unlock(&lock);
+}
+
+void story_cache_stats(uint64_t *h, uint64_t *m)
+{
+	pthread_mutex_lock(&lock);
+	*h = hits;
+	*m = misses;
+	pthread_mutex_unlock(&lock);
+}
+
+/* ---- sentences ---- */
+
+static const char *seat_name(const struct store_seat *seats, int nseats, int seat)
+{
+	for (int i = 0; i < nseats; i++)
+		if (seats[i].seat == seat)
+			return seats[i].name;
+	return seat < 0 ? "An admin" : "A player";
+}
+
+/* The seats as describe() and the drawers take them: [{"seat","name"}]. New. */
+static json_t *seats_json(const struct store_seat *seats, int nseats)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < nseats; i++)
+		json_array_append_new(a, json_pack("{s:i,s:s}", "seat", seats[i].seat, "name", seats[i].name));
+	return a;
+}
+
+/* Every seat's name, one after another: the cache's key for "the names have not changed". */
+static char *names_key(const struct store_seat *seats, int nseats)
+{
+	struct buf b = BUF_INIT;
+
+	for (int i = 0; i < nseats; i++)
+		buf_addf(&b, "%d=%s\n", seats[i].seat, seats[i].name);
+	return buf_detach(&b, NULL);
+}
+
+static int row_is_undo(const struct store_move *m)
+{
+	return m->kind == STORE_MOVE_STEP && engine_line_is_undo(m->text);
+}
+
+/* One step told for viewer: the game's describe(), else "Name: text". before and after are decoded positions. */
+static void describe_step(const struct game_ops *ops, const struct engine_game *before,
+			  const struct engine_game *after, const struct store_move *m, int viewer,
+			  const json_t *seatsj, const char *name, struct buf *out)
+{
+	void *move = NULL;
+	struct err e = {0};
+
+	if (ops->describe && before && after && ops->parse(before->state, m->seat, m->text, &move, &e) == 0) {
+		struct game_step_in in = { .before = before->state, .after = after->state, .move = move,
+					   .seat = m->seat, .viewer = viewer, .seats = seatsj };
+		size_t len = out->len;
+		if (ops->describe(&in, out, &e) == 0 && out->len > len) {
+			ops->move_free(move);
+			return;
+		}
+		buf_setlen(out, len);
+	}
+	if (move)
+		ops->move_free(move);
+	buf_addf(out, "%s: %s", name, m->text);
+}
+
+/*
+ * Describe the rows whose texts[i] is NULL for viewer, reading the stored
+ * positions around each. fresh[i] is set for those described here.
+ */
+static int describe_missing(struct store *s, const struct store_game *g, const struct game_ops *ops,
+			    const struct store_move *rows, int n, const struct store_seat *seats, int nseats,
+			    int viewer, char **texts, unsigned char *fresh, struct err *err)
+{
+	struct store_conn *c = NULL;
+	struct engine_game prev = {0}, cur = {0};
+	json_t *seatsj = seats_json(seats, nseats);
+	struct buf b = BUF_INIT;
+	int prev_n = -1, rc = 0;
+
+	for (int i = 0; i < n; i++) {
+		const struct store_move *m = &rows[i];
+		const char *name = seat_name(seats, nseats, m->seat);
+
+		if (texts[i])
+			continue;
+		buf_reset(&b);
+		if (m->kind == STORE_MOVE_ROLLBACK) {
+			buf_addf(&b, "An admin rolled the game back to step %d", m->target);
+		} else if (row_is_undo(m)) {
+			buf_addf(&b, "%s took back a step", name);
+		} else if (!ops->describe) {
+			buf_addf(&b, "%s: %s", name, m->text);
+		} else {
+			struct store_move sm = {0};
+
+			if (!c && (rc = store_read_acquire(s, &c, err)) < 0)
+				goto done;
+			/* the position before: the one decoded for the last row, when that was step n - 1 */
+			if (prev_n != m->n - 1) {
+				engine_game_release(&prev);
+				if ((rc = store_move_get(c, g->id, m->n - 1, &sm, err)) == 0)
+					rc = engine_game_decode(ops, sm.snapshot, &prev, err);
+				store_move_release(&sm);
+				if (rc < 0)
+					goto done;
+			}
+			if ((rc = store_move_get(c, g->id, m->n, &sm, err)) == 0)
+				rc = engine_game_decode(ops, sm.snapshot, &cur, err);
+			store_move_release(&sm);
+			if (rc < 0)
+				goto done;
+			describe_step(ops, &prev, &cur, m, viewer, seatsj, name, &b);
+			engine_game_release(&prev);
+			prev = cur;
+			memset(&cur, 0, sizeof(cur));
+			prev_n = m->n;
+		}
+		texts[i] = buf_detach(&b, NULL);
+		fresh[i] = 1;
+	}
+done:
+	if (c)
+		store_read_release(c);
+	engine_game_release(&prev);
+	engine_game_release(&cur);
+	buf_release(&b);
+	json_decref(seatsj);
+	return rc;
+}
+
+/* ---- the log ---- */
+
+/*
+ * Which rows viewer may see, and which were undone: walks the undo links the
+ * way submit does (an undo takes back the newest step that still stands).
+ * undone[i]: row i was taken back; undo_of[i]: for an undo row, the row it
+ * took back (-1 when none).
+ */
+static int mark_undone(const struct store_move *rows, int n, unsigned char *undone, int *undo_of)
+{
+	int *stack = malloc(sizeof(*stack) * (size_t)(n ? n : 1)), top = 0;
+
+	if (!stack)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		undo_of[i] = -1;
+		if (rows[i].kind == STORE_MOVE_ROLLBACK)
+			continue;
+		if (row_is_undo(&rows[i])) {
+			if (top > 0) {
+				undo_of[i] = stack[--top];
+				undone[undo_of[i]] = 1;
+			}
+			continue;
+		}
+		stack[top++] = i;
+	}
+	free(stack);
+	return 0;
+}
+
+/* The entries for viewer from rows and their sentences. New. */
+static json_t *entries_json(const struct store_move *rows, int n, char *const *texts, const struct store_seat *seats,
+			    int nseats, int viewer, const unsigned char *undone, const int *undo_of)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < n; i++) {
+		const struct store_move *m = &rows[i];
+		int undo = row_is_undo(m), mine = viewer == GAME_VIEWER_ALL || viewer == m->seat;
+		json_t *o;
+
+		/* what was taken back is the business of the one who took it back */
+		if ((undone[i] || (undo && undo_of[i] >= 0)) && !mine)
+			continue;
+		o = json_pack("{s:i,s:i,s:s,s:s,s:I,s:s}", "n", m->n, "seat", m->seat, "name",
+			      m->kind == STORE_MOVE_ROLLBACK ? "admin" : seat_name(seats, nseats, m->seat), "text",
+			      texts[i] ? texts[i] : "", "at", (json_int_t)m->at, "channel", m->via);
+		if (m->kind == STORE_MOVE_ROLLBACK) {
+			json_object_set_new(o, "kind", json_string("rollback"));
+			json_object_set_new(o, "to", json_integer(m->target));
+		} else if (undo) {
+			json_object_set_new(o, "kind", json_string("undo"));
+		}
+		if (undone[i])
+			json_object_set_new(o, "undone", json_true());
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+int story_log(struct store *s, int64_t id, int viewer, json_t **entries, struct err *err)
+{
+	struct store_conn *c;
+	struct store_game g = {0};
+	struct store_seat *seats = NULL;
+	struct store_move *rows = NULL;
+	const struct game_ops *ops;
+	char **texts = NULL, *names = NULL;
+	unsigned char *fresh = NULL, *undone = NULL;
+	int *undo_of = NULL;
+	int n = 0, nseats = 0, reader = reader_slot(viewer), rc;
+
+	*entries = NULL;
+	if ((rc = store_read_begin(s, &c, err)) < 0)
+		return rc;
+	if ((rc = store_game_get(c, id, &g, err)) == 0 && (rc = store_seats_get(c, id, &seats, &nseats, err)) == 0)
+		rc = store_moves_list(c, id, 0, &rows, &n, err);
+	store_read_release(c);
+	if (rc < 0)
+		goto done;
+	if (!(ops = engine_ops_find(g.game, err))) {
+		rc = ERR_NOTFOUND;
+		goto done;
+	}
+	texts = calloc((size_t)n + 1, sizeof(*texts));
+	fresh = calloc((size_t)n + 1, 1);
+	undone = calloc((size_t)n + 1, 1);
+	undo_of = calloc((size_t)n + 1, sizeof(*undo_of));
+	names = names_key(seats, nseats);
+	if (!texts || !fresh || !undone || !undo_of || mark_undone(rows, n, undone, undo_of) < 0) {
+		rc = err_set(err, ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	cache_get(store_id(s), id, names, reader, texts, n);
+	if ((rc = describe_missing(s, &g, ops, rows, n, seats, nseats, viewer, texts, fresh, err)) < 0)
+		goto done;
+	cache_put(store_id(s), id, names, reader, texts, fresh, n);
+	*entries = entries_json(rows, n, texts, seats, nseats, viewer, undone, undo_of);
+done:
+	for (int i = 0; texts && i < n; i++)
+		free(texts[i]);
+	free(texts);
+	free(fresh);
+	free(undone);
+	free(undo_of);
+	free(names);
+	store_moves_free(rows, n);
+	store_seats_free(seats, nseats);
+	store_game_release(&g);
+	return rc;
+}
+
+json_t *story_since(const json_t *entries, int seat, int max)
+{
+	json_t *out = json_array(), *e;
+	size_t n = json_array_size(entries), start = 0, i;
+
+	if (seat >= 0) {
+		for (i = n; i-- > 0;) {
+			e = json_array_get(entries, i);
+			if (json_integer_value(json_object_get(e, "seat")) == seat && !json_object_get(e, "kind") &&
+			    !json_is_true(json_object_get(e, "undone"))) {
+				start = i + 1;
+				break;
+			}
+		}
+	}
+	for (i = start; i < n; i++) {
+		e = json_array_get(entries, i);
+		/* one's own steps since (taken back, or a turn begun) are not news to oneself */
+		if (seat >= 0 && json_integer_value(json_object_get(e, "seat")) == seat)
+			continue;
+		json_array_append(out, e);
+	}
+	if (max > 0)
+		while (json_array_size(out) > (size_t)max)
+			json_array_remove(out, 0);
+	return out;
+}
+
+int story_position(struct store *s, int64_t id, int n, int viewer, json_t **out, struct err *err)
+{
+	struct store_conn *c;
+	struct store_game g = {0};
+	struct store_move at = {0}, before = {0};
+	struct engine_game eg = {0}, eb = {0};
+	const struct game_ops *ops;
+	json_t *log = NULL, *entry = NULL, *steps = NULL, *view = NULL, *vbefore = NULL, *e;
+	int seen = n == 0, view_seat = viewer >= 0 ? viewer : -1, rc;
+	size_t i;
+
+	*out = NULL;
+	if ((rc = story_log(s, id, viewer, &log, err)) < 0)
+		goto done;
+	steps = json_array();
+	json_array_foreach(log, i, e) {
+		json_array_append_new(steps, json_integer(json_integer_value(json_object_get(e, "n"))));
+		if (json_integer_value(json_object_get(e, "n")) == n) {
+			entry = e;
+			seen = 1;
+		}
+	}
+	if (!seen) {
+		rc = err_set(err, ERR_NOTFOUND, "game %lld has no step %d to show", (long long)id, n);
+		goto done;
+	}
+	if ((rc = store_read_acquire(s, &c, err)) < 0)
+		goto done;
+	if ((rc = store_game_get(c, id, &g, err)) == 0 && (rc = store_move_get(c, id, n, &at, err)) == 0 && n > 0)
+		rc = store_move_get(c, id, n - 1, &before, err);
+	store_read_release(c);
+	if (rc < 0)
+		goto done;
+	if (!(ops = engine_ops_find(g.game, err))) {
+		rc = ERR_NOTFOUND;
+		goto done;
+	}
+	if ((rc = engine_game_decode(ops, at.snapshot, &eg, err)) < 0 ||
+	    (rc = ops->view(eg.state, view_seat, &view, err)) < 0)
+		goto done;
+	if (n > 0 && ((rc = engine_game_decode(ops, before.snapshot, &eb, err)) < 0 ||
+		      (rc = ops->view(eb.state, view_seat, &vbefore, err)) < 0))
+		goto done;
+	*out = json_pack("{s:i,s:i,s:O,s:O,s:o,s:O}", "n", n, "move_count", g.move_count, "view", view, "entry",
+			 entry ? entry : json_null(), "changed", n > 0 ? manage_diff(vbefore, view, 0) : json_array(),
+			 "steps", steps);
+done:
+	json_decref(view);
+	json_decref(vbefore);
+	json_decref(steps);
+	json_decref(log);
+	engine_game_release(&eg);
+	engine_game_release(&eb);
+	store_move_release(&at);
+	store_move_release(&before);
+	store_game_release(&g);
+	return rc;
+}

@@ -1,0 +1,151 @@
+/* tests/http/test_story.c: the story of a game over HTTP: the log API, the game page's story, the replay */
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curl/curl.h>
+
+#include "httptest.h"
+#include "testutil.h"
+#include "util/token.h"
+
+static struct ht_daemon d;
+static char admin_token[64], ann_token[64], eve_token[64];
+static char seat_tokens[2][64];
+static int64_t game_id;
+
+static int suite_init(void)
+{
+	struct buf out = BUF_INIT;
+	struct ht_resp r;
+	const char *body = "{\"game\":\"counting-race\",\"players\":[{\"name\":\"Ann\",\"email\":\"ann@example.org\"},"
+			   "{\"name\":\"Bob\",\"email\":\"bob@example.org\"}],\"options\":{\"target\":50}}";
+	int rc;
+
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	token_init();
+	if (ht_start(&d, NULL) < 0)
+		return -1;
+	rc = ht_cli(&d, "user add admin@example.org --name Admin --admin", &out);
+	ht_last_line(&out, admin_token, sizeof(admin_token));
+	buf_reset(&out);
+	if (rc == 0)
+		rc = ht_cli(&d, "user add ann@example.org --name Ann", &out);
+	ht_last_line(&out, ann_token, sizeof(ann_token));
+	buf_reset(&out);
+	if (rc == 0)
+		rc = ht_cli(&d, "user add eve@example.org --name Eve", &out);
+	ht_last_line(&out, eve_token, sizeof(eve_token));
+	buf_release(&out);
+	if (rc != 0 || ht_api(&d, "POST", "/api/v1/games", admin_token, body, &r) < 0)
+		return -1;
+	game_id = json_integer_value(json_object_get(r.json, "id"));
+	for (int i = 0; i < 2; i++)
+		snprintf(seat_tokens[i], sizeof(seat_tokens[i]), "%s",
+			 json_string_value(json_object_get(json_array_get(json_object_get(r.json, "seats"), (size_t)i),
+							   "token")));
+	ht_resp_release(&r);
+	return game_id > 0 ? 0 : -1;
+}
+
+static int suite_clean(void)
+{
+	ht_cleanup(&d);
+	curl_global_cleanup();
+	return 0;
+}
+
+static long play(int seat, const char *moves)
+{
+	struct ht_resp r;
+	char path[64], body[256];
+	long status;
+
+	snprintf(path, sizeof(path), "/api/v1/games/%lld/moves", (long long)game_id);
+	snprintf(body, sizeof(body), "{\"moves\":%s}", moves);
+	if (ht_api(&d, "POST", path, seat_tokens[seat], body, &r) < 0)
+		return -1;
+	status = r.status;
+	ht_resp_release(&r);
+	return status;
+}
+
+static void test_story__log_api(void)
+{
+	struct ht_resp r;
+	char path[64];
+	json_t *entries, *e;
+
+	CU_ASSERT_EQUAL(play(0, "[\"add 2\",\"add 1\",\"undo\",\"end\"]"), 200);
+	CU_ASSERT_EQUAL(play(1, "[\"add 3\"]"), 200);
+	snprintf(path, sizeof(path), "/api/v1/games/%lld/log", (long long)game_id);
+	/* Bob's seat token: Ann's taken-back step is not his business */
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, seat_tokens[1], NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(r.json, "move_count")), 5);
+	entries = json_object_get(r.json, "entries");
+	CU_ASSERT_EQUAL_FATAL(json_array_size(entries), 3);
+	e = json_array_get(entries, 0);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(e, "n")), 1);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(e, "seat")), 0);
+	ASSERT_STR_EQ(json_string_value(json_object_get(e, "name")), "Ann");
+	ASSERT_STR_EQ(json_string_value(json_object_get(e, "text")), "Ann: add 2");
+	ASSERT_STR_EQ(json_string_value(json_object_get(e, "channel")), "api");
+	CU_ASSERT(json_is_integer(json_object_get(e, "at")));
+	/* newest last */
+	ASSERT_STR_EQ(json_string_value(json_object_get(json_array_get(entries, 2), "text")), "Bob: add 3");
+	ht_resp_release(&r);
+	/* Ann's account token: she sees her own undo */
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, ann_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(r.json, "entries")), 5);
+	ASSERT_STR_EQ(json_string_value(json_object_get(json_array_get(json_object_get(r.json, "entries"), 2), "text")),
+		      "Ann took back a step");
+	ht_resp_release(&r);
+	/* a stranger, and an admin without a seat: 403; no such game: 404; no token: 401 */
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, eve_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 403);
+	ASSERT_STR_EQ(json_string_value(json_object_get(r.json, "code")), "not_a_player");
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, admin_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 403);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 401);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", "/api/v1/games/999999/log", ann_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 404);
+	ht_resp_release(&r);
+}
+
+static void test_story__undo_after_the_turn_passed(void)
+{
+	struct ht_resp r;
+	char path[64];
+
+	/* Bob ends his turn; his undo is refused with the reason, and nothing is stored */
+	CU_ASSERT_EQUAL(play(1, "[\"end\"]"), 200);
+	snprintf(path, sizeof(path), "/api/v1/games/%lld/moves", (long long)game_id);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "POST", path, seat_tokens[1], "{\"moves\":[\"undo\"]}", &r), 0);
+	CU_ASSERT_EQUAL(r.status, 422);
+	CU_ASSERT(strstr(json_string_value(json_object_get(r.json, "detail")), "the turn has passed to Ann") != NULL);
+	ht_resp_release(&r);
+	snprintf(path, sizeof(path), "/api/v1/games/%lld", (long long)game_id);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, seat_tokens[1], NULL, &r), 0);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(r.json, "move_count")), 6);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(r.json, "undo_seat")), -1);
+	ht_resp_release(&r);
+}
+
+static CU_TestInfo cases[] = {
+	{ "test_story__log_api", test_story__log_api },
+	{ "test_story__undo_after_the_turn_passed", test_story__undo_after_the_turn_passed },
+	CU_TEST_INFO_NULL,
+};
+
+int tests_register(void)
+{
+	TESTS_SUITE("story-http", suite_init, suite_clean, cases);
+	return 0;
+}

@@ -1,0 +1,381 @@
+/* tests/unit/test_story.c: CUnit suite for engine/story (a game's log in words per reader, since your last turn, replay positions) and the end of undo with the turn */
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/create.h"
+#include "engine/registry.h"
+#include "engine/story.h"
+#include "engine/submit.h"
+#include "engine/views.h"
+#include "fake_game.h"
+#include "testutil.h"
+#include "util/token.h"
+
+static char dir[64];
+static struct store *st;
+
+/* The test game's totals from a state, through its snapshot format (its state is private to it). */
+static int total_of(const void *state, int seat)
+{
+	json_t *o = NULL;
+	struct err e = {0};
+	int t = 0;
+
+	if (fake_game.encode(state, &o, &e) == 0)
+		t = (int)json_integer_value(json_array_get(json_object_get(o, "total"), (size_t)seat));
+	json_decref(o);
+	return t;
+}
+
+static const char *name_of(const json_t *seats, int seat)
+{
+	size_t i;
+	json_t *s;
+
+	json_array_foreach(seats, i, s)
+		if (json_integer_value(json_object_get(s, "seat")) == seat)
+			return json_string_value(json_object_get(s, "name"));
+	return "?";
+}
+
+/* The test game told in words: a roll's number only for the roller (and admins). */
+static int worded_describe(const struct game_step_in *in, struct buf *out, struct err *err)
+{
+	struct buf text = BUF_INIT;
+	const char *who = name_of(in->seats, in->seat);
+	int rc;
+
+	if ((rc = fake_game.format(in->before, in->move, &text, err)) < 0)
+		return rc;
+	if (strncmp(text.data, "add ", 4) == 0)
+		buf_addf(out, "%s added %s", who, text.data + 4);
+	else if (strcmp(text.data, "roll") == 0 && (in->viewer == in->seat || in->viewer == GAME_VIEWER_ALL))
+		buf_addf(out, "%s rolled a %d", who, total_of(in->after, in->seat) - total_of(in->before, in->seat));
+	else if (strcmp(text.data, "roll") == 0)
+		buf_addf(out, "%s rolled a die", who);
+	else
+		buf_addf(out, "%s ended the turn", who);
+	buf_release(&text);
+	return 0;
+}
+
+static struct game_ops worded;
+
+static int suite_init(void)
+{
+	char path[128];
+	struct err e = {0};
+
+	snprintf(dir, sizeof(dir), "/tmp/tp-story-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/t.db", dir);
+	token_init();
+	registry_add_for_tests(&fake_game);
+	worded = fake_game;
+	worded.id = "counting-race-words";
+	worded.describe = worded_describe;
+	registry_add_for_tests(&worded);
+	return store_open(path, NULL, &st, &e);
+}
+
+static int suite_clean(void)
+{
+	char cmd[160];
+
+	store_close(st);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static int64_t new_game(const char *game, int nplayers)
+{
+	struct create_player players[3] = { { "Ann", "ann@example.org" }, { "Bob", "bob@example.org" }, { "Cy", NULL } };
+	struct create_spec ng = { .game = game, .players = players, .nplayers = nplayers, .seed = 11, .have_seed = 1 };
+	struct err e = {0};
+	int64_t id = 0;
+
+	CU_ASSERT_EQUAL(create_setup(st, &ng, &id, NULL, &e), 0);
+	return id;
+}
+
+/* Submit up to three lines as seat, via "web"; the error message into msg when given. */
+static int play(int64_t id, int seat, const char *l1, const char *l2, const char *l3, char *msg, size_t size)
+{
+	const char *lines[3] = { l1, l2, l3 };
+	struct submit_request rq = { .game_id = id, .seat = seat, .lines = lines, .nlines = l3 ? 3 : l2 ? 2 : 1,
+				     .via = "web", .if_match = -1 };
+	struct submit_outcome out;
+	struct err e = {0};
+	json_t *res = NULL;
+	int rc = submit_steps(st, &rq, &res, &out, &e);
+
+	if (msg)
+		snprintf(msg, size, "%s", e.msg);
+	json_decref(res);
+	return rc;
+}
+
+static json_t *log_for(int64_t id, int viewer)
+{
+	json_t *entries = NULL;
+	struct err e = {0};
+
+	CU_ASSERT_EQUAL(story_log(st, id, viewer, &entries, &e), 0);
+	return entries ? entries : json_array();
+}
+
+static const char *text_at(const json_t *entries, size_t i)
+{
+	return json_string_value(json_object_get(json_array_get(entries, i), "text"));
+}
+
+/* The texts of entries joined by " | ", into a static buffer (one use at a time). */
+static const char *texts(const json_t *entries)
+{
+	static char all[2048];
+	size_t i, len = 0;
+
+	all[0] = '\0';
+	for (i = 0; i < json_array_size(entries) && len < sizeof(all) - 1; i++)
+		len += (size_t)snprintf(all + len, sizeof(all) - len, "%s%s", i ? " | " : "", text_at(entries, i));
+	return all;
+}
+
+static void test_story__a_game_without_words_reads_with_names(void)
+{
+	int64_t id = new_game("counting-race", 2);
+	json_t *log, *e0;
+
+	CU_ASSERT_EQUAL(play(id, 0, "add 2", "end", NULL, NULL, 0), 0);
+	CU_ASSERT_EQUAL(play(id, 1, "add 1", NULL, NULL, NULL, 0), 0);
+	log = log_for(id, 1);
+	CU_ASSERT_EQUAL_FATAL(json_array_size(log), 3);
+	ASSERT_STR_EQ(texts(log), "Ann: add 2 | Ann: end | Bob: add 1");
+	e0 = json_array_get(log, 0);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(e0, "n")), 1);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(e0, "seat")), 0);
+	ASSERT_STR_EQ(json_string_value(json_object_get(e0, "name")), "Ann");
+	ASSERT_STR_EQ(json_string_value(json_object_get(e0, "channel")), "web");
+	CU_ASSERT(json_integer_value(json_object_get(e0, "at")) > 0);
+	json_decref(log);
+}
+
+static void test_story__sentences_hide_what_the_reader_may_not_see(void)
+{
+	int64_t id = new_game("counting-race-words", 2);
+	json_t *ann, *bob, *spectator, *admin;
+	char rolled[64];
+
+	CU_ASSERT_EQUAL(play(id, 0, "add 2", "roll", "end", NULL, 0), 0);
+	ann = log_for(id, 0);
+	bob = log_for(id, 1);
+	spectator = log_for(id, -1);
+	admin = log_for(id, GAME_VIEWER_ALL);
+	CU_ASSERT_EQUAL_FATAL(json_array_size(ann), 3);
+	ASSERT_STR_EQ(text_at(ann, 0), "Ann added 2");
+	/* the roller sees the number, and it is the one the position shows */
+	CU_ASSERT(strncmp(text_at(ann, 1), "Ann rolled a ", 13) == 0);
+	snprintf(rolled, sizeof(rolled), "%s", text_at(ann, 1));
+	CU_ASSERT(atoi(rolled + 13) >= 1 && atoi(rolled + 13) <= 6);
+	ASSERT_STR_EQ(text_at(admin, 1), rolled);
+	/* the others do not */
+	ASSERT_STR_EQ(texts(bob), "Ann added 2 | Ann rolled a die | Ann ended the turn");
+	ASSERT_STR_EQ(texts(spectator), "Ann added 2 | Ann rolled a die | Ann ended the turn");
+	/* no seat numbers, no notation */
+	CU_ASSERT(strstr(texts(bob), "seat") == NULL);
+	CU_ASSERT(strstr(texts(bob), "roll ") == NULL);
+	json_decref(ann);
+	json_decref(bob);
+	json_decref(spectator);
+	json_decref(admin);
+}
+
+static void test_story__undone_steps_are_the_undoers_business(void)
+{
+	int64_t id = new_game("counting-race-words", 2);
+	json_t *ann, *bob, *admin;
+
+	CU_ASSERT_EQUAL(play(id, 0, "add 3", "add 1", "undo", NULL, 0), 0);
+	CU_ASSERT_EQUAL(play(id, 0, "add 2", "end", NULL, NULL, 0), 0);
+	bob = log_for(id, 1);
+	ASSERT_STR_EQ(texts(bob), "Ann added 3 | Ann added 2 | Ann ended the turn");
+	ann = log_for(id, 0);
+	ASSERT_STR_EQ(texts(ann), "Ann added 3 | Ann added 1 | Ann took back a step | Ann added 2 | Ann ended the turn");
+	CU_ASSERT(json_is_true(json_object_get(json_array_get(ann, 1), "undone")));
+	CU_ASSERT(json_object_get(json_array_get(ann, 0), "undone") == NULL);
+	ASSERT_STR_EQ(json_string_value(json_object_get(json_array_get(ann, 2), "kind")), "undo");
+	admin = log_for(id, GAME_VIEWER_ALL);
+	CU_ASSERT_EQUAL(json_array_size(admin), 5);
+	json_decref(ann);
+	json_decref(bob);
+	json_decref(admin);
+}
+
+static void test_story__a_rollback_is_told_to_everyone(void)
+{
+	int64_t id = new_game("counting-race-words", 2);
+	struct store_conn *c;
+	struct err e = {0};
+	json_t *bob, *last;
+
+	CU_ASSERT_EQUAL(play(id, 0, "add 1", "end", NULL, NULL, 0), 0);
+	CU_ASSERT_EQUAL(play(id, 1, "add 3", "end", NULL, NULL, 0), 0);
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(st, &c, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(submit_rollback_in_tx(c, id, 2, NULL, 5000, "a mistake", 1, NULL, NULL, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(store_write_commit(c, &e), 0);
+	bob = log_for(id, 1);
+	CU_ASSERT_EQUAL_FATAL(json_array_size(bob), 5);
+	last = json_array_get(bob, 4);
+	ASSERT_STR_EQ(json_string_value(json_object_get(last, "text")), "An admin rolled the game back to step 2");
+	ASSERT_STR_EQ(json_string_value(json_object_get(last, "kind")), "rollback");
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(last, "to")), 2);
+	ASSERT_STR_EQ(json_string_value(json_object_get(last, "channel")), "admin");
+	json_decref(bob);
+}
+
+static void test_story__sentences_are_kept_and_follow_names(void)
+{
+	int64_t id = new_game("counting-race-words", 2);
+	uint64_t h0, m0, h1, m1;
+	struct store_conn *c;
+	struct err e = {0};
+	json_t *a, *b;
+
+	CU_ASSERT_EQUAL(play(id, 0, "add 1", "add 2", NULL, NULL, 0), 0);
+	story_cache_clear();
+	a = log_for(id, 1);
+	story_cache_stats(&h0, &m0);
+	CU_ASSERT_EQUAL(m0, 2);
+	CU_ASSERT_EQUAL(h0, 0);
+	/* one more step: only it is described */
+	CU_ASSERT_EQUAL(play(id, 0, "end", NULL, NULL, NULL, 0), 0);
+	b = log_for(id, 1);
+	story_cache_stats(&h1, &m1);
+	CU_ASSERT_EQUAL(m1, 3);
+	CU_ASSERT_EQUAL(h1, 2);
+	ASSERT_STR_EQ(texts(b), "Ann added 1 | Ann added 2 | Ann ended the turn");
+	json_decref(a);
+	json_decref(b);
+	/* a new player in the seat: the sentences name her */
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(st, &c, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(store_seat_set(c, id, 0, 0, "Ada", NULL, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(store_write_commit(c, &e), 0);
+	b = log_for(id, 1);
+	ASSERT_STR_EQ(texts(b), "Ada added 1 | Ada added 2 | Ada ended the turn");
+	json_decref(b);
+}
+
+static void test_story__since_your_last_turn(void)
+{
+	int64_t id = new_game("counting-race-words", 3);
+	json_t *log, *since;
+
+	CU_ASSERT_EQUAL(play(id, 0, "add 1", "end", NULL, NULL, 0), 0);
+	CU_ASSERT_EQUAL(play(id, 1, "add 2", "end", NULL, NULL, 0), 0);
+	CU_ASSERT_EQUAL(play(id, 2, "add 3", "end", NULL, NULL, 0), 0);
+	log = log_for(id, 0);
+	since = story_since(log, 0, 0);
+	ASSERT_STR_EQ(texts(since), "Bob added 2 | Bob ended the turn | Cy added 3 | Cy ended the turn");
+	json_decref(since);
+	since = story_since(log, 0, 2);
+	ASSERT_STR_EQ(texts(since), "Cy added 3 | Cy ended the turn");
+	json_decref(since);
+	/* a step of Ann's own since her last one is no news to her */
+	CU_ASSERT_EQUAL(play(id, 0, "add 1", NULL, NULL, NULL, 0), 0);
+	json_decref(log);
+	log = log_for(id, 0);
+	since = story_since(log, 0, 0);
+	CU_ASSERT_EQUAL(json_array_size(since), 0);
+	json_decref(since);
+	/* a reader without a step of their own: everything */
+	since = story_since(log, -1, 0);
+	CU_ASSERT_EQUAL(json_array_size(since), 7);
+	json_decref(since);
+	json_decref(log);
+}
+
+static void test_story__replay_positions_per_reader(void)
+{
+	int64_t id = new_game("counting-race-words", 2);
+	json_t *p = NULL, *changed;
+	struct err e = {0};
+
+	CU_ASSERT_EQUAL(play(id, 0, "add 2", "add 1", "undo", NULL, 0), 0);
+	CU_ASSERT_EQUAL(play(id, 0, "end", NULL, NULL, NULL, 0), 0);
+	CU_ASSERT_EQUAL_FATAL(story_position(st, id, 1, 1, &p, &e), 0);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(p, "n")), 1);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(p, "move_count")), 4);
+	ASSERT_STR_EQ(json_string_value(json_object_get(json_object_get(p, "entry"), "text")), "Ann added 2");
+	CU_ASSERT_EQUAL(json_integer_value(json_array_get(json_object_get(json_object_get(p, "view"), "total"), 0)), 2);
+	changed = json_object_get(p, "changed");
+	CU_ASSERT(json_array_size(changed) >= 1);
+	ASSERT_STR_EQ(json_string_value(json_object_get(json_array_get(changed, 0), "path")), "acted");
+	/* Bob's stops skip what Ann took back */
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(p, "steps")), 2);
+	json_decref(p);
+	/* so Bob cannot look at the position after the undone step; Ann can */
+	CU_ASSERT_EQUAL(story_position(st, id, 2, 1, &p, &e), ERR_NOTFOUND);
+	CU_ASSERT_PTR_NULL(p);
+	CU_ASSERT_EQUAL(story_position(st, id, 2, 0, &p, &e), 0);
+	json_decref(p);
+	p = NULL;
+	/* the set-up, and past the end */
+	CU_ASSERT_EQUAL(story_position(st, id, 0, 1, &p, &e), 0);
+	CU_ASSERT(json_is_null(json_object_get(p, "entry")));
+	json_decref(p);
+	p = NULL;
+	CU_ASSERT_EQUAL(story_position(st, id, 9, 1, &p, &e), ERR_NOTFOUND);
+	CU_ASSERT_EQUAL(story_position(st, 999999, 0, 1, &p, &e), ERR_NOTFOUND);
+}
+
+static void test_story__undo_ends_when_the_turn_passes(void)
+{
+	int64_t id = new_game("counting-race", 2);
+	json_t *g = NULL;
+	struct err e = {0};
+	char msg[384];
+
+	/* within one's turn, as before */
+	CU_ASSERT_EQUAL(play(id, 0, "add 1", "undo", "add 2", NULL, 0), 0);
+	CU_ASSERT_EQUAL(play(id, 0, "end", NULL, NULL, NULL, 0), 0);
+	/* the turn passed to Bob: refused, saying why and what to do instead */
+	CU_ASSERT_EQUAL(play(id, 0, "undo", NULL, NULL, msg, sizeof(msg)), ERR_ILLEGAL);
+	CU_ASSERT(strstr(msg, "the turn has passed to Bob") != NULL);
+	CU_ASSERT(strstr(msg, "admin") != NULL);
+	/* and the game no longer offers it */
+	CU_ASSERT_EQUAL_FATAL(views_game_json(st, id, 0, 0, &g, &e), 0);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(g, "undo_seat")), -1);
+	json_decref(g);
+	/* only Bob was told it is his turn: the refused undo gave Ann no "your turn" of her own */
+	{
+		struct store_conn *c;
+		int n = -1;
+		CU_ASSERT_EQUAL_FATAL(store_read_acquire(st, &c, &e), 0);
+		CU_ASSERT_EQUAL(store_outbox_count(c, id, "your_turn", &n, &e), 0);
+		store_read_release(c);
+		CU_ASSERT_EQUAL(n, 1);
+	}
+}
+
+static CU_TestInfo cases[] = {
+	{ "test_story__a_game_without_words_reads_with_names", test_story__a_game_without_words_reads_with_names },
+	{ "test_story__sentences_hide_what_the_reader_may_not_see",
+	  test_story__sentences_hide_what_the_reader_may_not_see },
+	{ "test_story__undone_steps_are_the_undoers_business", test_story__undone_steps_are_the_undoers_business },
+	{ "test_story__a_rollback_is_told_to_everyone", test_story__a_rollback_is_told_to_everyone },
+	{ "test_story__sentences_are_kept_and_follow_names", test_story__sentences_are_kept_and_follow_names },
+	{ "test_story__since_your_last_turn", test_story__since_your_last_turn },
+	{ "test_story__replay_positions_per_reader", test_story__replay_positions_per_reader },
+	{ "test_story__undo_ends_when_the_turn_passes", test_story__undo_ends_when_the_turn_passes },
+	CU_TEST_INFO_NULL,
+};
+
+int tests_register(void)
+{
+	TESTS_SUITE("story", suite_init, suite_clean, cases);
+	return 0;
+}
