@@ -123,6 +123,7 @@ int daemon_main(int argc, char **argv)
 	hc.max_connections = cfg.max_connections;
 	hc.threads = cfg.threads;
 	hc.log_requests = !cfg.quiet;
+	hc.trusted_proxies = cfg.trusted_proxy;
 	hc.inbound_secret = cfg.inbound_secret;
 	hc.inbound_body_limit = cfg.inbound_body_limit;
 	hc.inbound_any_sender = cfg.inbound_any_sender;
@@ -130,8 +131,11 @@ int daemon_main(int argc, char **argv)
 		log_error("%s", e.msg);
 		goto done;
 	}
-	log_info("listening on http://%s:%d (base URL %s)", cfg.listen_addr, http_server_port(srv),
-		 http_server_base_url(srv));
+	if (strncmp(cfg.listen_addr, "unix:", 5) == 0)
+		log_info("listening on %s (base URL %s)", cfg.listen_addr, http_server_base_url(srv));
+	else
+		log_info("listening on http://%s:%d (base URL %s)", cfg.listen_addr, http_server_port(srv),
+			 http_server_base_url(srv));
 	nc.transport = strcmp(cfg.mail_transport, "smtp") == 0      ? NOTIFY_SMTP
 		       : strcmp(cfg.mail_transport, "webhook") == 0 ? NOTIFY_WEBHOOK
 								     : NOTIFY_FILE;

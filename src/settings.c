@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/netaddr.h"
+
 #include "util/banned.h"
 
 enum settings_type {
@@ -58,12 +60,22 @@ static int settings_check_domain(const char *v)
 	return 0;
 }
 
+static int settings_check_proxies(const char *v)
+{
+	struct netaddr_range r[NETADDR_MAX_RANGES];
+	struct err e = {0};
+
+	return netaddr_parse_list(v, r, NETADDR_MAX_RANGES, &e) < 0 ? -1 : 0;
+}
+
 /* Listed in this order by --help, the man page and docs/operations.md. */
 static const struct settings_opt settings_table[] = {
 	{ .name = "db", .env = "TURNPOST_DB", .arg = "FILE", .type = SETTINGS_STRING, STR(db), .min = 1,
 	  .def = "./var/turnpost.db", .help = "SQLite database, created and migrated when missing" },
 	{ .name = "listen", .env = "TURNPOST_LISTEN", .arg = "ADDR:PORT", .type = SETTINGS_LISTEN,
-	  .def = "127.0.0.1:8080", .help = "address to listen on; port 0 picks a free port and logs it" },
+	  .def = "127.0.0.1:8080",
+	  .help = "address to listen on: 127.0.0.1:8080, [::1]:8080, [::]:8080 (IPv6 and IPv4) or unix:/PATH (a socket "
+		  "for a proxy on this host, mode 0660); port 0 picks a free port and logs it" },
 	{ .name = "base-url", .env = "TURNPOST_BASE_URL", .arg = "URL", .type = SETTINGS_STRING, STR(base_url),
 	  .min = 1, .prefixes = "http://|https://", .expect = "start with http:// or https://",
 	  .def_doc = "http://ADDR:PORT", .help = "public URL used in links" },
@@ -78,6 +90,11 @@ static const struct settings_opt settings_table[] = {
 	  3600, .unit = " seconds", .def = "30", .help = "idle connection timeout" },
 	{ .name = "max-connections", .env = "TURNPOST_MAX_CONNECTIONS", .arg = "N", .type = SETTINGS_UINT,
 	  AT(max_connections), 0, 1, 100000, .def = "256", .help = "concurrent connections; further ones are refused" },
+	{ .name = "trusted-proxy", .env = "TURNPOST_TRUSTED_PROXY", .arg = "ADDRS", .type = SETTINGS_STRING,
+	  STR(trusted_proxy), .min = 1, .check = settings_check_proxies,
+	  .expect = "be IP addresses or ADDRESS/BITS ranges separated by commas (at most 32)",
+	  .def_doc = "none: the peer is the client",
+	  .help = "reverse proxies (addresses or ranges) whose X-Forwarded-For names the client; other peers' is ignored" },
 	{ .name = "port-file", .env = "TURNPOST_PORT_FILE", .arg = "FILE", .type = SETTINGS_STRING, STR(port_file),
 	  .min = 1, .help = "write the bound port to FILE once listening, for supervisors and tests" },
 	{ .name = "quiet", .env = "TURNPOST_QUIET", .type = SETTINGS_SWITCH, AT(quiet), 0, .def = "no",
@@ -172,6 +189,18 @@ static int settings_parse_listen(struct settings *cfg, const char *value, const 
 	unsigned long port;
 	size_t alen;
 
+	if (strncmp(value, "unix:", 5) == 0) {
+		if (value[5] != '/' || strlen(value) >= 5 + 108)
+			return err_set(err, ERR_INPUT, "%s: --listen unix:PATH wants an absolute path of under 108 bytes, "
+				       "not \"%s\"", where, value);
+		snprintf(cfg->listen_addr, sizeof(cfg->listen_addr), "%s", value);
+		cfg->port = 0;
+		return 0;
+	}
+	/* an IPv6 address is written in brackets: [::1]:8080 */
+	if (value[0] == '[' && (!colon || colon[-1] != ']'))
+		return err_set(err, ERR_INPUT, "%s: --listen wants [IPv6]:PORT such as [::1]:8080, not \"%s\"",
+			       where, value);
 	if (!colon || colon == value)
 		return err_set(err, ERR_INPUT, "%s: --listen wants ADDR:PORT such as 127.0.0.1:8080, not \"%s\"",
 			       where, value);

@@ -11,10 +11,11 @@
 struct settings {
 	char config[512];          /* the config file read, empty when none */
 	char db[512];
-	char listen_addr[64];
+	char listen_addr[128];
 	int port;
 	char base_url[256];
 	char port_file[512];
+	char trusted_proxy[512];   /* empty: the peer is the client */
 	unsigned threads;
 	size_t body_limit;
 	unsigned timeout_s;

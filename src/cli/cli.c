@@ -218,6 +218,8 @@ static int cli_settings(struct cli *c, const char *config, const char *db)
 		"the config file" : "the default";
 	if (c->cfg.base_url[0])
 		snprintf(c->base_url, sizeof(c->base_url), "%s", c->cfg.base_url);
+	else if (strncmp(c->cfg.listen_addr, "unix:", 5) == 0)
+		snprintf(c->base_url, sizeof(c->base_url), "http://localhost");
 	else
 		snprintf(c->base_url, sizeof(c->base_url), "http://%s:%d", c->cfg.listen_addr, c->cfg.port);
 	return 0;

@@ -21,6 +21,7 @@ struct http_config {
 	unsigned max_connections;  /* 0 means 256 */
 	unsigned threads;          /* thread pool size; 0 means 16 */
 	int log_requests;          /* one line per request on stderr */
+	const char *trusted_proxies; /* addresses and ranges whose X-Forwarded-For is believed; NULL or "": none */
 	/* inbound email (http/api_inbound.c, docs/email.md) */
 	const char *inbound_secret; /* shared secret of POST /api/v1/inbound/email; NULL or "": the endpoint is off */
 	size_t inbound_body_limit;  /* body limit of that route; 0 means 1 MiB */

@@ -36,6 +36,11 @@ tests_http_test_security_SOURCES = tests/http/test_security.c tests/http/httptes
 	tests/cunit_main.c
 tests_http_test_security_LDADD = $(TEST_LDADD)
 tests_http_test_security_DEPENDENCIES = libturnpost.a tests/turnpostd-test tests/turnpost-test
+# Operating a daemon: behind a proxy, on IPv6, on a unix socket (docs/operations.md)
+check_PROGRAMS += tests/http/test_ops
+tests_http_test_ops_SOURCES = tests/http/test_ops.c tests/http/httptest.c tests/http/httptest.h tests/cunit_main.c
+tests_http_test_ops_LDADD = $(TEST_LDADD)
+tests_http_test_ops_DEPENDENCIES = libturnpost.a tests/turnpostd-test tests/turnpost-test
 # turnpostd killed in the middle of notification retries and started again: nothing is lost
 check_PROGRAMS += tests/http/test_restart
 tests_http_test_restart_SOURCES = tests/http/test_restart.c tests/http/httptest.c tests/http/httptest.h \

@@ -1,13 +1,17 @@
 /* http/server.c: libmicrohttpd glue: request life cycle, body limits, logging, dispatch */
 /* SPDX-License-Identifier: MIT */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,6 +26,7 @@
 #include "util/clock.h"
 #include "util/embed.h"
 #include "util/log.h"
+#include "util/netaddr.h"
 #include "util/banned.h"
 
 struct http_server {
@@ -37,6 +42,9 @@ struct http_server {
 	struct render_set *pages;
 	void (*_Atomic on_write)(void *ctx); /* called after a successful write request */
 	_Atomic(void *) on_write_ctx;
+	struct netaddr_range proxies[NETADDR_MAX_RANGES]; /* --trusted-proxy */
+	int nproxies;
+	char unix_path[108]; /* listening on this unix socket, removed at stop; "" when on TCP */
 };
 
 const char *http_header(const struct http_request *rq, const char *name)
@@ -96,17 +104,86 @@ const struct http_config *http_config(const struct http_request *rq)
 	return &rq->srv->cfg;
 }
 
-static void client_address(struct MHD_Connection *conn, char out[64])
+/* Each X-Forwarded-For header value, in order, comma-joined into b. */
+static enum MHD_Result collect_forwarded(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+	struct buf *b = cls;
+
+	(void)kind;
+	if (key && value && strcasecmp(key, "X-Forwarded-For") == 0)
+		buf_addf(b, "%s%s", b->len ? "," : "", value);
+	return MHD_YES;
+}
+
+/*
+ * The client: the peer, unless the peer is a trusted proxy (or a process on
+ * this host through the unix socket); then the right-most address of
+ * X-Forwarded-For that is not a trusted proxy, read from the right (the
+ * left part is whatever the client sent). An entry that is not an address
+ * stops the walk at the last good one.
+ */
+static void client_address(const struct http_server *srv, struct MHD_Connection *conn, char out[64])
 {
 	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	const struct sockaddr *sa = ci ? ci->client_addr : NULL;
+	struct netaddr peer;
+	struct buf fwd = BUF_INIT;
+	int trusted;
 
 	snprintf(out, 64, "unknown");
-	if (!ci || !ci->client_addr)
+	if (!sa)
 		return;
-	if (ci->client_addr->sa_family == AF_INET)
-		inet_ntop(AF_INET, &((const struct sockaddr_in *)ci->client_addr)->sin_addr, out, 64);
-	else if (ci->client_addr->sa_family == AF_INET6)
-		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)ci->client_addr)->sin6_addr, out, 64);
+	if (sa->sa_family == AF_INET) {
+		peer.family = AF_INET;
+		memset(peer.bytes, 0, sizeof(peer.bytes));
+		memcpy(peer.bytes, &((const struct sockaddr_in *)sa)->sin_addr, 4);
+		trusted = netaddr_in(srv->proxies, srv->nproxies, &peer);
+		netaddr_text(&peer, out);
+	} else if (sa->sa_family == AF_INET6) {
+		char text[64];
+		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, text, sizeof(text));
+		if (netaddr_parse(text, &peer) < 0)
+			return;
+		trusted = netaddr_in(srv->proxies, srv->nproxies, &peer);
+		netaddr_text(&peer, out);
+	} else if (sa->sa_family == AF_UNIX) {
+		snprintf(out, 64, "unix");
+		trusted = 1;
+	} else {
+		return;
+	}
+	if (!trusted)
+		return;
+	MHD_get_connection_values(conn, MHD_HEADER_KIND, collect_forwarded, &fwd);
+	for (size_t end = fwd.len; end > 0;) {
+		size_t start = end;
+		struct netaddr a;
+		char item[80];
+		const char *p;
+		size_t len;
+
+		while (start > 0 && fwd.data[start - 1] != ',')
+			start--;
+		p = fwd.data + start;
+		len = end - start;
+		while (len && (*p == ' ' || *p == '\t')) {
+			p++;
+			len--;
+		}
+		while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+			len--;
+		if (len == 0 || len >= sizeof(item))
+			break;
+		memcpy(item, p, len);
+		item[len] = '\0';
+		if (netaddr_parse(item, &a) < 0)
+			break;
+		netaddr_text(&a, out);
+		if (!netaddr_in(srv->proxies, srv->nproxies, &a))
+			break;
+		end = start ? start - 1 : 0;
+	}
+	buf_release(&fwd);
 }
 
 static enum MHD_Result send_reply(struct MHD_Connection *conn, struct http_reply *r)
@@ -365,7 +442,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		pthread_mutex_init(&rq->defer_lock, NULL);
 		pthread_cond_init(&rq->defer_cond, NULL);
 		buf_init(&rq->body);
-		client_address(conn, rq->client);
+		client_address(srv, conn, rq->client);
 		rq->body_limit = body_limit_for(srv, conn, method, url);
 		*req_cls = rq;
 		atomic_fetch_add(&srv->inflight, 1);
@@ -467,12 +544,78 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
 	log_warn("http: %s", line);
 }
 
+/*
+ * Where to listen: "unix:/PATH" a unix socket made here (mode 0660, a stale
+ * socket file replaced), "[IPv6]" or "::" (both families), else IPv4. Fills
+ * the daemon flags and either addr or *lsock.
+ */
+static int listen_on(struct http_server *srv, const char *text, int port, unsigned *flags,
+		     struct sockaddr_storage *addr, MHD_socket *lsock, struct err *err)
+{
+	struct netaddr a;
+
+	memset(addr, 0, sizeof(*addr));
+	if (strncmp(text, "unix:", 5) == 0) {
+		struct sockaddr_un un = { .sun_family = AF_UNIX };
+		const char *path = text + 5;
+		struct stat st;
+		int fd;
+
+		if (!*path || strlen(path) >= sizeof(un.sun_path))
+			return err_set(err, ERR_INPUT, "--listen unix:PATH wants a path shorter than %zu bytes",
+				       sizeof(un.sun_path));
+		/* a socket left by a daemon that was killed; anything else at that path stays */
+		if (lstat(path, &st) == 0) {
+			if (!S_ISSOCK(st.st_mode))
+				return err_set(err, ERR_INPUT, "cannot listen on %s: a file that is not a socket is there",
+					       path);
+			unlink(path);
+		}
+		memcpy(un.sun_path, path, strlen(path));
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			return err_set(err, ERR_IO, "cannot make a unix socket: %s", strerror(errno));
+		if (bind(fd, (struct sockaddr *)&un, sizeof(un)) < 0 || chmod(path, 0660) < 0 || listen(fd, 128) < 0) {
+			int saved = errno;
+			close(fd);
+			unlink(path);
+			return err_set(err, ERR_IO, "cannot listen on %s: %s", path, strerror(saved));
+		}
+		snprintf(srv->unix_path, sizeof(srv->unix_path), "%s", path);
+		*lsock = fd;
+		return 0;
+	}
+	if (netaddr_parse(text, &a) < 0)
+		return err_set(err, ERR_INPUT,
+			       "cannot listen on \"%s\": give an IP address (127.0.0.1, [::1], [::]) or unix:/PATH", text);
+	if (a.family == AF_INET6) {
+		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)addr;
+		static const unsigned char any[16];
+
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons((uint16_t)port);
+		memcpy(&in6->sin6_addr, a.bytes, 16);
+		*flags = memcmp(a.bytes, any, 16) == 0 ? MHD_USE_DUAL_STACK : MHD_USE_IPv6;
+	} else {
+		struct sockaddr_in *in4 = (struct sockaddr_in *)addr;
+
+		in4->sin_family = AF_INET;
+		in4->sin_port = htons((uint16_t)port);
+		memcpy(&in4->sin_addr, a.bytes, 4);
+		/* an IPv4-mapped address such as [::ffff:127.0.0.1] is read as IPv4 */
+	}
+	return 0;
+}
+
 int http_server_start(const struct http_config *cfg, struct store *store, struct http_server **out,
 		      struct err *err)
 {
 	struct http_server *srv = calloc(1, sizeof(*srv));
-	struct sockaddr_in addr = { .sin_family = AF_INET };
+	struct sockaddr_storage addr;
+	const char *listen_addr = cfg->listen_addr && *cfg->listen_addr ? cfg->listen_addr : "127.0.0.1";
 	const union MHD_DaemonInfo *info;
+	MHD_socket lsock = MHD_INVALID_SOCKET;
+	unsigned flags = 0;
 
 	*out = NULL;
 	if (!srv)
@@ -510,17 +653,26 @@ int http_server_start(const struct http_config *cfg, struct store *store, struct
 		free(srv);
 		return ERR_INTERNAL;
 	}
-	addr.sin_port = htons((uint16_t)cfg->port);
-	if (inet_pton(AF_INET, cfg->listen_addr ? cfg->listen_addr : "127.0.0.1", &addr.sin_addr) != 1) {
-		free(srv);
-		return err_set(err, ERR_INPUT, "cannot listen on \"%s\": give an IPv4 address such as 127.0.0.1",
-			       cfg->listen_addr);
+	if (cfg->trusted_proxies && *cfg->trusted_proxies) {
+		struct err pe = {0};
+		srv->nproxies = netaddr_parse_list(cfg->trusted_proxies, srv->proxies, NETADDR_MAX_RANGES, &pe);
+		if (srv->nproxies < 0) {
+			render_set_free(srv->pages);
+			free(srv);
+			return err_set(err, ERR_INPUT, "--trusted-proxy: %s", pe.msg);
+		}
 	}
-	srv->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG | MHD_USE_AUTO |
+	if (listen_on(srv, listen_addr, cfg->port, &flags, &addr, &lsock, err) < 0) {
+		render_set_free(srv->pages);
+		free(srv);
+		return err->code;
+	}
+	srv->d = MHD_start_daemon(flags | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG | MHD_USE_AUTO |
 					  MHD_ALLOW_SUSPEND_RESUME,
 				  (uint16_t)cfg->port, NULL, NULL, on_request, srv,
 				  MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
-				  MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
+				  lsock != MHD_INVALID_SOCKET ? MHD_OPTION_LISTEN_SOCKET : MHD_OPTION_SOCK_ADDR,
+				  lsock != MHD_INVALID_SOCKET ? (intptr_t)lsock : (intptr_t)&addr,
 				  MHD_OPTION_THREAD_POOL_SIZE, (unsigned)srv->cfg.threads,
 				  MHD_OPTION_CONNECTION_LIMIT, (unsigned)srv->cfg.max_connections,
 				  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)srv->cfg.conn_timeout_s,
@@ -531,18 +683,22 @@ int http_server_start(const struct http_config *cfg, struct store *store, struct
 				  MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned)0,
 				  MHD_OPTION_END);
 	if (!srv->d) {
+		if (lsock != MHD_INVALID_SOCKET)
+			close(lsock);
+		if (srv->unix_path[0])
+			unlink(srv->unix_path);
 		render_set_free(srv->pages);
 		free(srv);
-		return err_set(err, ERR_IO, "cannot listen on %s:%d (is the port in use?)",
-			       cfg->listen_addr ? cfg->listen_addr : "127.0.0.1", cfg->port);
+		return err_set(err, ERR_IO, "cannot listen on %s:%d (is the port in use?)", listen_addr, cfg->port);
 	}
-	info = MHD_get_daemon_info(srv->d, MHD_DAEMON_INFO_BIND_PORT);
-	srv->port = info ? info->port : cfg->port;
+	info = srv->unix_path[0] ? NULL : MHD_get_daemon_info(srv->d, MHD_DAEMON_INFO_BIND_PORT);
+	srv->port = info ? info->port : srv->unix_path[0] ? 0 : cfg->port;
 	if (cfg->base_url && *cfg->base_url)
 		snprintf(srv->base_url, sizeof(srv->base_url), "%s", cfg->base_url);
+	else if (srv->unix_path[0])
+		snprintf(srv->base_url, sizeof(srv->base_url), "http://localhost");
 	else
-		snprintf(srv->base_url, sizeof(srv->base_url), "http://%s:%d",
-			 cfg->listen_addr ? cfg->listen_addr : "127.0.0.1", srv->port);
+		snprintf(srv->base_url, sizeof(srv->base_url), "http://%s:%d", listen_addr, srv->port);
 	/* drop a trailing slash so links can be written as base_url + "/path" */
 	if (srv->base_url[0] && srv->base_url[strlen(srv->base_url) - 1] == '/')
 		srv->base_url[strlen(srv->base_url) - 1] = '\0';
@@ -590,6 +746,8 @@ void http_server_stop(struct http_server *srv, unsigned grace_ms)
 	MHD_stop_daemon(srv->d);
 	if (s != MHD_INVALID_SOCKET)
 		close(s);
+	if (srv->unix_path[0])
+		unlink(srv->unix_path);
 	render_set_free(srv->pages);
 	free(srv);
 }

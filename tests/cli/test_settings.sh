@@ -58,7 +58,7 @@ sample() {
 	webhook-secret) echo whsec_c2VjcmV0 ;; templates) echo "$tmp/tpl" ;; mail-attempts) echo 3 ;;
 	mail-backoff) echo 5 ;; mail-timeout) echo 6 ;; vacation-days) echo 11 ;; reply-domain) echo play.example.org ;;
 	reply-days) echo 12 ;; inbound-secret) echo 0123456789abcdef0123 ;; inbound-body-limit) echo 4096 ;;
-	inbound-sender) echo any ;;
+	inbound-sender) echo any ;; trusted-proxy) echo 10.0.0.0/8,127.0.0.1,::1 ;;
 	*) return 1 ;;
 	esac
 }
@@ -105,6 +105,9 @@ TURNPOST_THREADS=3 "$tpd" --config "$tmp/t.conf" --threads 4 --print-options con
 TURNPOST_MAIL_ATTEMPTS=0 "$tpd" --print-options config >"$tmp/out" 2>&1
 [ $? = 2 ] && grep -q "TURNPOST_MAIL_ATTEMPTS: mail-attempts must be 1 to 100" "$tmp/out" && ok ||
 	bad "a bad TURNPOST_MAIL_ATTEMPTS: $(cat "$tmp/out")"
+TURNPOST_TRUSTED_PROXY=10.0.0.0/33 "$tpd" --print-options config >"$tmp/out" 2>&1
+[ $? = 2 ] && grep -q "TURNPOST_TRUSTED_PROXY: trusted-proxy must be IP addresses" "$tmp/out" && ok ||
+	bad "a bad TURNPOST_TRUSTED_PROXY: $(cat "$tmp/out")"
 TURNPOST_WEBHOOK_SECRET=hunter2hunter2 "$tpd" --print-options config >"$tmp/out" 2>&1
 [ $? = 2 ] && grep -q "webhook-secret must" "$tmp/out" && ! grep -q hunter2 "$tmp/out" && ok ||
 	bad "a bad webhook secret: $(cat "$tmp/out")"

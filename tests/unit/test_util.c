@@ -9,6 +9,7 @@
 #include "util/buf.h"
 #include "util/svg.h"
 #include "util/err.h"
+#include "util/netaddr.h"
 
 static void test_buf__grow_and_detach(void)
 {
@@ -176,7 +177,61 @@ static void test_rng__shuffle_is_uniform(void)
 			CU_ASSERT(count[i][v] > 9400 && count[i][v] < 10600);
 }
 
+/* Addresses and ranges: both families, mapped IPv4, prefixes, and what is refused. */
+static void test_netaddr__ranges(void)
+{
+	struct netaddr_range r[NETADDR_MAX_RANGES];
+	struct netaddr a;
+	struct err e = {0};
+	char text[64];
+	int n = netaddr_parse_list(" 10.0.0.0/8, 192.0.2.1 2001:db8::/32,[::1],::ffff:198.51.100.0/120 ", r,
+				   NETADDR_MAX_RANGES, &e);
+
+	CU_ASSERT_EQUAL_FATAL(n, 5);
+	CU_ASSERT_EQUAL(netaddr_parse("10.200.3.4", &a), 0);
+	CU_ASSERT_EQUAL(netaddr_in(r, n, &a), 1);
+	CU_ASSERT_EQUAL(netaddr_parse("11.0.0.1", &a), 0);
+	CU_ASSERT_EQUAL(netaddr_in(r, n, &a), 0);
+	CU_ASSERT_EQUAL(netaddr_parse("192.0.2.1", &a), 0);
+	CU_ASSERT_EQUAL(netaddr_in(r, n, &a), 1);
+	CU_ASSERT_EQUAL(netaddr_parse("192.0.2.2", &a), 0);
+	CU_ASSERT_EQUAL(netaddr_in(r, n, &a), 0);
+	CU_ASSERT_EQUAL(netaddr_parse("2001:db8:ffff::9", &a), 0);
+	CU_ASSERT_EQUAL(netaddr_in(r, n, &a), 1);
+	CU_ASSERT_EQUAL(netaddr_parse("2001:db9::9", &a), 0);
+	CU_ASSERT_EQUAL(netaddr_in(r, n, &a), 0);
+	CU_ASSERT_EQUAL(netaddr_parse("[::1]", &a), 0);
+	CU_ASSERT_EQUAL(netaddr_in(r, n, &a), 1);
+	/* a mapped address is its IPv4 address, in ranges written either way */
+	CU_ASSERT_EQUAL(netaddr_parse("::ffff:10.1.1.1", &a), 0);
+	CU_ASSERT_EQUAL(netaddr_in(r, n, &a), 1);
+	ASSERT_STR_EQ(netaddr_text(&a, text), "10.1.1.1");
+	CU_ASSERT_EQUAL(netaddr_parse("198.51.100.77", &a), 0);
+	CU_ASSERT_EQUAL(netaddr_in(r, n, &a), 1);
+	/* /0 matches its whole family only; a prefix that is not a whole byte */
+	CU_ASSERT_EQUAL(netaddr_parse_list("0.0.0.0/0", r, NETADDR_MAX_RANGES, &e), 1);
+	CU_ASSERT_EQUAL(netaddr_in(r, 1, &a), 1);
+	CU_ASSERT_EQUAL(netaddr_parse("2001:db8::1", &a), 0);
+	CU_ASSERT_EQUAL(netaddr_in(r, 1, &a), 0);
+	CU_ASSERT_EQUAL(netaddr_parse_list("172.16.0.0/12", r, NETADDR_MAX_RANGES, &e), 1);
+	CU_ASSERT_EQUAL(netaddr_parse("172.31.255.255", &a), 0);
+	CU_ASSERT_EQUAL(netaddr_in(r, 1, &a), 1);
+	CU_ASSERT_EQUAL(netaddr_parse("172.32.0.0", &a), 0);
+	CU_ASSERT_EQUAL(netaddr_in(r, 1, &a), 0);
+	/* refused, with the item named */
+	CU_ASSERT_EQUAL(netaddr_parse_list("127.0.0.1,localhost", r, NETADDR_MAX_RANGES, &e), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "localhost"));
+	CU_ASSERT_EQUAL(netaddr_parse_list("10.0.0.0/33", r, NETADDR_MAX_RANGES, &e), -1);
+	CU_ASSERT_EQUAL(netaddr_parse_list("10.0.0.0/", r, NETADDR_MAX_RANGES, &e), -1);
+	CU_ASSERT_EQUAL(netaddr_parse_list("::/129", r, NETADDR_MAX_RANGES, &e), -1);
+	CU_ASSERT_EQUAL(netaddr_parse_list("1.2.3.4,5.6.7.8", r, 1, &e), -1);
+	CU_ASSERT_EQUAL(netaddr_parse("1.2.3", &a), -1);
+	CU_ASSERT_EQUAL(netaddr_parse("", &a), -1);
+	CU_ASSERT_EQUAL(netaddr_parse("[]", &a), -1);
+}
+
 static CU_TestInfo util_cases[] = {
+	{ "test_netaddr__ranges", test_netaddr__ranges },
 	{ "test_buf__grow_and_detach", test_buf__grow_and_detach },
 	{ "test_buf__trim", test_buf__trim },
 	{ "test_buf__add_html", test_buf__add_html },

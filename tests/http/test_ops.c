@@ -1,0 +1,294 @@
+/* tests/http/test_ops.c: operating a daemon: behind a proxy, on IPv6 and on a unix socket */
+/* SPDX-License-Identifier: MIT */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
+
+#include "httptest.h"
+#include "testutil.h"
+#include "util/token.h"
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	nanosleep(&ts, NULL);
+}
+
+static const char *builddir(void)
+{
+	const char *b = getenv("TOP_BUILDDIR");
+	return b && *b ? b : ".";
+}
+
+/* An admin and a counting-race game for Ann and Bob; the game id (0 on failure), Ann's seat token. */
+static int64_t game_for_two(const struct ht_daemon *d, char admin[64], char ann[64])
+{
+	struct buf out = BUF_INIT;
+	struct ht_resp r;
+	const char *body = "{\"game\":\"counting-race\",\"players\":[{\"name\":\"Ann\",\"email\":\"ann@example.org\"},"
+			   "{\"name\":\"Bob\",\"email\":\"bob@example.org\"}]}";
+	int64_t id = 0;
+
+	if (ht_cli(d, "user add admin@example.org --name Admin --admin", &out) != 0) {
+		buf_release(&out);
+		return 0;
+	}
+	ht_last_line(&out, admin, 64);
+	buf_release(&out);
+	if (ht_api(d, "POST", "/api/v1/games", admin, body, &r) < 0)
+		return 0;
+	if (r.status == 201) {
+		id = json_integer_value(json_object_get(r.json, "id"));
+		snprintf(ann, 64, "%s",
+			 json_string_value(json_object_get(json_array_get(json_object_get(r.json, "seats"), 0), "token")));
+	}
+	ht_resp_release(&r);
+	return id;
+}
+
+/* Post "add 1" as Ann with an X-Forwarded-For header (NULL: none); the HTTP status. */
+static long add_one(const struct ht_daemon *d, int64_t id, const char *ann, const char *forwarded)
+{
+	char path[96], hdr[256];
+	const char *headers[] = { hdr, "Content-Type: application/json", NULL };
+	const char *body = "{\"moves\":[\"add 1\"]}";
+	struct ht_resp r;
+	long status;
+
+	snprintf(path, sizeof(path), "/api/v1/games/%lld/moves", (long long)id);
+	snprintf(hdr, sizeof(hdr), "X-Forwarded-For: %s", forwarded ? forwarded : "");
+	if (ht_request(d, "POST", path, ann, forwarded ? headers : headers + 1, body, strlen(body), &r) < 0)
+		return -1;
+	status = r.status;
+	ht_resp_release(&r);
+	return status;
+}
+
+/* The client address the admin timeline records for step n (1-based), into out. */
+static void step_client(const struct ht_daemon *d, int64_t id, const char *admin, int n, char *out, size_t size)
+{
+	char path[96];
+	struct ht_resp r;
+
+	snprintf(out, size, "?");
+	snprintf(path, sizeof(path), "/api/v1/admin/games/%lld/timeline", (long long)id);
+	if (ht_api(d, "GET", path, admin, NULL, &r) < 0)
+		return;
+	for (size_t i = 0; i < json_array_size(json_object_get(r.json, "steps")); i++) {
+		json_t *s = json_array_get(json_object_get(r.json, "steps"), i);
+		if (json_integer_value(json_object_get(s, "n")) == n)
+			snprintf(out, size, "%s", json_string_value(json_object_get(s, "client")));
+	}
+	ht_resp_release(&r);
+}
+
+/* X-Forwarded-For names the client only when the peer is a trusted proxy, read from the right. */
+static void test_ops__trusted_proxy(void)
+{
+	const char *trusting[] = { "--trusted-proxy", "10.0.0.0/8, 127.0.0.1", NULL };
+	const char *other[] = { "--trusted-proxy", "10.0.0.0/8,192.0.2.1", NULL };
+	const char *bad[] = { "--trusted-proxy", "127.0.0.1,nonsense", NULL };
+	struct ht_daemon d;
+	struct buf log = BUF_INIT;
+	char admin[64], ann[64], client[64];
+	int64_t id;
+
+	CU_ASSERT_EQUAL_FATAL(ht_start(&d, trusting), 0);
+	id = game_for_two(&d, admin, ann);
+	CU_ASSERT_FATAL(id > 0);
+	/* the right-most address that is not a proxy; the left part is whatever the client claimed */
+	CU_ASSERT_EQUAL(add_one(&d, id, ann, "198.51.100.9, 203.0.113.7"), 200);
+	CU_ASSERT_EQUAL(add_one(&d, id, ann, "203.0.113.8, 10.1.2.3"), 200);
+	CU_ASSERT_EQUAL(add_one(&d, id, ann, "::ffff:203.0.113.9"), 200);
+	CU_ASSERT_EQUAL(add_one(&d, id, ann, "2001:db8::7"), 200);
+	CU_ASSERT_EQUAL(add_one(&d, id, ann, "not-an-address"), 200);
+	CU_ASSERT_EQUAL(add_one(&d, id, ann, NULL), 200);
+	step_client(&d, id, admin, 1, client, sizeof(client));
+	ASSERT_STR_EQ(client, "203.0.113.7");
+	step_client(&d, id, admin, 2, client, sizeof(client));
+	ASSERT_STR_EQ(client, "203.0.113.8");
+	step_client(&d, id, admin, 3, client, sizeof(client));
+	ASSERT_STR_EQ(client, "203.0.113.9");
+	step_client(&d, id, admin, 4, client, sizeof(client));
+	ASSERT_STR_EQ(client, "2001:db8::7");
+	step_client(&d, id, admin, 5, client, sizeof(client));
+	ASSERT_STR_EQ(client, "127.0.0.1");
+	step_client(&d, id, admin, 6, client, sizeof(client));
+	ASSERT_STR_EQ(client, "127.0.0.1");
+	ht_cleanup(&d);
+
+	/* a peer that is not a listed proxy cannot claim another address */
+	CU_ASSERT_EQUAL_FATAL(ht_start(&d, other), 0);
+	id = game_for_two(&d, admin, ann);
+	CU_ASSERT_FATAL(id > 0);
+	CU_ASSERT_EQUAL(add_one(&d, id, ann, "203.0.113.7"), 200);
+	step_client(&d, id, admin, 1, client, sizeof(client));
+	ASSERT_STR_EQ(client, "127.0.0.1");
+	ht_cleanup(&d);
+
+	/* a list that does not parse stops the start with the item named */
+	CU_ASSERT_NOT_EQUAL(ht_start(&d, bad), 0);
+	{
+		FILE *f = fopen(d.log, "rb");
+		char chunk[4096];
+		size_t n;
+		while (f && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+			buf_add(&log, chunk, n);
+		if (f)
+			fclose(f);
+	}
+	buf_addc(&log, '\0');
+	CU_ASSERT_PTR_NOT_NULL(strstr(log.data, "trusted-proxy"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(log.data, "nonsense"));
+	ht_cleanup(&d);
+	buf_release(&log);
+}
+
+static size_t sink_body(char *data, size_t size, size_t n, void *ctx)
+{
+	buf_add(ctx, data, size * n);
+	return size * n;
+}
+
+/* GET url (through the unix socket at sock when not NULL); the status, the body into out. */
+static long get(const char *url, const char *sock, const char *header, struct buf *out)
+{
+	CURL *c = curl_easy_init();
+	struct curl_slist *h = header ? curl_slist_append(NULL, header) : NULL;
+	long status = -1;
+
+	buf_reset(out);
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, sink_body);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, out);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, 20L);
+	if (sock)
+		curl_easy_setopt(c, CURLOPT_UNIX_SOCKET_PATH, sock);
+	if (h)
+		curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+	if (curl_easy_perform(c) == CURLE_OK)
+		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+	curl_slist_free_all(h);
+	curl_easy_cleanup(c);
+	buf_addc(out, '\0');
+	out->len--;
+	return status;
+}
+
+/* Start turnpostd on dir/turnpost.db listening on listen; its pid (log in dir/daemon.log). */
+static pid_t start_raw(const char *dir, const char *listen, const char *portfile)
+{
+	char bin[512], db[256], log[256];
+	pid_t pid;
+
+	snprintf(bin, sizeof(bin), "%s/tests/turnpostd-test", builddir());
+	snprintf(db, sizeof(db), "%s/turnpost.db", dir);
+	snprintf(log, sizeof(log), "%s/daemon.log", dir);
+	pid = fork();
+	if (pid == 0) {
+		FILE *f = freopen(log, "a", stderr);
+		(void)f;
+		execl(bin, bin, "--db", db, "--listen", listen, "--port-file", portfile, (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* The number in file, waiting up to 20 s for it; -1 when it never came. */
+static int wait_number(const char *file)
+{
+	for (int i = 0; i < 2000; i++) {
+		FILE *f = fopen(file, "r");
+		int n = -1;
+		if (f) {
+			if (fscanf(f, "%d", &n) != 1)
+				n = -1;
+			fclose(f);
+			if (n >= 0)
+				return n;
+		}
+		sleep_ms(10);
+	}
+	return -1;
+}
+
+/* --listen [::1]:0 serves on IPv6 loopback; unix:/PATH on a socket a local proxy reaches, removed at stop. */
+static void test_ops__ipv6_and_unix_socket(void)
+{
+	char dir[64] = "/tmp/tp-ops-XXXXXX", listen[160], portfile[128], url[128], sock[128], cmd[96];
+	struct buf body = BUF_INIT;
+	struct stat st;
+	pid_t pid;
+	int port, status;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(portfile, sizeof(portfile), "%s/port", dir);
+
+	pid = start_raw(dir, "[::1]:0", portfile);
+	port = wait_number(portfile);
+	CU_ASSERT(port > 0);
+	snprintf(url, sizeof(url), "http://[::1]:%d/healthz", port);
+	CU_ASSERT_EQUAL(get(url, NULL, NULL, &body), 200);
+	CU_ASSERT_PTR_NOT_NULL(strstr(body.data, "\"ok\""));
+	kill(pid, SIGTERM);
+	CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+	CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+	unlink(portfile);
+	snprintf(sock, sizeof(sock), "%s/http.sock", dir);
+	snprintf(listen, sizeof(listen), "unix:%s", sock);
+	pid = start_raw(dir, listen, portfile);
+	CU_ASSERT_EQUAL(wait_number(portfile), 0);
+	CU_ASSERT_EQUAL_FATAL(stat(sock, &st), 0);
+	CU_ASSERT(S_ISSOCK(st.st_mode));
+	CU_ASSERT_EQUAL(st.st_mode & 0777, 0660);
+	CU_ASSERT_EQUAL(get("http://localhost/healthz", sock, NULL, &body), 200);
+	CU_ASSERT_PTR_NOT_NULL(strstr(body.data, "\"ok\""));
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	/* a socket left by a killed daemon does not stop the next start */
+	unlink(portfile);
+	pid = start_raw(dir, listen, portfile);
+	CU_ASSERT_EQUAL(wait_number(portfile), 0);
+	CU_ASSERT_EQUAL(get("http://localhost/healthz", sock, NULL, &body), 200);
+	kill(pid, SIGTERM);
+	CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+	CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CU_ASSERT_NOT_EQUAL(stat(sock, &st), 0);
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+	buf_release(&body);
+}
+
+static int suite_init(void)
+{
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	token_init();
+	return 0;
+}
+
+static int suite_clean(void)
+{
+	curl_global_cleanup();
+	return 0;
+}
+
+static CU_TestInfo ops_cases[] = {
+	{ "test_ops__trusted_proxy", test_ops__trusted_proxy },
+	{ "test_ops__ipv6_and_unix_socket", test_ops__ipv6_and_unix_socket },
+	CU_TEST_INFO_NULL
+};
+
+int tests_register(void)
+{
+	TESTS_SUITE("ops", suite_init, suite_clean, ops_cases);
+	return 0;
+}
