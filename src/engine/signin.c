@@ -103,6 +103,33 @@ done:
 	return rc;
 }
 
+int signin_seat_session_new(struct store *s, const struct tokens_holder *seat, int64_t now,
+			    char text[TOKEN_TEXT_MAX], int64_t *expires, struct err *err)
+{
+	struct store_conn *c;
+	unsigned char hash[32];
+	int rc;
+
+	memset(text, 0, TOKEN_TEXT_MAX);
+	*expires = now + (int64_t)SIGNIN_SESSION_DAYS * 86400 * 1000;
+	if (seat->kind != TOKEN_SEAT || !seat->user_id || !seat->game_id || seat->seat < 0)
+		return err_set(err, ERR_INPUT, "a seat link's session needs a seat with a player");
+	if (seat->expires_at && seat->expires_at < *expires)
+		*expires = seat->expires_at;
+	token_new(text, hash);
+	if ((rc = store_write_begin(s, &c, err)) < 0)
+		goto done;
+	if ((rc = store_token_add(c, hash, TOKEN_SESSION, seat->user_id, seat->game_id, seat->seat, "web seat link",
+				  *expires, NULL, err)) < 0)
+		store_write_rollback(c);
+	else
+		rc = store_write_commit(c, err);
+done:
+	if (rc < 0)
+		memset(text, 0, TOKEN_TEXT_MAX);
+	return rc;
+}
+
 /* The live token of text when it is of kind (and, when need_user, has an account). */
 static int find_kind(struct store *s, const char *text, int64_t now, enum store_token_kind kind, int need_user,
 		     struct tokens_holder *out, struct err *err)
@@ -127,7 +154,12 @@ static int find_kind(struct store *s, const char *text, int64_t now, enum store_
 int signin_session_find(struct store *s, const char *text, int64_t now, struct tokens_holder *out,
 			struct err *err)
 {
-	return find_kind(s, text, now, TOKEN_SESSION, 1, out, err);
+	int rc = find_kind(s, text, now, TOKEN_SESSION, 1, out, err);
+
+	/* a seat link's session never carries its account's admin rights */
+	if (rc == 0 && out->game_id)
+		out->is_admin = 0;
+	return rc;
 }
 
 int signin_seat_link(struct store *s, const char *text, int64_t now, struct tokens_holder *out, struct err *err)

@@ -41,8 +41,19 @@ int signin_link_use(struct store *s, const char *text, int64_t now, int64_t *use
 int signin_session_new(struct store *s, int64_t user_id, int64_t now, char text[TOKEN_TEXT_MAX], struct err *err);
 
 /*
+ * A new session for a seat link (docs/security.md): a session token bound
+ * to seat->game_id and seat->seat, for seat->user_id, valid
+ * SIGNIN_SESSION_DAYS or until the seat token expires, whichever is first
+ * (*expires gets when). seat is a live seat token (signin_seat_link) with a
+ * player, else ERR_INPUT. text receives the token ("" on failure).
+ */
+int signin_seat_session_new(struct store *s, const struct tokens_holder *seat, int64_t now,
+			    char text[TOKEN_TEXT_MAX], int64_t *expires, struct err *err);
+
+/*
  * The account of a session cookie's token: ERR_UNAUTH unless text is a live
- * session token with an account (then *out is zeroed, seat -1).
+ * session token with an account (then *out is zeroed, seat -1). A seat
+ * link's session has its game_id and seat set; its is_admin is always 0.
  */
 int signin_session_find(struct store *s, const char *text, int64_t now, struct tokens_holder *out,
 			struct err *err);

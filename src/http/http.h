@@ -66,8 +66,16 @@ struct form;
 /* A signed-in browser (http/session.c). */
 struct web_session {
 	int64_t token_id;   /* 0: signed out */
-	int64_t user_id;
+	int64_t user_id;    /* 0: signed out, or a seat link's session outside its game (below) */
 	int is_admin;
+	/*
+	 * A seat link's session (docs/security.md): it plays one seat of one
+	 * game. On the routes that allow it (ROUTE_SEAT_LINK) for that game,
+	 * user_id is link_user; elsewhere the browser counts as signed out.
+	 */
+	int64_t only_game;  /* 0: a full session (or none) */
+	int only_seat;
+	int64_t link_user;
 	char name[96];
 	char email[256];
 	char csrf[48];      /* the token every form of this browser must carry */

@@ -74,20 +74,22 @@ const struct route routes[] = {
 	{ "POST", "/signin", web_signin_send, ROUTE_WEB, "email a sign-in link" },
 	{ "GET", "/signin/{token}", web_signin_confirm, ROUTE_WEB, "confirm a sign-in link" },
 	{ "POST", "/signin/{token}", web_signin_use, ROUTE_WEB, "use a sign-in link" },
-	{ "GET", "/s/{token}", web_signin_seat_link, ROUTE_WEB, "a notification's seat link: signs in to that seat" },
+	{ "GET", "/s/{token}", web_signin_seat_link, ROUTE_WEB,
+	  "a notification's seat link: a session for that seat (asks first when signed in as someone else)" },
+	{ "POST", "/s/{token}", web_signin_seat_switch, ROUTE_WEB, "switch this browser to a seat link's player" },
 	{ "POST", "/signout", web_signin_out, ROUTE_WEB, "sign out" },
 	{ "GET", "/account", web_account_show, ROUTE_WEB | ROUTE_USER, "name and notification preferences" },
 	{ "POST", "/account", web_account_save, ROUTE_WEB | ROUTE_USER, "save the account" },
 	{ "GET", "/games/new", web_new_game_form, ROUTE_WEB | ROUTE_USER, "choose a game and invite players" },
 	{ "POST", "/games/new", web_new_game_create, ROUTE_WEB | ROUTE_USER, "create a game" },
-	{ "GET", "/games/{id}", web_game_show, ROUTE_WEB | ROUTE_USER,
+	{ "GET", "/games/{id}", web_game_show, ROUTE_WEB | ROUTE_USER | ROUTE_SEAT_LINK,
 	  "the game page: board, turn, legal steps, chat" },
-	{ "POST", "/games/{id}/move", web_move_post, ROUTE_WEB | ROUTE_USER | ROUTE_SEAT | ROUTE_PLAYER,
+	{ "POST", "/games/{id}/move", web_move_post, ROUTE_WEB | ROUTE_USER | ROUTE_SEAT | ROUTE_PLAYER | ROUTE_SEAT_LINK,
 	  "make steps from the game page" },
-	{ "POST", "/games/{id}/chat", web_chat_post, ROUTE_WEB | ROUTE_USER | ROUTE_SEAT | ROUTE_PLAYER,
+	{ "POST", "/games/{id}/chat", web_chat_post, ROUTE_WEB | ROUTE_USER | ROUTE_SEAT | ROUTE_PLAYER | ROUTE_SEAT_LINK,
 	  "say something in the game's chat" },
 	{ "POST", "/games/{id}/join", web_join_post, ROUTE_WEB | ROUTE_USER, "take an open seat" },
-	{ "GET", "/games/{id}/history", web_history_show, ROUTE_WEB | ROUTE_USER | ROUTE_SEAT,
+	{ "GET", "/games/{id}/history", web_history_show, ROUTE_WEB | ROUTE_USER | ROUTE_SEAT | ROUTE_SEAT_LINK,
 	  "every step with player and time" },
 	{ "GET", "/api/v1/admin/games/{id}/export", console_api_export, ROUTE_ADMIN, "a game's replay file" },
 	{ "POST", "/api/v1/admin/games/{id}/verify", console_act_verify,
@@ -245,6 +247,9 @@ int routes_prepare(const struct route *rt, struct http_request *rq, struct http_
 	unsigned f = rt->flags;
 
 	rq->seat = -1;
+	/* a seat link's session is signed in on its own game's pages only (docs/security.md) */
+	if (rq->sess.only_game && (f & ROUTE_SEAT_LINK) && rq->nids > 0 && rq->ids[0] == rq->sess.only_game)
+		rq->sess.user_id = rq->sess.link_user;
 	if ((f & ROUTE_USER) && !rq->sess.user_id) {
 		http_reply_redirect(r, "/signin");
 		return -1;

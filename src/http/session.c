@@ -43,10 +43,18 @@ void session_load(struct http_request *rq)
 	struct err e = {0};
 
 	memset(s, 0, sizeof(*s));
+	s->only_seat = -1;
 	if (cookie && signin_session_find(http_store(rq), cookie, clock_now_ms(), &t, &e) == 0) {
 		s->token_id = t.token_id;
-		s->user_id = t.user_id;
-		s->is_admin = t.is_admin;
+		if (t.game_id) {
+			/* a seat link's session: signed in nowhere but its game's pages (routes_prepare) */
+			s->only_game = t.game_id;
+			s->only_seat = t.seat;
+			s->link_user = t.user_id;
+		} else {
+			s->user_id = t.user_id;
+			s->is_admin = t.is_admin;
+		}
 		snprintf(s->name, sizeof(s->name), "%s", t.name);
 		snprintf(s->email, sizeof(s->email), "%s", t.email);
 	}
@@ -86,12 +94,31 @@ int session_start(struct http_request *rq, struct http_reply *r, int64_t user_id
 	return 0;
 }
 
-void session_end(struct http_request *rq, struct http_reply *r)
+int session_start_seat(struct http_request *rq, struct http_reply *r, const struct tokens_holder *seat,
+		       struct err *err)
+{
+	char tok[TOKEN_TEXT_MAX];
+	int64_t now = clock_now_ms(), expires;
+	int rc;
+
+	if ((rc = signin_seat_session_new(http_store(rq), seat, now, tok, &expires, err)) < 0)
+		return rc;
+	http_reply_cookie(r, rq, SESSION_COOKIE, tok, (long)((expires - now) / 1000));
+	sodium_memzero(tok, sizeof(tok));
+	return 0;
+}
+
+void session_revoke(struct http_request *rq)
 {
 	struct err e = {0};
 
 	if (rq->sess.token_id)
 		tokens_revoke_own(http_store(rq), rq->sess.token_id, &e);
+}
+
+void session_end(struct http_request *rq, struct http_reply *r)
+{
+	session_revoke(rq);
 	http_reply_cookie(r, rq, SESSION_COOKIE, "", 0);
 }
 

@@ -3,6 +3,7 @@
 #ifndef TURNPOST_HTTP_SESSION_H
 #define TURNPOST_HTTP_SESSION_H
 
+#include "engine/tokens.h"
 #include "http/http.h"
 
 #define SESSION_COOKIE "tp_session"
@@ -18,6 +19,15 @@ void session_load(struct http_request *rq);
 int session_csrf_ok(const struct http_request *rq, const char *presented);
 /* Start a session for user_id: a new session token, set as cookie. */
 int session_start(struct http_request *rq, struct http_reply *r, int64_t user_id, struct err *err);
+/*
+ * Start a seat link's session for the seat of a live seat token: it plays
+ * that one seat of that one game (docs/security.md), and lives as long as a
+ * session or the seat token, whichever ends first.
+ */
+int session_start_seat(struct http_request *rq, struct http_reply *r, const struct tokens_holder *seat,
+		       struct err *err);
+/* Revoke the current session's token (a new session's cookie is about to replace it). */
+void session_revoke(struct http_request *rq);
 /* End the current session: revoke its token and clear the cookie. */
 void session_end(struct http_request *rq, struct http_reply *r);
 /* Send the CSRF cookie when session_load made a new one. */

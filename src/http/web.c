@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/views.h"
+#include "engine/access.h"
 #include "engine/registry.h"
 #include "http/form.h"
 #include "util/embed.h"
@@ -23,8 +23,9 @@ void web_render(struct http_request *rq, struct http_reply *r, int status, const
 	json_object_set_new(data, "title", json_string(title));
 	json_object_set_new(data, "csrf", json_string(rq->sess.csrf));
 	if (rq->sess.user_id)
-		json_object_set_new(data, "user", json_pack("{s:s,s:s,s:b}", "name", rq->sess.name, "email",
-							    rq->sess.email, "admin", rq->sess.is_admin));
+		json_object_set_new(data, "user", json_pack("{s:s,s:s,s:b,s:b}", "name", rq->sess.name, "email",
+							    rq->sess.email, "admin", rq->sess.is_admin, "seat_link",
+							    rq->sess.only_game != 0));
 	buf_reset(&r->body);
 	if (render_set_render(http_pages(rq), name, data, &r->body, &e) < 0) {
 		log_error("rendering %s: %s", name, e.msg);
@@ -78,25 +79,25 @@ int web_board(const char *id, const json_t *view, const json_t *seats, int seat,
 	return ops->board(&in, out, &e);
 }
 
+int web_access(struct http_request *rq, int64_t game_id, struct access_grant *out)
+{
+	const char *want = rq->form ? form_get(rq->form, "seat") : http_query(rq, "seat");
+	struct access_viewer v = { .user_id = rq->sess.user_id, .is_admin = rq->sess.is_admin,
+				   .only_game = rq->sess.only_game, .only_seat = rq->sess.only_seat };
+	struct err e = {0};
+
+	return access_game(http_store(rq), game_id, &v, want ? (int)strtol(want, NULL, 10) : -1, out, &e);
+}
+
 /* The seat this browser plays in the game: ?seat= or the form's seat when the user holds it, else their first. */
 int web_seat(struct http_request *rq, int64_t game_id, int *held)
 {
-	const char *want = rq->form ? form_get(rq->form, "seat") : http_query(rq, "seat");
-	struct store_game g;
-	struct store_seat *seats = NULL;
-	struct err e = {0};
-	int nseats = 0, found = -1, wanted = want ? (int)strtol(want, NULL, 10) : -1;
+	struct access_grant a;
 
-	*held = 0;
-	if (!rq->sess.user_id || views_game_info(http_store(rq), game_id, &g, &seats, &nseats, &e) < 0)
+	if (web_access(rq, game_id, &a) < 0) {
+		*held = 0;
 		return -1;
-	for (int i = 0; i < nseats; i++) {
-		if (seats[i].user_id != rq->sess.user_id)
-			continue;
-		(*held)++;
-		if (found < 0 || seats[i].seat == wanted)
-			found = seats[i].seat;
 	}
-	views_game_info_release(&g, seats, nseats);
-	return found;
+	*held = a.held;
+	return a.seat;
 }

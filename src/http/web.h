@@ -3,6 +3,7 @@
 #ifndef TURNPOST_HTTP_WEB_H
 #define TURNPOST_HTTP_WEB_H
 
+#include "engine/access.h"
 #include "http/http.h"
 
 /* An HTML error page with status and a message a person can act on. */
@@ -19,6 +20,12 @@ const char *web_game_title(const char *id);
  * lists the view instead.
  */
 int web_board(const char *id, const json_t *view, const json_t *seats, int seat, struct buf *out);
+/*
+ * What this browser may see of game_id (engine/access.h, the one rule),
+ * with the seat it plays: ?seat= (or the form's seat) when it holds it,
+ * else its first. ERR_NOTFOUND when there is no such game.
+ */
+int web_access(struct http_request *rq, int64_t game_id, struct access_grant *out);
 /*
  * The seat this browser plays in game_id: ?seat= (or the form's seat) when the
  * user holds it, else their first; -1 when none. *held: how many seats they hold.

@@ -9,6 +9,7 @@
 #include "engine/chat.h"
 #include "engine/views.h"
 #include "http/web.h"
+#include "http/web_join.h"
 #include "util/clock.h"
 #include "util/banned.h"
 
@@ -205,6 +206,33 @@ static char *result_text(json_t *result, json_t *seats)
 	return buf_detach(&b, NULL);
 }
 
+/*
+ * Who may see this page (engine/access.h): a player at their seat, an
+ * admin as a spectator, someone who may take an open seat its join page;
+ * anyone else 403. 0 when the page is to be drawn (*seat, *held); -1 when
+ * an answer was given.
+ */
+static int web_game_access(struct http_request *rq, struct http_reply *r, int64_t id, int *seat, int *held)
+{
+	struct access_grant a;
+
+	if (web_access(rq, id, &a) < 0) {
+		web_error_page(rq, r, 404, "No such game.");
+		return -1;
+	}
+	if (a.level == ACCESS_JOIN) {
+		web_join_page(rq, r, id);
+		return -1;
+	}
+	if (a.level == ACCESS_NONE) {
+		web_error_page(rq, r, 403, "Only the players of this game can see it.");
+		return -1;
+	}
+	*seat = a.seat;
+	*held = a.held;
+	return 0;
+}
+
 /* Render the game page; error (stolen, may be NULL) is shown inline. */
 void web_game_page(struct http_request *rq, struct http_reply *r, int64_t id, int status, json_t *error,
 		      const char *typed)
@@ -217,7 +245,10 @@ void web_game_page(struct http_request *rq, struct http_reply *r, int64_t id, in
 	size_t i;
 	char path[48];
 
-	seat = web_seat(rq, id, &held);
+	if (web_game_access(rq, r, id, &seat, &held) < 0) {
+		json_decref(error);
+		return;
+	}
 	if (views_game_json(http_store(rq), id, seat, seat >= 0 || rq->sess.is_admin, &g, &e) < 0) {
 		json_decref(error);
 		web_error_page(rq, r, e.code == ERR_NOTFOUND ? 404 : 500, e.code == ERR_NOTFOUND ? "No such game." : e.msg);

@@ -51,26 +51,79 @@ void web_signin_use(struct http_request *rq, struct http_reply *r)
 	http_reply_redirect(r, "/");
 }
 
-void web_signin_seat_link(struct http_request *rq, struct http_reply *r)
+/* The live seat token of a seat link, with a player; else an error page and -1. */
+static int seat_link_token(struct http_request *rq, struct http_reply *r, struct tokens_holder *t)
 {
-	struct tokens_holder t;
 	struct err e = {0};
+
+	if (signin_seat_link(http_store(rq), rq->param, clock_now_ms(), t, &e) < 0) {
+		web_error_page(rq, r, 400, "This link has expired or is not valid. Sign in with your email instead.");
+		return -1;
+	}
+	if (!t->user_id) {
+		web_error_page(rq, r, 403, "This seat has no player account yet.");
+		return -1;
+	}
+	return 0;
+}
+
+static void to_game(struct http_reply *r, const struct tokens_holder *t)
+{
 	char path[64];
 
-	if (signin_seat_link(http_store(rq), rq->param, clock_now_ms(), &t, &e) < 0) {
-		web_error_page(rq, r, 400, "This link has expired or is not valid. Sign in with your email instead.");
+	snprintf(path, sizeof(path), "/games/%lld?seat=%d", (long long)t->game_id, t->seat);
+	http_reply_redirect(r, path);
+}
+
+/*
+ * GET /s/TOKEN: a seat link gives a session for that seat only
+ * (docs/security.md). A GET never changes who is signed in: a browser
+ * signed in as another account (or holding a seat link of another
+ * player) is asked first, and only the confirmation's POST switches.
+ */
+void web_signin_seat_link(struct http_request *rq, struct http_reply *r)
+{
+	const struct web_session *sess = &rq->sess;
+	struct tokens_holder t;
+	struct err e = {0};
+	int64_t who = sess->user_id ? sess->user_id : sess->link_user;
+
+	if (seat_link_token(rq, r, &t) < 0)
+		return;
+	/* signed in as this player already, or with this very seat's link */
+	if ((sess->user_id && sess->user_id == t.user_id) ||
+	    (sess->only_game == t.game_id && sess->only_seat == t.seat && sess->link_user == t.user_id)) {
+		to_game(r, &t);
 		return;
 	}
-	if (!t.user_id) {
-		web_error_page(rq, r, 403, "This seat has no player account yet.");
+	if (sess->token_id && who != t.user_id) {
+		web_render(rq, r, 200, "seat_confirm", "Switch player?",
+			   json_pack("{s:s,s:s,s:s}", "token", rq->param, "player", t.name, "current", sess->name));
 		return;
 	}
-	if (rq->sess.user_id != t.user_id && session_start(rq, r, t.user_id, &e) < 0) {
+	/* signed out, or the same player's link to another of their seats: that seat's session replaces it */
+	session_revoke(rq);
+	if (session_start_seat(rq, r, &t, &e) < 0) {
 		web_error_page(rq, r, 500, e.msg);
 		return;
 	}
-	snprintf(path, sizeof(path), "/games/%lld?seat=%d", (long long)t.game_id, t.seat);
-	http_reply_redirect(r, path);
+	to_game(r, &t);
+}
+
+/* POST /s/TOKEN: the confirmation: this browser's session ends and the seat's begins. */
+void web_signin_seat_switch(struct http_request *rq, struct http_reply *r)
+{
+	struct tokens_holder t;
+	struct err e = {0};
+
+	if (seat_link_token(rq, r, &t) < 0)
+		return;
+	session_revoke(rq);
+	if (session_start_seat(rq, r, &t, &e) < 0) {
+		web_error_page(rq, r, 500, e.msg);
+		return;
+	}
+	to_game(r, &t);
 }
 
 void web_signin_out(struct http_request *rq, struct http_reply *r)

@@ -10,6 +10,7 @@ void web_signin_send(struct http_request *rq, struct http_reply *r);
 void web_signin_confirm(struct http_request *rq, struct http_reply *r);
 void web_signin_use(struct http_request *rq, struct http_reply *r);
 void web_signin_seat_link(struct http_request *rq, struct http_reply *r);
+void web_signin_seat_switch(struct http_request *rq, struct http_reply *r);
 void web_signin_out(struct http_request *rq, struct http_reply *r);
 
 #endif

@@ -299,3 +299,40 @@ int ht_form_value(const struct ht_resp *r, const char *name, char *out, size_t s
 	snprintf(out, size, "%.*s", (int)(end - p), p);
 	return 0;
 }
+
+int ht_sign_in(const struct ht_daemon *d, const char *email, char *cookie, size_t size)
+{
+	struct buf out = BUF_INIT;
+	struct ht_resp r;
+	char args[300], link[300], path[128], csrf[64], jar[128], form[96], sess[96];
+	const char *p;
+	int rc = -1;
+
+	cookie[0] = '\0';
+	snprintf(args, sizeof(args), "user link %s", email);
+	if (ht_cli(d, args, &out) != 0)
+		goto done;
+	ht_last_line(&out, link, sizeof(link));
+	if (!(p = strstr(link, "/signin/")))
+		goto done;
+	snprintf(path, sizeof(path), "%s", p);
+	if (ht_page(d, "GET", path, NULL, NULL, &r) < 0)
+		goto done;
+	rc = ht_cookie(&r, "tp_csrf", csrf, sizeof(csrf));
+	ht_resp_release(&r);
+	if (rc < 0)
+		goto done;
+	snprintf(jar, sizeof(jar), "tp_csrf=%s", csrf);
+	snprintf(form, sizeof(form), "csrf=%s", csrf);
+	rc = -1;
+	if (ht_page(d, "POST", path, jar, form, &r) < 0)
+		goto done;
+	if (r.status == 303 && ht_cookie(&r, "tp_session", sess, sizeof(sess)) == 0) {
+		snprintf(cookie, size, "tp_session=%s", sess);
+		rc = 0;
+	}
+	ht_resp_release(&r);
+done:
+	buf_release(&out);
+	return rc;
+}

@@ -64,6 +64,13 @@ int ht_api(const struct ht_daemon *d, const char *method, const char *path, cons
 int ht_page(const struct ht_daemon *d, const char *method, const char *path, const char *cookie, const char *form,
 	    struct ht_resp *out);
 
+/*
+ * Sign a browser in as the account of email the full way (a sign-in link
+ * from `turnpost user link`, confirmed by its POST); cookie gets
+ * "tp_session=...". 0 or -1.
+ */
+int ht_sign_in(const struct ht_daemon *d, const char *email, char *cookie, size_t size);
+
 /* Run the turnpost CLI on the daemon's database; output (stdout+stderr) into out; exit status. */
 int ht_cli(const struct ht_daemon *d, const char *args, struct buf *out);
 

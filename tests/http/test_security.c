@@ -192,11 +192,8 @@ static void test_security__session_cookie_is_not_a_token(void)
 	ht_last_line(&out, ann, sizeof(ann));
 	buf_release(&out);
 	CU_ASSERT_FATAL((id = game_for_ann_and_bob(&d, admin, seat)) > 0);
-	snprintf(path, sizeof(path), "/s/%s", seat[0]);
-	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, NULL, NULL, &r), 0);
-	CU_ASSERT_EQUAL_FATAL(ht_cookie(&r, "tp_session", sess, sizeof(sess)), 0);
-	ht_resp_release(&r);
-	snprintf(cookie, sizeof(cookie), "tp_session=%s", sess);
+	CU_ASSERT_EQUAL_FATAL(ht_sign_in(&d, "ann@example.org", cookie, sizeof(cookie)), 0);
+	snprintf(sess, sizeof(sess), "%s", cookie + strlen("tp_session="));
 	/* the browser's session works in the browser ... */
 	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/account", cookie, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
@@ -292,6 +289,285 @@ static void test_security__port_not_shared(void)
 	buf_release(&log);
 }
 
+/* A new game of players (a JSON array) made by the admin's token: its id, and the seats' tokens into seat. */
+static int64_t new_game(const struct ht_daemon *d, const char *admin, const char *players, char seat[][64], int n)
+{
+	struct ht_resp r;
+	char body[512];
+	int64_t id = 0;
+
+	snprintf(body, sizeof(body), "{\"game\":\"counting-race\",\"players\":%s}", players);
+	if (ht_request(d, "POST", "/api/v1/games", admin, NULL, body, strlen(body), &r) < 0)
+		return 0;
+	if (r.status == 201) {
+		id = json_integer_value(json_object_get(r.json, "id"));
+		for (int i = 0; i < n; i++) {
+			const char *t = json_string_value(
+				json_object_get(json_array_get(json_object_get(r.json, "seats"), (size_t)i), "token"));
+			snprintf(seat[i], 64, "%s", t ? t : "");
+		}
+	}
+	ht_resp_release(&r);
+	return id;
+}
+
+/* GET path as cookie: the status (and the body into body when not NULL). */
+static long page_status(const struct ht_daemon *d, const char *path, const char *cookie, struct buf *body)
+{
+	struct ht_resp r;
+	long status;
+
+	if (ht_page(d, "GET", path, cookie, NULL, &r) < 0)
+		return -1;
+	status = r.status;
+	if (body) {
+		buf_reset(body);
+		buf_add(body, r.body.data, r.body.len);
+	}
+	ht_resp_release(&r);
+	return status;
+}
+
+/* The CSRF token of the page at path for cookie into csrf; 0 or -1. */
+static int page_csrf(const struct ht_daemon *d, const char *path, const char *cookie, char csrf[64])
+{
+	struct ht_resp r;
+	int rc;
+
+	if (ht_page(d, "GET", path, cookie, NULL, &r) < 0)
+		return -1;
+	rc = ht_form_value(&r, "csrf", csrf, 64);
+	ht_resp_release(&r);
+	return rc;
+}
+
+/*
+ * A seat link opens that one game: an admin's "your turn" email, forwarded,
+ * plays the seat but opens neither the account, nor other games, nor /admin.
+ */
+static void test_security__seat_link_opens_one_game(void)
+{
+	struct ht_daemon d;
+	struct ht_resp r;
+	struct buf out = BUF_INIT;
+	char admin[64], g1[2][64], g2[2][64], path[128], want[96], sess[80], cookie[128], csrf[64], form[160];
+	const char *players = "[{\"name\":\"Admin\",\"email\":\"admin@example.org\"},"
+			      "{\"name\":\"Bob\",\"email\":\"bob@example.org\"}]";
+	char cookie_hdr[160];
+	const char *cookie_only[] = { cookie_hdr, NULL };
+	int64_t id1, id2;
+
+	CU_ASSERT_EQUAL_FATAL(ht_start(&d, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_cli(&d, "user add admin@example.org --name Admin --admin", &out), 0);
+	ht_last_line(&out, admin, sizeof(admin));
+	CU_ASSERT_FATAL((id1 = new_game(&d, admin, players, g1, 2)) > 0);
+	CU_ASSERT_FATAL((id2 = new_game(&d, admin, players, g2, 2)) > 0);
+	snprintf(path, sizeof(path), "/s/%s", g1[0]);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	snprintf(want, sizeof(want), "/games/%lld?seat=0", (long long)id1);
+	ASSERT_STR_EQ(r.location, want);
+	CU_ASSERT_EQUAL_FATAL(ht_cookie(&r, "tp_session", sess, sizeof(sess)), 0);
+	ht_resp_release(&r);
+	snprintf(cookie, sizeof(cookie), "tp_session=%s", sess);
+	/* the game of the link: the page, its history, its chat and its steps */
+	snprintf(path, sizeof(path), "/games/%lld", (long long)id1);
+	CU_ASSERT_EQUAL(page_status(&d, path, cookie, &out), 200);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "value=\"add 1\""));
+	CU_ASSERT_PTR_NULL(strstr(out.data, "href=\"/admin\""));
+	snprintf(path, sizeof(path), "/games/%lld/history", (long long)id1);
+	CU_ASSERT_EQUAL(page_status(&d, path, cookie, NULL), 200);
+	snprintf(path, sizeof(path), "/games/%lld", (long long)id1);
+	CU_ASSERT_EQUAL_FATAL(page_csrf(&d, path, cookie, csrf), 0);
+	snprintf(path, sizeof(path), "/games/%lld/chat", (long long)id1);
+	snprintf(form, sizeof(form), "csrf=%s&text=hello", csrf);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	ht_resp_release(&r);
+	snprintf(path, sizeof(path), "/games/%lld/move", (long long)id1);
+	snprintf(form, sizeof(form), "csrf=%s&move=add+1&mc=0&seat=0", csrf);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	ht_resp_release(&r);
+	/* nothing else: another game of the same player, the account, new games, the console */
+	snprintf(path, sizeof(path), "/games/%lld", (long long)id2);
+	CU_ASSERT_EQUAL(page_status(&d, path, cookie, NULL), 303);
+	snprintf(path, sizeof(path), "/games/%lld/history", (long long)id2);
+	CU_ASSERT_EQUAL(page_status(&d, path, cookie, NULL), 303);
+	CU_ASSERT_EQUAL(page_status(&d, "/account", cookie, NULL), 303);
+	CU_ASSERT_EQUAL(page_status(&d, "/games/new", cookie, NULL), 303);
+	CU_ASSERT_EQUAL(page_status(&d, "/admin", cookie, NULL), 401);
+	snprintf(path, sizeof(path), "/admin/games/%lld", (long long)id1);
+	CU_ASSERT_EQUAL(page_status(&d, path, cookie, NULL), 401);
+	CU_ASSERT_EQUAL(page_status(&d, "/", cookie, &out), 200);
+	CU_ASSERT_PTR_NULL(strstr(out.data, "Your games"));
+	/* a form of another game is refused even with this session's CSRF token */
+	snprintf(path, sizeof(path), "/games/%lld/chat", (long long)id2);
+	snprintf(form, sizeof(form), "csrf=%s&text=hello", csrf);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	ASSERT_STR_EQ(r.location, "/signin");
+	ht_resp_release(&r);
+	/* no API token from it: neither as a cookie nor as a bearer */
+	snprintf(cookie_hdr, sizeof(cookie_hdr), "Cookie: %s", cookie);
+	CU_ASSERT_EQUAL_FATAL(ht_request(&d, "POST", "/api/v1/tokens", NULL, (const char *const *)cookie_only, NULL,
+					 0, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 401);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "POST", "/api/v1/tokens", sess, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 401);
+	ht_resp_release(&r);
+	/* signing out ends it, and the seat link itself still works */
+	snprintf(path, sizeof(path), "/games/%lld", (long long)id1);
+	CU_ASSERT_EQUAL_FATAL(page_csrf(&d, path, cookie, csrf), 0);
+	snprintf(form, sizeof(form), "csrf=%s", csrf);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/signout", cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(page_status(&d, path, cookie, NULL), 303);
+	snprintf(path, sizeof(path), "/s/%s", g1[0]);
+	CU_ASSERT_EQUAL(page_status(&d, path, NULL, NULL), 303);
+	buf_release(&out);
+	ht_cleanup(&d);
+}
+
+/* A seat link never switches a signed-in browser to another player on a GET: it asks, and a POST switches. */
+static void test_security__seat_link_asks_before_switching(void)
+{
+	struct ht_daemon d;
+	struct ht_resp r;
+	struct buf out = BUF_INIT;
+	char admin[64], g[2][64], path[128], want[96], bob[128], sess[80], cookie[128], csrf[64], form[96];
+	const char *players = "[{\"name\":\"Admin\",\"email\":\"admin@example.org\"},"
+			      "{\"name\":\"Bob\",\"email\":\"bob@example.org\"}]";
+	int64_t id;
+
+	CU_ASSERT_EQUAL_FATAL(ht_start(&d, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_cli(&d, "user add admin@example.org --name Admin --admin", &out), 0);
+	ht_last_line(&out, admin, sizeof(admin));
+	CU_ASSERT_FATAL((id = new_game(&d, admin, players, g, 2)) > 0);
+	CU_ASSERT_EQUAL_FATAL(ht_sign_in(&d, "bob@example.org", bob, sizeof(bob)), 0);
+	/* Bob's browser opens the admin's seat link: a question, and no new session */
+	snprintf(path, sizeof(path), "/s/%s", g[0]);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, bob, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.body.data, "Switch player?"));
+	CU_ASSERT_NOT_EQUAL(ht_cookie(&r, "tp_session", sess, sizeof(sess)), 0);
+	CU_ASSERT_EQUAL(ht_form_value(&r, "csrf", csrf, sizeof(csrf)), 0);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(page_status(&d, "/account", bob, &out), 200);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "bob@example.org"));
+	/* the switch is a POST with this browser's CSRF token */
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, bob, "csrf=forged", &r), 0);
+	CU_ASSERT_EQUAL(r.status, 403);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(page_status(&d, "/account", bob, NULL), 200);
+	snprintf(form, sizeof(form), "csrf=%s", csrf);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, bob, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	snprintf(want, sizeof(want), "/games/%lld?seat=0", (long long)id);
+	ASSERT_STR_EQ(r.location, want);
+	CU_ASSERT_EQUAL(ht_cookie(&r, "tp_session", sess, sizeof(sess)), 0);
+	ht_resp_release(&r);
+	snprintf(cookie, sizeof(cookie), "tp_session=%s", sess);
+	snprintf(path, sizeof(path), "/games/%lld", (long long)id);
+	CU_ASSERT_EQUAL(page_status(&d, path, cookie, &out), 200);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "value=\"add 1\""));
+	/* Bob's session ended with the switch */
+	CU_ASSERT_EQUAL(page_status(&d, "/account", bob, NULL), 303);
+	/* Bob signed in opens his own seat's link: straight to the game, nothing changes */
+	CU_ASSERT_EQUAL_FATAL(ht_sign_in(&d, "bob@example.org", bob, sizeof(bob)), 0);
+	snprintf(path, sizeof(path), "/s/%s", g[1]);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, bob, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	CU_ASSERT_NOT_EQUAL(ht_cookie(&r, "tp_session", sess, sizeof(sess)), 0);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(page_status(&d, "/account", bob, NULL), 200);
+	buf_release(&out);
+	ht_cleanup(&d);
+}
+
+/* Only players (and admins) read a game's page, chat and history; an open game shows a stranger only its seats. */
+static void test_security__game_pages_only_for_players(void)
+{
+	struct ht_daemon d;
+	struct ht_resp r;
+	struct buf out = BUF_INIT;
+	char admin[64], g[2][64], o[2][64], path[128], bob[128], carl[128], boss[128], csrf[64], form[160];
+	const char *players = "[{\"name\":\"Admin\",\"email\":\"admin@example.org\"},"
+			      "{\"name\":\"Bob\",\"email\":\"bob@example.org\"}]";
+	const char *open = "[{\"name\":\"Bob\",\"email\":\"bob@example.org\"},{\"name\":\"Anyone\"}]";
+	int64_t id, open_id;
+
+	CU_ASSERT_EQUAL_FATAL(ht_start(&d, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_cli(&d, "user add admin@example.org --name Admin --admin", &out), 0);
+	ht_last_line(&out, admin, sizeof(admin));
+	CU_ASSERT_EQUAL_FATAL(ht_cli(&d, "user add carl@example.org --name Carl", &out), 0);
+	CU_ASSERT_FATAL((id = new_game(&d, admin, players, g, 2)) > 0);
+	CU_ASSERT_FATAL((open_id = new_game(&d, admin, open, o, 2)) > 0);
+	CU_ASSERT_EQUAL_FATAL(ht_sign_in(&d, "bob@example.org", bob, sizeof(bob)), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_sign_in(&d, "carl@example.org", carl, sizeof(carl)), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_sign_in(&d, "admin@example.org", boss, sizeof(boss)), 0);
+	/* Bob writes in both games' chats */
+	for (int i = 0; i < 2; i++) {
+		int64_t gid = i ? open_id : id;
+		snprintf(path, sizeof(path), "/games/%lld", (long long)gid);
+		CU_ASSERT_EQUAL_FATAL(page_csrf(&d, path, bob, csrf), 0);
+		snprintf(path, sizeof(path), "/games/%lld/chat", (long long)gid);
+		snprintf(form, sizeof(form), "csrf=%s&text=%s", csrf, i ? "open+secret" : "meet+at+dawn");
+		CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, bob, form, &r), 0);
+		CU_ASSERT_EQUAL(r.status, 303);
+		ht_resp_release(&r);
+	}
+	/* Carl plays in neither: no page, no chat, no history */
+	snprintf(path, sizeof(path), "/games/%lld", (long long)id);
+	CU_ASSERT_EQUAL(page_status(&d, path, carl, &out), 403);
+	CU_ASSERT_PTR_NULL(strstr(out.data, "meet at dawn"));
+	snprintf(path, sizeof(path), "/games/%lld/history", (long long)id);
+	CU_ASSERT_EQUAL(page_status(&d, path, carl, NULL), 403);
+	/* the API refuses him the same */
+	CU_ASSERT_EQUAL_FATAL(ht_cli(&d, "token add carl@example.org", &out), 0);
+	{
+		char tok[64];
+		ht_last_line(&out, tok, sizeof(tok));
+		snprintf(path, sizeof(path), "/api/v1/games/%lld", (long long)id);
+		CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, tok, NULL, &r), 0);
+		CU_ASSERT_EQUAL(r.status, 403);
+		ht_resp_release(&r);
+	}
+	/* the players and an admin do see it */
+	snprintf(path, sizeof(path), "/games/%lld", (long long)id);
+	CU_ASSERT_EQUAL(page_status(&d, path, bob, &out), 200);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "meet at dawn"));
+	CU_ASSERT_EQUAL(page_status(&d, path, boss, &out), 200);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "meet at dawn"));
+	/* an open seat: Carl sees who plays and may join, not the board or the chat */
+	snprintf(path, sizeof(path), "/games/%lld", (long long)open_id);
+	CU_ASSERT_EQUAL(page_status(&d, path, carl, &out), 200);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "Join this game"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "Bob"));
+	CU_ASSERT_PTR_NULL(strstr(out.data, "open secret"));
+	CU_ASSERT_PTR_NULL(strstr(out.data, "aria-label=\"Board\""));
+	CU_ASSERT_PTR_NULL(strstr(out.data, "bob@example.org"));
+	snprintf(path, sizeof(path), "/games/%lld/history", (long long)open_id);
+	CU_ASSERT_EQUAL(page_status(&d, path, carl, NULL), 403);
+	snprintf(path, sizeof(path), "/games/%lld", (long long)open_id);
+	CU_ASSERT_EQUAL_FATAL(page_csrf(&d, path, carl, csrf), 0);
+	snprintf(path, sizeof(path), "/games/%lld/join", (long long)open_id);
+	snprintf(form, sizeof(form), "csrf=%s", csrf);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, carl, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	ht_resp_release(&r);
+	snprintf(path, sizeof(path), "/games/%lld", (long long)open_id);
+	CU_ASSERT_EQUAL(page_status(&d, path, carl, &out), 200);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "open secret"));
+	/* signed out: to the sign-in page */
+	snprintf(path, sizeof(path), "/games/%lld", (long long)id);
+	CU_ASSERT_EQUAL(page_status(&d, path, NULL, NULL), 303);
+	buf_release(&out);
+	ht_cleanup(&d);
+}
+
 static int suite_init(void)
 {
 	curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -310,6 +586,9 @@ static CU_TestInfo security_cases[] = {
 	{ "test_security__session_cookie_is_not_a_token", test_security__session_cookie_is_not_a_token },
 	{ "test_security__private_file_modes", test_security__private_file_modes },
 	{ "test_security__port_not_shared", test_security__port_not_shared },
+	{ "test_security__seat_link_opens_one_game", test_security__seat_link_opens_one_game },
+	{ "test_security__seat_link_asks_before_switching", test_security__seat_link_asks_before_switching },
+	{ "test_security__game_pages_only_for_players", test_security__game_pages_only_for_players },
 	CU_TEST_INFO_NULL
 };
 

@@ -19,6 +19,16 @@ static char seat_link[2][64];
 static int64_t game_id;
 /* browser state of Ann (seat 0) and Bob (seat 1) */
 static char ann_cookie[256], bob_cookie[256];
+/* the same people signed in the full way, by a sign-in link (a seat link's session plays one seat only) */
+static char ann_full[256], bob_full[256];
+
+static void full_sign_in(void)
+{
+	if (!ann_full[0])
+		CU_ASSERT_EQUAL_FATAL(ht_sign_in(&d, "ann@example.org", ann_full, sizeof(ann_full)), 0);
+	if (!bob_full[0])
+		CU_ASSERT_EQUAL_FATAL(ht_sign_in(&d, "bob@example.org", bob_full, sizeof(bob_full)), 0);
+}
 
 static int suite_init(void)
 {
@@ -413,10 +423,11 @@ static void test_web__account_new_game_join(void)
 	struct ht_resp r;
 	char csrf[64], form[512], path[300];
 
-	page_csrf("/account", bob_cookie, csrf, sizeof(csrf));
+	full_sign_in();
+	page_csrf("/account", bob_full, csrf, sizeof(csrf));
 	snprintf(form, sizeof(form), "csrf=%s&name=Robert&email=bob%%40example.org&ev_your_turn=1&delivery=digest",
 		 csrf);
-	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/account", bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/account", bob_full, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	CU_ASSERT(strstr(r.body.data, "Saved.") != NULL);
 	CU_ASSERT(strstr(r.body.data, "value=\"Robert\"") != NULL);
@@ -425,51 +436,51 @@ static void test_web__account_new_game_join(void)
 	ht_resp_release(&r);
 	/* another account's address is refused, and nothing changes */
 	snprintf(form, sizeof(form), "csrf=%s&name=Bobby&email=ann%%40example.org", csrf);
-	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/account", bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/account", bob_full, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 400);
 	CU_ASSERT(strstr(r.body.data, "already uses ann@example.org") != NULL);
 	ht_resp_release(&r);
-	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/account", bob_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/account", bob_full, NULL, &r), 0);
 	CU_ASSERT(strstr(r.body.data, "value=\"Robert\"") != NULL);
 	CU_ASSERT(strstr(r.body.data, "value=\"bob@example.org\"") != NULL);
 	ht_resp_release(&r);
 	/* a new address of his own is taken, and changed back */
 	snprintf(form, sizeof(form), "csrf=%s&name=Robert&email=robert%%40example.org", csrf);
-	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/account", bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/account", bob_full, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	CU_ASSERT(strstr(r.body.data, "value=\"robert@example.org\"") != NULL);
 	ht_resp_release(&r);
 	snprintf(form, sizeof(form), "csrf=%s&name=Robert&email=bob%%40example.org&ev_your_turn=1&delivery=digest", csrf);
-	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/account", bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/account", bob_full, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	ht_resp_release(&r);
 	/* a malformed form body is refused */
-	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/account", bob_cookie, "csrf=%zz", &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/account", bob_full, "csrf=%zz", &r), 0);
 	CU_ASSERT_EQUAL(r.status, 400);
 	ht_resp_release(&r);
 	/* Bob starts a game with an open seat */
-	page_csrf("/games/new", bob_cookie, csrf, sizeof(csrf));
+	page_csrf("/games/new", bob_full, csrf, sizeof(csrf));
 	snprintf(form, sizeof(form), "csrf=%s&game=counting-race&name0=Robert&email0=bob%%40example.org&name1=Anyone",
 		 csrf);
-	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/games/new", bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/games/new", bob_full, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 303);
 	snprintf(path, sizeof(path), "%s/join", r.location);
 	ht_resp_release(&r);
 	snprintf(form, sizeof(form), "csrf=%s&game=counting-race&name0=Robert&email0=not-an-email", csrf);
-	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/games/new", bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/games/new", bob_full, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 400);
 	CU_ASSERT(strstr(r.body.data, "is not an email address") != NULL);
 	ht_resp_release(&r);
 	/* Ann sees it among open seats and joins */
-	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/", ann_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/", ann_full, NULL, &r), 0);
 	CU_ASSERT(strstr(r.body.data, "Open seats you can join") != NULL);
 	ht_resp_release(&r);
-	page_csrf("/", ann_cookie, csrf, sizeof(csrf));
+	page_csrf("/", ann_full, csrf, sizeof(csrf));
 	snprintf(form, sizeof(form), "csrf=%s", csrf);
-	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, ann_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, ann_full, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 303);
 	ht_resp_release(&r);
-	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, ann_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, ann_full, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 409);
 	ht_resp_release(&r);
 }
@@ -479,23 +490,24 @@ static void test_web__new_game_options_and_clock(void)
 	struct ht_resp r;
 	char csrf[64], form[600], path[300];
 
-	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/games/new", bob_cookie, NULL, &r), 0);
+	full_sign_in();
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/games/new", bob_full, NULL, &r), 0);
 	CU_ASSERT(strstr(r.body.data, "name=\"opt_counting-race_target\"") != NULL);
 	CU_ASSERT(strstr(r.body.data, "name=\"opt_space-station-phoenix_first_game\"") != NULL);
 	CU_ASSERT(strstr(r.body.data, "name=\"clock_mode\"") != NULL);
 	ht_resp_release(&r);
-	page_csrf("/games/new", bob_cookie, csrf, sizeof(csrf));
+	page_csrf("/games/new", bob_full, csrf, sizeof(csrf));
 	/* a bad option and a bad clock are refused with the form kept */
 	snprintf(form, sizeof(form), "csrf=%s&game=counting-race&name0=Robert&email0=bob%%40example.org"
 		 "&opt_counting-race_target=lots", csrf);
-	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/games/new", bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/games/new", bob_full, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 400);
 	CU_ASSERT(strstr(r.body.data, "whole number") != NULL);
 	CU_ASSERT(strstr(r.body.data, "value=\"lots\"") != NULL);
 	ht_resp_release(&r);
 	snprintf(form, sizeof(form), "csrf=%s&game=counting-race&name0=Robert&email0=bob%%40example.org"
 		 "&clock_mode=per_turn&clock_hours=soon", csrf);
-	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/games/new", bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/games/new", bob_full, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 400);
 	CU_ASSERT(strstr(r.body.data, "number of hours") != NULL);
 	ht_resp_release(&r);
@@ -503,7 +515,7 @@ static void test_web__new_game_options_and_clock(void)
 	snprintf(form, sizeof(form), "csrf=%s&game=counting-race&name0=Robert&email0=bob%%40example.org"
 		 "&name1=Ann&email1=ann%%40example.org&opt_counting-race_target=6"
 		 "&clock_mode=per_turn&clock_hours=48&clock_timeout=bot", csrf);
-	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/games/new", bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/games/new", bob_full, form, &r), 0);
 	CU_ASSERT_EQUAL_FATAL(r.status, 303);
 	snprintf(path, sizeof(path), "/api/v1%s", r.location);
 	ht_resp_release(&r);
@@ -521,6 +533,7 @@ static void test_web__history_names_the_player_of_each_step(void)
 	char path[96], seat0[64], moves[96];
 	int64_t id;
 
+	full_sign_in();
 	CU_ASSERT_EQUAL_FATAL(ht_request(&d, "POST", "/api/v1/games", admin_token, NULL, body, strlen(body), &r), 0);
 	id = json_integer_value(json_object_get(r.json, "id"));
 	snprintf(seat0, sizeof(seat0), "%s",
@@ -538,7 +551,7 @@ static void test_web__history_names_the_player_of_each_step(void)
 	CU_ASSERT_EQUAL(r.status, 200);
 	ht_resp_release(&r);
 	snprintf(path, sizeof(path), "/games/%lld/history", (long long)id);
-	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, bob_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, bob_full, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	CU_ASSERT(strstr(r.body.data, "<strong>Ann</strong> <code>add 1</code>") != NULL);
 	CU_ASSERT(strstr(r.body.data, "<strong>Carol</strong> <code>add 1</code>") == NULL);
@@ -550,13 +563,14 @@ static void test_web__signout(void)
 	struct ht_resp r;
 	char csrf[64], form[128];
 
-	page_csrf("/", ann_cookie, csrf, sizeof(csrf));
+	full_sign_in();
+	page_csrf("/", ann_full, csrf, sizeof(csrf));
 	snprintf(form, sizeof(form), "csrf=%s", csrf);
-	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/signout", ann_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/signout", ann_full, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 303);
 	ht_resp_release(&r);
 	/* the old cookie is dead */
-	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/account", ann_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/account", ann_full, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 303);
 	ht_resp_release(&r);
 }
