@@ -4,15 +4,16 @@
 #
 # Usage: check_layers.sh [ROOT]  (ROOT: a source tree, default the one this script is in)
 # Checks every .c and .h under ROOT/src:
-#   - only src/store/ includes <sqlite3.h>
+#   - only src/store/ includes <sqlite3.h> or <libpq-fe.h>
 #   - only src/http/ includes <microhttpd.h>
 #   - only src/notify/ includes <curl/...>
 #   - src/games/<game>/ includes, of our headers, only the engine's game
 #     interface ("engine/game.h", "engine/rng.h"), "util/..." and its own
 #     folder's; of the system's, only the C standard library and <jansson.h>
 #     (what engine/game.h needs): games are pure functions of (state, move, rng)
-#   - outside src/store/, no code names a SQLite type, function or constant
-#     (sqlite3..., SQLITE_...): callers see the store's own types only
+#   - outside src/store/, no code names a SQLite or libpq type, function or
+#     constant (sqlite3..., SQLITE_..., PGconn, PGresult, PQ...): callers see
+#     the store's own types only
 # Prints one line per broken rule and the count; exits 1 when any rule is broken.
 set -u
 top=${1:-${TOP_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}}
@@ -52,8 +53,8 @@ for line in $includes; do
 	f=$1 kind=$2 name=$3
 	ok=1
 	case "$kind$name" in
-	'<sqlite3.h')
-		case "$f" in src/store/*) ;; *) broken "$f: includes <sqlite3.h>: only src/store/ may"; ok=0 ;; esac ;;
+	'<sqlite3.h' | '<libpq-fe.h')
+		case "$f" in src/store/*) ;; *) broken "$f: includes <$name>: only src/store/ may"; ok=0 ;; esac ;;
 	'<microhttpd.h')
 		case "$f" in src/http/*) ;; *) broken "$f: includes <microhttpd.h>: only src/http/ may"; ok=0 ;; esac ;;
 	'<curl/'*)
@@ -79,10 +80,12 @@ for line in $includes; do
 done
 IFS=$old_ifs
 
-# SQLite's names outside the store: a forward declaration or a constant leaks as much as an include.
+# SQLite's and libpq's names outside the store: a forward declaration or a constant leaks as much as an include.
 for f in $(find src -type f \( -name '*.c' -o -name '*.h' \) -not -path 'src/store/*' | LC_ALL=C sort); do
 	if grep -n 'sqlite3\|SQLITE_' "$f" >/dev/null; then
 		broken "$f: names SQLite ($(grep -o 'sqlite3[A-Za-z_]*\|SQLITE_[A-Z_]*' "$f" | head -n 1)): only src/store/ may"
+	elif grep -n '\bPGconn\b\|\bPGresult\b\|\bpg_conn\b\|\bpg_result\b\|\bPQ[a-z][A-Za-z]*(' "$f" >/dev/null; then
+		broken "$f: names libpq ($(grep -o '\bPGconn\b\|\bPGresult\b\|\bpg_conn\b\|\bpg_result\b\|\bPQ[a-z][A-Za-z]*' "$f" | head -n 1)): only src/store/ may"
 	else
 		pass=$((pass + 1))
 	fi

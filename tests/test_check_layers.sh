@@ -55,6 +55,22 @@ printf 'int busy(int rc) { return rc == SQLITE_BUSY; }\n' > "$tmp/t/src/http/ser
 expect sqlite-constant-outside-store 1 '^src/http/server.c: names SQLite (SQLITE_BUSY)'
 
 clean_tree
+printf '#include <libpq-fe.h>\n' > "$tmp/t/src/store/pg.c"
+expect libpq-in-store 0 '^[1-9][0-9]* passed, 0 failed$'
+
+clean_tree
+mkdir -p "$tmp/t/src/cli" && printf '#include <libpq-fe.h>\n' > "$tmp/t/src/cli/migrate.c"
+expect libpq-outside-store 1 '^src/cli/migrate.c: includes <libpq-fe.h>'
+
+clean_tree
+printf 'struct pg_conn;\nint health(struct pg_conn *db);\n' > "$tmp/t/src/engine/health.h"
+expect libpq-type-outside-store 1 '^src/engine/health.h: names libpq (pg_conn)'
+
+clean_tree
+printf 'int up(void *c) { return PQstatus(c) == 0; }\n' > "$tmp/t/src/http/health.c"
+expect libpq-function-outside-store 1 '^src/http/health.c: names libpq (PQstatus)'
+
+clean_tree
 printf '#include <microhttpd.h>\n' > "$tmp/t/src/notify/notify.c"
 expect microhttpd-outside-http 1 '^src/notify/notify.c: includes <microhttpd.h>'
 

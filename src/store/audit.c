@@ -22,12 +22,12 @@ void store_audit_rows_free(struct store_audit_row *rows, int n)
 }
 
 /* Read every row of a prepared statement with the columns of store_audit_list. */
-static int collect(struct store_conn *c, sqlite3_stmt *st, struct store_audit_row **out, int *n, struct err *err)
+static int collect(struct store_conn *c, struct store__st *st, struct store_audit_row **out, int *n, struct err *err)
 {
 	struct store_audit_row *rows = NULL;
 	int count = 0, alloc = 0, r;
 
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((r = store__step(st)) == STORE__ROW) {
 		struct store_audit_row *x;
 		if (count == alloc) {
 			struct store_audit_row *grown;
@@ -38,23 +38,23 @@ static int collect(struct store_conn *c, sqlite3_stmt *st, struct store_audit_ro
 		}
 		x = &rows[count++];
 		memset(x, 0, sizeof(*x));
-		x->id = sqlite3_column_int64(st, 0);
-		x->at = sqlite3_column_int64(st, 1);
-		x->actor_user_id = sqlite3_column_int64(st, 2);
+		x->id = store__col_int64(st, 0);
+		x->at = store__col_int64(st, 1);
+		x->actor_user_id = store__col_int64(st, 2);
 		x->actor_email = store__text(st, 3);
 		store__copy_text(st, 4, x->actor, sizeof(x->actor));
 		store__copy_text(st, 5, x->action, sizeof(x->action));
-		x->game_id = sqlite3_column_int64(st, 6);
+		x->game_id = store__col_int64(st, 6);
 		x->reason = store__text(st, 7);
-		x->before = sqlite3_column_int(st, 8);
-		x->after = sqlite3_column_int(st, 9);
+		x->before = store__col_int(st, 8);
+		x->after = store__col_int(st, 9);
 		x->detail = store__text(st, 10);
 	}
-	if (r != SQLITE_DONE) {
+	if (r != STORE__DONE) {
 		store_audit_rows_free(rows, count);
 		return store__fail(c, "read the audit log", err);
 	}
-	sqlite3_reset(st);
+	store__reset(st);
 	*out = rows;
 	*n = count;
 	return 0;
@@ -69,13 +69,13 @@ int store_audit_seat_changes(struct store_conn *c, int64_t game_id, struct store
 {
 	static const char sql[] = "SELECT " AUDIT_COLS " FROM audit a LEFT JOIN users u ON u.id = a.actor_user_id"
 				  " WHERE a.game_id = ? AND a.action IN ('seat_replace', 'drop') ORDER BY a.id";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	*out = NULL;
 	*n = 0;
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, game_id);
+	store__bind_int64(st, 1, game_id);
 	return collect(c, st, out, n, err);
 }
 
@@ -87,20 +87,20 @@ int store_audit_list(struct store_conn *c, const struct store_audit_filter *f, s
 		" WHERE (?1 = 0 OR a.game_id = ?1) AND (?2 IS NULL OR a.action = ?2)"
 		" AND (?3 IS NULL OR a.actor = ?3 OR u.email = ?3 COLLATE NOCASE) AND (?4 = 0 OR a.id < ?4)"
 		" ORDER BY a.id DESC LIMIT ?5";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 	int limit = f->limit > 0 ? f->limit : AUDIT_LIMIT;
 
 	*out = NULL;
 	*n = 0;
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, f->game_id);
+	store__bind_int64(st, 1, f->game_id);
 	if (f->action && *f->action)
 		store__bind_text(st, 2, f->action);
 	if (f->actor && *f->actor)
 		store__bind_text(st, 3, f->actor);
-	sqlite3_bind_int64(st, 4, f->before_id);
-	sqlite3_bind_int(st, 5, limit > AUDIT_MAX ? AUDIT_MAX : limit);
+	store__bind_int64(st, 4, f->before_id);
+	store__bind_int(st, 5, limit > AUDIT_MAX ? AUDIT_MAX : limit);
 	return collect(c, st, out, n, err);
 }
 
@@ -111,24 +111,24 @@ int store_audit_add(struct store_conn *c, int64_t actor_user_id, const char *act
 	static const char sql[] =
 		"INSERT INTO audit(at, actor_user_id, actor, action, game_id, reason, before_count, after_count,"
 		" detail) VALUES (?,?,?,?,?,?,?,?,?)";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, now);
+	store__bind_int64(st, 1, now);
 	if (actor_user_id)
-		sqlite3_bind_int64(st, 2, actor_user_id);
+		store__bind_int64(st, 2, actor_user_id);
 	store__bind_text(st, 3, actor);
 	store__bind_text(st, 4, action);
 	if (game_id)
-		sqlite3_bind_int64(st, 5, game_id);
+		store__bind_int64(st, 5, game_id);
 	store__bind_text(st, 6, reason);
 	if (before >= 0)
-		sqlite3_bind_int(st, 7, before);
+		store__bind_int(st, 7, before);
 	if (after >= 0)
-		sqlite3_bind_int(st, 8, after);
+		store__bind_int(st, 8, after);
 	store__bind_text(st, 9, detail ? detail : "{}");
-	if (sqlite3_step(st) != SQLITE_DONE)
+	if (store__step(st) != STORE__DONE)
 		return store__fail(c, "write audit", err);
 	return 0;
 }

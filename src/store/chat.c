@@ -20,18 +20,18 @@ int store_chat_add(struct store_conn *c, int64_t game_id, int seat, int64_t user
 		   struct err *err)
 {
 	static const char sql[] = "INSERT INTO chat(game_id, seat, user_id, text, at) VALUES (?,?,?,?,?)";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, game_id);
+	store__bind_int64(st, 1, game_id);
 	if (seat >= 0)
-		sqlite3_bind_int(st, 2, seat);
+		store__bind_int(st, 2, seat);
 	if (user_id)
-		sqlite3_bind_int64(st, 3, user_id);
+		store__bind_int64(st, 3, user_id);
 	store__bind_text(st, 4, text);
-	sqlite3_bind_int64(st, 5, at);
-	if (sqlite3_step(st) != SQLITE_DONE)
+	store__bind_int64(st, 5, at);
+	if (store__step(st) != STORE__DONE)
 		return store__fail(c, "add chat message", err);
 	return 0;
 }
@@ -44,7 +44,7 @@ int store_chat_list(struct store_conn *c, int64_t game_id, int limit, struct sto
 		" LEFT JOIN users u ON u.id = ch.user_id"
 		" LEFT JOIN seats s ON s.game_id = ch.game_id AND s.seat = ch.seat"
 		" WHERE ch.game_id = ? ORDER BY ch.id DESC LIMIT ?) ORDER BY 1";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 	struct store_chat *list = NULL;
 	int count = 0, alloc = 0, r;
 
@@ -52,18 +52,18 @@ int store_chat_list(struct store_conn *c, int64_t game_id, int limit, struct sto
 	*n = 0;
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, game_id);
-	sqlite3_bind_int(st, 2, limit);
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+	store__bind_int64(st, 1, game_id);
+	store__bind_int(st, 2, limit);
+	while ((r = store__step(st)) == STORE__ROW) {
 		list = store__grow(list, count, &alloc, sizeof(*list));
-		list[count].id = sqlite3_column_int64(st, 0);
-		list[count].seat = sqlite3_column_type(st, 1) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 1);
+		list[count].id = store__col_int64(st, 0);
+		list[count].seat = store__col_null(st, 1) ? -1 : store__col_int(st, 1);
 		list[count].name = store__text(st, 2);
 		list[count].text = store__text(st, 3);
-		list[count].at = sqlite3_column_int64(st, 4);
+		list[count].at = store__col_int64(st, 4);
 		count++;
 	}
-	if (r != SQLITE_DONE) {
+	if (r != STORE__DONE) {
 		store_chats_free(list, count);
 		return store__fail(c, "list chat", err);
 	}

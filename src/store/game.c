@@ -27,7 +27,7 @@ int store_game_insert(struct store_conn *c, const struct store_game *g, int64_t 
 	static const char sql[] =
 		"INSERT INTO games(game, options, seed, status, nplayers, move_count, active_seats, result,"
 		" initial, created_by, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	*id = 0;
 	if (!st)
@@ -36,18 +36,18 @@ int store_game_insert(struct store_conn *c, const struct store_game *g, int64_t 
 	store__bind_text(st, 2, g->options ? g->options : "{}");
 	store__bind_text(st, 3, g->seed);
 	store__bind_text(st, 4, g->status[0] ? g->status : "active");
-	sqlite3_bind_int(st, 5, g->nplayers);
-	sqlite3_bind_int(st, 6, g->move_count);
-	sqlite3_bind_int64(st, 7, g->active_seats);
+	store__bind_int(st, 5, g->nplayers);
+	store__bind_int(st, 6, g->move_count);
+	store__bind_int64(st, 7, g->active_seats);
 	store__bind_text(st, 8, g->result);
 	store__bind_text(st, 9, g->initial);
 	if (g->created_by)
-		sqlite3_bind_int64(st, 10, g->created_by);
-	sqlite3_bind_int64(st, 11, g->created_at);
-	sqlite3_bind_int64(st, 12, g->updated_at);
-	if (sqlite3_step(st) != SQLITE_DONE)
+		store__bind_int64(st, 10, g->created_by);
+	store__bind_int64(st, 11, g->created_at);
+	store__bind_int64(st, 12, g->updated_at);
+	if (store__step(st) != STORE__DONE)
 		return store__fail(c, "insert game", err);
-	*id = sqlite3_last_insert_rowid(c->db);
+	*id = store__last_id(c);
 	return 0;
 }
 
@@ -56,26 +56,26 @@ int store_game_get(struct store_conn *c, int64_t id, struct store_game *out, str
 	static const char sql[] =
 		"SELECT id, game, options, seed, status, nplayers, move_count, active_seats, result,"
 		" initial, created_by, created_at, updated_at FROM games WHERE id = ?";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	if ((rc = store__row_by_id(c, st, id, "game with id", "load game", err)) < 0)
 		return rc;
-	out->id = sqlite3_column_int64(st, 0);
+	out->id = store__col_int64(st, 0);
 	store__copy_text(st, 1, out->game, sizeof(out->game));
 	out->options = store__text(st, 2);
 	out->seed = store__text(st, 3);
 	store__copy_text(st, 4, out->status, sizeof(out->status));
-	out->nplayers = sqlite3_column_int(st, 5);
-	out->move_count = sqlite3_column_int(st, 6);
-	out->active_seats = (unsigned)sqlite3_column_int64(st, 7);
+	out->nplayers = store__col_int(st, 5);
+	out->move_count = store__col_int(st, 6);
+	out->active_seats = (unsigned)store__col_int64(st, 7);
 	out->result = store__text(st, 8);
 	out->initial = store__text(st, 9);
-	out->created_by = sqlite3_column_int64(st, 10);
-	out->created_at = sqlite3_column_int64(st, 11);
-	out->updated_at = sqlite3_column_int64(st, 12);
-	sqlite3_reset(st);
+	out->created_by = store__col_int64(st, 10);
+	out->created_at = store__col_int64(st, 11);
+	out->updated_at = store__col_int64(st, 12);
+	store__reset(st);
 	return 0;
 }
 
@@ -154,7 +154,7 @@ int store_game_head(struct store_conn *c, int64_t id, struct store_game *g, stru
 {
 	static const char row_sql[] =
 		"SELECT game, status, nplayers, move_count, active_seats, updated_at FROM games WHERE id = ?";
-	sqlite3_stmt *st = store__stmt(c, row_sql, err);
+	struct store__st *st = store__stmt(c, row_sql, err);
 	int rc;
 
 	memset(g, 0, sizeof(*g));
@@ -164,11 +164,11 @@ int store_game_head(struct store_conn *c, int64_t id, struct store_game *g, stru
 	g->id = id;
 	store__copy_text(st, 0, g->game, sizeof(g->game));
 	store__copy_text(st, 1, g->status, sizeof(g->status));
-	g->nplayers = sqlite3_column_int(st, 2);
-	g->move_count = sqlite3_column_int(st, 3);
-	g->active_seats = (unsigned)sqlite3_column_int64(st, 4);
-	g->updated_at = sqlite3_column_int64(st, 5);
-	sqlite3_reset(st);
+	g->nplayers = store__col_int(st, 2);
+	g->move_count = store__col_int(st, 3);
+	g->active_seats = (unsigned)store__col_int64(st, 4);
+	g->updated_at = store__col_int64(st, 5);
+	store__reset(st);
 	head->n = g->move_count;
 	if (head_cached(c->store, id, g->move_count, head))
 		return 0;
@@ -206,22 +206,22 @@ static int game_set(struct store_conn *c, int64_t id, int expected, int move_cou
 		"UPDATE games SET move_count = ?1, active_seats = ?2, result = ?4, updated_at = ?5"
 		" WHERE id = ?6 AND move_count = ?7 AND status = 'active'";
 	int still_active = expected >= 0 && strcmp(status, "active") == 0;
-	sqlite3_stmt *st = store__stmt(c, still_active ? step_sql : expected >= 0 ? guarded_sql : any_sql, err);
+	struct store__st *st = store__stmt(c, still_active ? step_sql : expected >= 0 ? guarded_sql : any_sql, err);
 
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int(st, 1, move_count);
-	sqlite3_bind_int64(st, 2, active_seats);
+	store__bind_int(st, 1, move_count);
+	store__bind_int64(st, 2, active_seats);
 	if (!still_active)
 		store__bind_text(st, 3, status);
 	store__bind_text(st, 4, result);
-	sqlite3_bind_int64(st, 5, now);
-	sqlite3_bind_int64(st, 6, id);
+	store__bind_int64(st, 5, now);
+	store__bind_int64(st, 6, id);
 	if (expected >= 0)
-		sqlite3_bind_int(st, 7, expected);
-	if (sqlite3_step(st) != SQLITE_DONE)
+		store__bind_int(st, 7, expected);
+	if (store__step(st) != STORE__DONE)
 		return store__fail(c, "update game", err);
-	if (sqlite3_changes(c->db) == 1)
+	if (store__changes(c) == 1)
 		return 0;
 	if (expected >= 0)
 		return err_set(err, ERR_STALE, "game %lld is no longer active at move count %d", (long long)id,
@@ -247,7 +247,7 @@ int store_game_ids(struct store_conn *c, int64_t user_id, int limit, int64_t **i
 	static const char mine_sql[] =
 		"SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id"
 		" WHERE s.user_id = ? ORDER BY g.updated_at DESC, g.id DESC LIMIT ?";
-	sqlite3_stmt *st = store__stmt(c, user_id ? mine_sql : all_sql, err);
+	struct store__st *st = store__stmt(c, user_id ? mine_sql : all_sql, err);
 	int64_t *list = NULL;
 	int count = 0, alloc = 0, r;
 
@@ -256,16 +256,16 @@ int store_game_ids(struct store_conn *c, int64_t user_id, int limit, int64_t **i
 	if (!st)
 		return ERR_STORE;
 	if (user_id) {
-		sqlite3_bind_int64(st, 1, user_id);
-		sqlite3_bind_int(st, 2, limit);
+		store__bind_int64(st, 1, user_id);
+		store__bind_int(st, 2, limit);
 	} else {
-		sqlite3_bind_int(st, 1, limit);
+		store__bind_int(st, 1, limit);
 	}
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((r = store__step(st)) == STORE__ROW) {
 		list = store__grow(list, count, &alloc, sizeof(*list));
-		list[count++] = sqlite3_column_int64(st, 0);
+		list[count++] = store__col_int64(st, 0);
 	}
-	if (r != SQLITE_DONE) {
+	if (r != STORE__DONE) {
 		free(list);
 		return store__fail(c, "list games", err);
 	}
@@ -282,7 +282,7 @@ int store_game_ids_open(struct store_conn *c, int64_t user_id, int limit, int64_
 		"  (SELECT 1 FROM seat_clocks sc WHERE sc.game_id = s.game_id AND sc.seat = s.seat AND sc.dropped = 1))"
 		" AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?)"
 		" ORDER BY g.id DESC LIMIT ?";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 	int64_t *list = NULL;
 	int count = 0, alloc = 0, r;
 
@@ -290,13 +290,13 @@ int store_game_ids_open(struct store_conn *c, int64_t user_id, int limit, int64_
 	*n = 0;
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, user_id);
-	sqlite3_bind_int(st, 2, limit);
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+	store__bind_int64(st, 1, user_id);
+	store__bind_int(st, 2, limit);
+	while ((r = store__step(st)) == STORE__ROW) {
 		list = store__grow(list, count, &alloc, sizeof(*list));
-		list[count++] = sqlite3_column_int64(st, 0);
+		list[count++] = store__col_int64(st, 0);
 	}
-	if (r != SQLITE_DONE) {
+	if (r != STORE__DONE) {
 		free(list);
 		return store__fail(c, "list open games", err);
 	}
@@ -320,7 +320,7 @@ int store_game_search(struct store_conn *c, const struct store_game_filter *f, i
 		" AND (?4 IS NULL OR (g.status = 'active' AND g.updated_at < ?4))"
 		" AND (?5 = 0 OR EXISTS (SELECT 1 FROM outbox o WHERE o.game_id = g.id AND o.state = 'dead'))"
 		" ORDER BY g.updated_at DESC, g.id DESC LIMIT ?6";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 	int64_t *list = NULL;
 	int count = 0, alloc = 0, r;
 
@@ -335,10 +335,10 @@ int store_game_search(struct store_conn *c, const struct store_game_filter *f, i
 	if (f->email && *f->email)
 		store__bind_text(st, 3, f->email);
 	if (f->idle_before)
-		sqlite3_bind_int64(st, 4, f->idle_before);
-	sqlite3_bind_int(st, 5, f->dead ? 1 : 0);
-	sqlite3_bind_int(st, 6, f->limit > 0 ? f->limit : SEARCH_LIMIT);
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		store__bind_int64(st, 4, f->idle_before);
+	store__bind_int(st, 5, f->dead ? 1 : 0);
+	store__bind_int(st, 6, f->limit > 0 ? f->limit : SEARCH_LIMIT);
+	while ((r = store__step(st)) == STORE__ROW) {
 		if (count == alloc) {
 			int64_t *grown;
 			alloc = alloc ? alloc * 2 : 32;
@@ -346,13 +346,13 @@ int store_game_search(struct store_conn *c, const struct store_game_filter *f, i
 				abort();
 			list = grown;
 		}
-		list[count++] = sqlite3_column_int64(st, 0);
+		list[count++] = store__col_int64(st, 0);
 	}
-	if (r != SQLITE_DONE) {
+	if (r != STORE__DONE) {
 		free(list);
 		return store__fail(c, "search games", err);
 	}
-	sqlite3_reset(st);
+	store__reset(st);
 	*ids = list;
 	*n = count;
 	return 0;

@@ -19,7 +19,7 @@ static int load_vacations(struct store_conn *c, int64_t user_id, int64_t from, s
 {
 	static const char sql[] = "SELECT start_at, end_at FROM vacations WHERE user_id = ? AND end_at > ?"
 				  " ORDER BY start_at";
-	sqlite3_stmt *st;
+	struct store__st *st;
 	struct vac *v = NULL;
 	int count = 0, alloc = 0, r;
 
@@ -29,9 +29,9 @@ static int load_vacations(struct store_conn *c, int64_t user_id, int64_t from, s
 		return 0;
 	if (!(st = store__stmt(c, sql, err)))
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, user_id);
-	sqlite3_bind_int64(st, 2, from);
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+	store__bind_int64(st, 1, user_id);
+	store__bind_int64(st, 2, from);
+	while ((r = store__step(st)) == STORE__ROW) {
 		if (count == alloc) {
 			struct vac *grown;
 			alloc = alloc ? alloc * 2 : 4;
@@ -39,15 +39,15 @@ static int load_vacations(struct store_conn *c, int64_t user_id, int64_t from, s
 				abort();
 			v = grown;
 		}
-		v[count].start = sqlite3_column_int64(st, 0);
-		v[count].end = sqlite3_column_int64(st, 1);
+		v[count].start = store__col_int64(st, 0);
+		v[count].end = store__col_int64(st, 1);
 		count++;
 	}
-	if (r != SQLITE_DONE) {
+	if (r != STORE__DONE) {
 		free(v);
 		return store__fail(c, "read vacations", err);
 	}
-	sqlite3_reset(st);
+	store__reset(st);
 	*out = v;
 	*n = count;
 	return 0;
@@ -89,29 +89,29 @@ int store_game_clock_get(struct store_conn *c, int64_t game_id, struct store_gam
 {
 	static const char sql[] = "SELECT mode, turn_ms, bank_ms, increment_ms, reminder_ms, timeout, bot_level"
 				  " FROM game_clocks WHERE game_id = ?";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 	int r;
 
 	memset(out, 0, sizeof(*out));
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, game_id);
-	r = sqlite3_step(st);
-	if (r == SQLITE_DONE) {
+	store__bind_int64(st, 1, game_id);
+	r = store__step(st);
+	if (r == STORE__DONE) {
 		snprintf(out->mode, sizeof(out->mode), "none");
 		snprintf(out->timeout, sizeof(out->timeout), "notify");
 		return err_set(err, ERR_NOTFOUND, "game %lld has no time control", (long long)game_id);
 	}
-	if (r != SQLITE_ROW)
+	if (r != STORE__ROW)
 		return store__fail(c, "read time control", err);
-	snprintf(out->mode, sizeof(out->mode), "%s", (const char *)sqlite3_column_text(st, 0));
-	out->turn_ms = sqlite3_column_int64(st, 1);
-	out->bank_ms = sqlite3_column_int64(st, 2);
-	out->increment_ms = sqlite3_column_int64(st, 3);
-	out->reminder_ms = sqlite3_column_int64(st, 4);
-	snprintf(out->timeout, sizeof(out->timeout), "%s", (const char *)sqlite3_column_text(st, 5));
-	out->bot_level = sqlite3_column_int(st, 6);
-	sqlite3_reset(st);
+	snprintf(out->mode, sizeof(out->mode), "%s", store__col_text(st, 0));
+	out->turn_ms = store__col_int64(st, 1);
+	out->bank_ms = store__col_int64(st, 2);
+	out->increment_ms = store__col_int64(st, 3);
+	out->reminder_ms = store__col_int64(st, 4);
+	snprintf(out->timeout, sizeof(out->timeout), "%s", store__col_text(st, 5));
+	out->bot_level = store__col_int(st, 6);
+	store__reset(st);
 	return 0;
 }
 
@@ -119,13 +119,13 @@ int store_game_clock_get(struct store_conn *c, int64_t game_id, struct store_gam
 	"sc.game_id, sc.seat, coalesce(s.user_id, 0), sc.bank_ms, coalesce(sc.turn_started_at, 0)," \
 	" coalesce(sc.deadline_at, 0), coalesce(sc.remind_at, 0), sc.reminded, sc.timed_out, sc.dropped"
 
-static int collect_seats(struct store_conn *c, sqlite3_stmt *st, struct store_seat_clock **out, int *n,
+static int collect_seats(struct store_conn *c, struct store__st *st, struct store_seat_clock **out, int *n,
 			 struct err *err)
 {
 	struct store_seat_clock *rows = NULL;
 	int count = 0, alloc = 0, r;
 
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((r = store__step(st)) == STORE__ROW) {
 		struct store_seat_clock *x;
 		if (count == alloc) {
 			struct store_seat_clock *grown;
@@ -135,22 +135,22 @@ static int collect_seats(struct store_conn *c, sqlite3_stmt *st, struct store_se
 			rows = grown;
 		}
 		x = &rows[count++];
-		x->game_id = sqlite3_column_int64(st, 0);
-		x->seat = sqlite3_column_int(st, 1);
-		x->user_id = sqlite3_column_int64(st, 2);
-		x->bank_ms = sqlite3_column_int64(st, 3);
-		x->turn_started_at = sqlite3_column_int64(st, 4);
-		x->deadline_at = sqlite3_column_int64(st, 5);
-		x->remind_at = sqlite3_column_int64(st, 6);
-		x->reminded = sqlite3_column_int(st, 7);
-		x->timed_out = sqlite3_column_int(st, 8);
-		x->dropped = sqlite3_column_int(st, 9);
+		x->game_id = store__col_int64(st, 0);
+		x->seat = store__col_int(st, 1);
+		x->user_id = store__col_int64(st, 2);
+		x->bank_ms = store__col_int64(st, 3);
+		x->turn_started_at = store__col_int64(st, 4);
+		x->deadline_at = store__col_int64(st, 5);
+		x->remind_at = store__col_int64(st, 6);
+		x->reminded = store__col_int(st, 7);
+		x->timed_out = store__col_int(st, 8);
+		x->dropped = store__col_int(st, 9);
 	}
-	if (r != SQLITE_DONE) {
+	if (r != STORE__DONE) {
 		free(rows);
 		return store__fail(c, "read clocks", err);
 	}
-	sqlite3_reset(st);
+	store__reset(st);
 	*out = rows;
 	*n = count;
 	return 0;
@@ -162,13 +162,13 @@ int store_game_clock_seats(struct store_conn *c, int64_t game_id, struct store_s
 	static const char sql[] = "SELECT " SEAT_CLOCK_COLS " FROM seat_clocks sc"
 				  " JOIN seats s ON s.game_id = sc.game_id AND s.seat = sc.seat"
 				  " WHERE sc.game_id = ? ORDER BY sc.seat";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	*out = NULL;
 	*n = 0;
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, game_id);
+	store__bind_int64(st, 1, game_id);
 	return collect_seats(c, st, out, n, err);
 }
 
@@ -179,20 +179,20 @@ static int seat_save(struct store_conn *c, const struct store_seat_clock *x, str
 		"INSERT OR REPLACE INTO seat_clocks(game_id, seat, bank_ms, turn_started_at, deadline_at, remind_at,"
 		" reminded, timed_out, dropped) VALUES (?1, ?2, ?3, nullif(?4, 0), nullif(?5, 0), nullif(?6, 0),"
 		" ?7, ?8, ?9)";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, x->game_id);
-	sqlite3_bind_int(st, 2, x->seat);
-	sqlite3_bind_int64(st, 3, x->bank_ms);
-	sqlite3_bind_int64(st, 4, x->turn_started_at);
-	sqlite3_bind_int64(st, 5, x->deadline_at);
-	sqlite3_bind_int64(st, 6, x->remind_at);
-	sqlite3_bind_int(st, 7, x->reminded);
-	sqlite3_bind_int(st, 8, x->timed_out);
-	sqlite3_bind_int(st, 9, x->dropped);
-	if (sqlite3_step(st) != SQLITE_DONE)
+	store__bind_int64(st, 1, x->game_id);
+	store__bind_int(st, 2, x->seat);
+	store__bind_int64(st, 3, x->bank_ms);
+	store__bind_int64(st, 4, x->turn_started_at);
+	store__bind_int64(st, 5, x->deadline_at);
+	store__bind_int64(st, 6, x->remind_at);
+	store__bind_int(st, 7, x->reminded);
+	store__bind_int(st, 8, x->timed_out);
+	store__bind_int(st, 9, x->dropped);
+	if (store__step(st) != STORE__DONE)
 		return store__fail(c, "save clock", err);
 	return 0;
 }
@@ -233,22 +233,22 @@ int store_game_clock_create(struct store_conn *c, int64_t game_id, const struct 
 	static const char sql[] =
 		"INSERT INTO game_clocks(game_id, mode, turn_ms, bank_ms, increment_ms, reminder_ms, timeout, bot_level)"
 		" VALUES (?,?,?,?,?,?,?,?)";
-	sqlite3_stmt *st;
+	struct store__st *st;
 	int rc;
 
 	if (!k || strcmp(k->mode, "none") == 0)
 		return 0;
 	if (!(st = store__stmt(c, sql, err)))
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, game_id);
+	store__bind_int64(st, 1, game_id);
 	store__bind_text(st, 2, k->mode);
-	sqlite3_bind_int64(st, 3, k->turn_ms);
-	sqlite3_bind_int64(st, 4, k->bank_ms);
-	sqlite3_bind_int64(st, 5, k->increment_ms);
-	sqlite3_bind_int64(st, 6, k->reminder_ms);
+	store__bind_int64(st, 3, k->turn_ms);
+	store__bind_int64(st, 4, k->bank_ms);
+	store__bind_int64(st, 5, k->increment_ms);
+	store__bind_int64(st, 6, k->reminder_ms);
 	store__bind_text(st, 7, k->timeout);
-	sqlite3_bind_int(st, 8, k->bot_level);
-	if (sqlite3_step(st) != SQLITE_DONE)
+	store__bind_int(st, 8, k->bot_level);
+	if (store__step(st) != STORE__DONE)
 		return store__fail(c, "save time control", err);
 	for (int i = 0; i < nseats; i++) {
 		struct store_seat_clock x = { .game_id = game_id, .seat = i, .bank_ms = k->bank_ms };
@@ -318,14 +318,14 @@ int store_game_clock_due(struct store_conn *c, int64_t now, int max, struct stor
 		" WHERE g.status = 'active' AND sc.turn_started_at IS NOT NULL AND"
 		" ((sc.remind_at <= ?1 AND sc.reminded = 0) OR (sc.deadline_at <= ?1 AND sc.timed_out = 0))"
 		" ORDER BY coalesce(sc.deadline_at, sc.remind_at) LIMIT ?2";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	*out = NULL;
 	*n = 0;
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, now);
-	sqlite3_bind_int(st, 2, max > 0 ? max : 100);
+	store__bind_int64(st, 1, now);
+	store__bind_int(st, 2, max > 0 ? max : 100);
 	return collect_seats(c, st, out, n, err);
 }
 
@@ -367,14 +367,14 @@ int store_game_clock_refresh_user(struct store_conn *c, int64_t user_id, int64_t
 	static const char sql[] = "SELECT DISTINCT sc.game_id FROM seat_clocks sc"
 				  " JOIN seats s ON s.game_id = sc.game_id AND s.seat = sc.seat"
 				  " WHERE s.user_id = ? AND sc.turn_started_at IS NOT NULL";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 	int64_t *games = NULL;
 	int ng = 0, alloc = 0, r, rc = 0;
 
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, user_id);
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+	store__bind_int64(st, 1, user_id);
+	while ((r = store__step(st)) == STORE__ROW) {
 		if (ng == alloc) {
 			int64_t *grown;
 			alloc = alloc ? alloc * 2 : 8;
@@ -382,13 +382,13 @@ int store_game_clock_refresh_user(struct store_conn *c, int64_t user_id, int64_t
 				abort();
 			games = grown;
 		}
-		games[ng++] = sqlite3_column_int64(st, 0);
+		games[ng++] = store__col_int64(st, 0);
 	}
-	if (r != SQLITE_DONE) {
+	if (r != STORE__DONE) {
 		free(games);
 		return store__fail(c, "find clocks", err);
 	}
-	sqlite3_reset(st);
+	store__reset(st);
 	for (int g = 0; g < ng && rc == 0; g++) {
 		struct store_seat_clock *seats = NULL;
 		struct store_game_clock k;
@@ -421,7 +421,7 @@ int store_game_clock_extend(struct store_conn *c, int64_t game_id, int seat, int
 		" reminded = CASE WHEN ? > ? THEN 0 ELSE reminded END WHERE game_id = ? AND seat = ?";
 	struct store_seat_clock *seats = NULL, *x = NULL;
 	struct store_game_clock k;
-	sqlite3_stmt *st;
+	struct store__st *st;
 	int n = 0, rc;
 
 	*deadline = 0;
@@ -446,10 +446,10 @@ int store_game_clock_extend(struct store_conn *c, int64_t game_id, int seat, int
 		rc = ERR_STORE;
 		goto done;
 	}
-	sqlite3_bind_int64(st, 1, add_ms);
-	sqlite3_bind_int64(st, 2, game_id);
-	sqlite3_bind_int(st, 3, seat);
-	if (sqlite3_step(st) != SQLITE_DONE) {
+	store__bind_int64(st, 1, add_ms);
+	store__bind_int64(st, 2, game_id);
+	store__bind_int(st, 3, seat);
+	if (store__step(st) != STORE__DONE) {
 		rc = store__fail(c, "extend clock", err);
 		goto done;
 	}
@@ -464,13 +464,13 @@ int store_game_clock_extend(struct store_conn *c, int64_t game_id, int seat, int
 			rc = ERR_STORE;
 			goto done;
 		}
-		sqlite3_bind_int64(st, 1, dl);
-		sqlite3_bind_int64(st, 2, rem);
-		sqlite3_bind_int64(st, 3, rem);
-		sqlite3_bind_int64(st, 4, now);
-		sqlite3_bind_int64(st, 5, game_id);
-		sqlite3_bind_int(st, 6, seat);
-		if (sqlite3_step(st) != SQLITE_DONE) {
+		store__bind_int64(st, 1, dl);
+		store__bind_int64(st, 2, rem);
+		store__bind_int64(st, 3, rem);
+		store__bind_int64(st, 4, now);
+		store__bind_int64(st, 5, game_id);
+		store__bind_int(st, 6, seat);
+		if (store__step(st) != STORE__DONE) {
 			rc = store__fail(c, "extend clock", err);
 			goto done;
 		}

@@ -12,7 +12,7 @@ int store_idem_get(struct store_conn *c, int64_t token_id, const char *key, unsi
 {
 	static const char sql[] =
 		"SELECT request_hash, game_id, status, body FROM idempotency WHERE token_id = ? AND key = ?";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 	int r;
 
 	memset(hash, 0, 32);
@@ -21,21 +21,21 @@ int store_idem_get(struct store_conn *c, int64_t token_id, const char *key, unsi
 	*body = NULL;
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, token_id);
+	store__bind_int64(st, 1, token_id);
 	store__bind_text(st, 2, key);
-	r = sqlite3_step(st);
-	if (r == SQLITE_DONE)
+	r = store__step(st);
+	if (r == STORE__DONE)
 		return ERR_NOTFOUND;
-	if (r != SQLITE_ROW)
+	if (r != STORE__ROW)
 		return store__fail(c, "idempotency lookup", err);
-	if (sqlite3_column_bytes(st, 0) == 32)
-		memcpy(hash, sqlite3_column_blob(st, 0), 32);
+	if (store__col_bytes(st, 0) == 32)
+		memcpy(hash, store__col_blob(st, 0), 32);
 	else
 		memset(hash, 0, 32);
-	*game_id = sqlite3_column_int64(st, 1);
-	*status = sqlite3_column_int(st, 2);
+	*game_id = store__col_int64(st, 1);
+	*status = store__col_int(st, 2);
 	*body = store__text(st, 3);
-	sqlite3_reset(st);
+	store__reset(st);
 	return 0;
 }
 
@@ -45,18 +45,18 @@ int store_idem_put(struct store_conn *c, int64_t token_id, const char *key, cons
 	static const char sql[] =
 		"INSERT INTO idempotency(token_id, key, request_hash, game_id, status, body, created_at)"
 		" VALUES (?,?,?,?,?,?,?)";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, token_id);
+	store__bind_int64(st, 1, token_id);
 	store__bind_text(st, 2, key);
-	sqlite3_bind_blob(st, 3, hash, 32, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, game_id);
-	sqlite3_bind_int(st, 5, status);
+	store__bind_blob(st, 3, hash, 32);
+	store__bind_int64(st, 4, game_id);
+	store__bind_int(st, 5, status);
 	store__bind_text(st, 6, body);
-	sqlite3_bind_int64(st, 7, now);
-	if (sqlite3_step(st) != SQLITE_DONE)
+	store__bind_int64(st, 7, now);
+	if (store__step(st) != STORE__DONE)
 		return store__fail(c, "store idempotency key", err);
 	return 0;
 }

@@ -1,7 +1,7 @@
 # src/store/local.mk: build fragment of the store (SQLite persistence), included by Makefile.am
 # SPDX-License-Identifier: MIT
 libturnpost_a_SOURCES += \
-	src/store/store.c src/store/store.h src/store/store_int.h \
+	src/store/store.c src/store/store.h src/store/store_int.h src/store/sqlite.c \
 	src/store/user.c src/store/user.h \
 	src/store/game.c src/store/game.h \
 	src/store/seat.c src/store/seat.h \

@@ -30,44 +30,44 @@ int store_move_append(struct store_conn *c, int64_t game_id, const struct store_
 	static const char sql[] =
 		"INSERT INTO moves(game_id, n, seat, text, via, client, at, back, undo_seat, snapshot, kind, target)"
 		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?)";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, game_id);
-	sqlite3_bind_int(st, 2, m->n);
-	sqlite3_bind_int(st, 3, m->seat);
+	store__bind_int64(st, 1, game_id);
+	store__bind_int(st, 2, m->n);
+	store__bind_int(st, 3, m->seat);
 	store__bind_text(st, 4, m->text);
 	store__bind_text(st, 5, m->via);
 	store__bind_text(st, 6, m->client);
-	sqlite3_bind_int64(st, 7, m->at);
-	sqlite3_bind_int(st, 8, m->back);
-	sqlite3_bind_int(st, 9, m->undo_seat);
+	store__bind_int64(st, 7, m->at);
+	store__bind_int(st, 8, m->back);
+	store__bind_int(st, 9, m->undo_seat);
 	store__bind_text(st, 10, m->snapshot);
 	if (m->kind == STORE_MOVE_ROLLBACK) {
-		sqlite3_bind_text(st, 11, "rollback", -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 12, m->target);
+		store__bind_text(st, 11, "rollback");
+		store__bind_int(st, 12, m->target);
 	} else {
-		sqlite3_bind_text(st, 11, "step", -1, SQLITE_STATIC);
-		sqlite3_bind_null(st, 12);
+		store__bind_text(st, 11, "step");
+		store__bind_null(st, 12);
 	}
-	if (sqlite3_step(st) != SQLITE_DONE)
+	if (store__step(st) != STORE__DONE)
 		return store__fail(c, "append move", err);
 	return 0;
 }
 
-static void move_row(sqlite3_stmt *st, struct store_move *m, int with_snapshot)
+static void move_row(struct store__st *st, struct store_move *m, int with_snapshot)
 {
-	m->n = sqlite3_column_int(st, 0);
-	m->seat = sqlite3_column_int(st, 1);
+	m->n = store__col_int(st, 0);
+	m->seat = store__col_int(st, 1);
 	m->text = store__text(st, 2);
 	store__copy_text(st, 3, m->via, sizeof(m->via));
 	m->client = store__text(st, 4);
-	m->at = sqlite3_column_int64(st, 5);
-	m->back = sqlite3_column_int(st, 6);
-	m->undo_seat = sqlite3_column_int(st, 7);
-	m->kind = sqlite3_column_int(st, 8) ? STORE_MOVE_ROLLBACK : STORE_MOVE_STEP;
-	m->target = m->kind == STORE_MOVE_ROLLBACK ? sqlite3_column_int(st, 9) : 0;
+	m->at = store__col_int64(st, 5);
+	m->back = store__col_int(st, 6);
+	m->undo_seat = store__col_int(st, 7);
+	m->kind = store__col_int(st, 8) ? STORE_MOVE_ROLLBACK : STORE_MOVE_STEP;
+	m->target = m->kind == STORE_MOVE_ROLLBACK ? store__col_int(st, 9) : 0;
 	m->snapshot = with_snapshot ? store__text(st, 10) : NULL;
 }
 
@@ -77,7 +77,7 @@ int store_move_get(struct store_conn *c, int64_t game_id, int n, struct store_mo
 		"SELECT n, seat, text, via, client, at, back, undo_seat, kind = 'rollback', target, snapshot FROM moves"
 		" WHERE game_id = ? AND n = ?";
 	static const char initial_sql[] = "SELECT initial, created_at FROM games WHERE id = ?";
-	sqlite3_stmt *st;
+	struct store__st *st;
 	int r;
 
 	memset(out, 0, sizeof(*out));
@@ -88,22 +88,22 @@ int store_move_get(struct store_conn *c, int64_t game_id, int n, struct store_mo
 		out->seat = -1;
 		out->undo_seat = -1;
 		out->snapshot = store__text(st, 0);
-		out->at = sqlite3_column_int64(st, 1);
-		sqlite3_reset(st);
+		out->at = store__col_int64(st, 1);
+		store__reset(st);
 		return 0;
 	}
 	st = store__stmt(c, sql, err);
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, game_id);
-	sqlite3_bind_int(st, 2, n);
-	r = sqlite3_step(st);
-	if (r == SQLITE_DONE)
+	store__bind_int64(st, 1, game_id);
+	store__bind_int(st, 2, n);
+	r = store__step(st);
+	if (r == STORE__DONE)
 		return err_set(err, ERR_NOTFOUND, "game %lld has no step %d", (long long)game_id, n);
-	if (r != SQLITE_ROW)
+	if (r != STORE__ROW)
 		return store__fail(c, "load move", err);
 	move_row(st, out, 1);
-	sqlite3_reset(st);
+	store__reset(st);
 	return 0;
 }
 
@@ -116,7 +116,7 @@ int store_moves_list(struct store_conn *c, int64_t game_id, int with_snapshots, 
 	static const char sql_nosnap[] =
 		"SELECT n, seat, text, via, client, at, back, undo_seat, kind = 'rollback', target FROM moves"
 		" WHERE game_id = ? ORDER BY n";
-	sqlite3_stmt *st = store__stmt(c, with_snapshots ? sql : sql_nosnap, err);
+	struct store__st *st = store__stmt(c, with_snapshots ? sql : sql_nosnap, err);
 	struct store_move *list = NULL;
 	int count = 0, alloc = 0, r;
 
@@ -124,12 +124,12 @@ int store_moves_list(struct store_conn *c, int64_t game_id, int with_snapshots, 
 	*n = 0;
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, game_id);
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+	store__bind_int64(st, 1, game_id);
+	while ((r = store__step(st)) == STORE__ROW) {
 		list = store__grow(list, count, &alloc, sizeof(*list));
 		move_row(st, &list[count++], with_snapshots);
 	}
-	if (r != SQLITE_DONE) {
+	if (r != STORE__DONE) {
 		store_moves_free(list, count);
 		return store__fail(c, "list moves", err);
 	}
@@ -141,16 +141,16 @@ int store_moves_list(struct store_conn *c, int64_t game_id, int with_snapshots, 
 int store_move_set_snapshot(struct store_conn *c, int64_t game_id, int n, const char *snapshot, struct err *err)
 {
 	static const char sql[] = "UPDATE moves SET snapshot = ? WHERE game_id = ? AND n = ?";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	if (!st)
 		return ERR_STORE;
 	store__bind_text(st, 1, snapshot);
-	sqlite3_bind_int64(st, 2, game_id);
-	sqlite3_bind_int(st, 3, n);
-	if (sqlite3_step(st) != SQLITE_DONE)
+	store__bind_int64(st, 2, game_id);
+	store__bind_int(st, 3, n);
+	if (store__step(st) != STORE__DONE)
 		return store__fail(c, "set snapshot", err);
-	if (sqlite3_changes(c->db) != 1)
+	if (store__changes(c) != 1)
 		return err_set(err, ERR_NOTFOUND, "game %lld has no step %d", (long long)game_id, n);
 	return 0;
 }

@@ -13,23 +13,23 @@
 	"id, uid, event, coalesce(game_id, 0), coalesce(seat, -1), coalesce(user_id, 0), payload, state," \
 	" attempts, next_at, digest, last_error, created_at, coalesce(sent_at, 0)"
 
-static void outbox_row(sqlite3_stmt *st, struct store_outbox_row *r)
+static void outbox_row(struct store__st *st, struct store_outbox_row *r)
 {
 	memset(r, 0, sizeof(*r));
-	r->id = sqlite3_column_int64(st, 0);
+	r->id = store__col_int64(st, 0);
 	store__copy_text(st, 1, r->uid, sizeof(r->uid));
 	store__copy_text(st, 2, r->event, sizeof(r->event));
-	r->game_id = sqlite3_column_int64(st, 3);
-	r->seat = sqlite3_column_int(st, 4);
-	r->user_id = sqlite3_column_int64(st, 5);
+	r->game_id = store__col_int64(st, 3);
+	r->seat = store__col_int(st, 4);
+	r->user_id = store__col_int64(st, 5);
 	r->payload = store__text(st, 6);
 	store__copy_text(st, 7, r->state, sizeof(r->state));
-	r->attempts = sqlite3_column_int(st, 8);
-	r->next_at = sqlite3_column_int64(st, 9);
-	r->digest = sqlite3_column_int(st, 10);
+	r->attempts = store__col_int(st, 8);
+	r->next_at = store__col_int64(st, 9);
+	r->digest = store__col_int(st, 10);
 	r->last_error = store__text(st, 11);
-	r->created_at = sqlite3_column_int64(st, 12);
-	r->sent_at = sqlite3_column_int64(st, 13);
+	r->created_at = store__col_int64(st, 12);
+	r->sent_at = store__col_int64(st, 13);
 }
 
 /* Bumped by every commit that queued a notification or made one due (store_outbox_generation). */
@@ -60,13 +60,13 @@ void store_outbox_rows_free(struct store_outbox_row *rows, int n)
 }
 
 /* Step st to the end, collecting rows. */
-static int collect(struct store_conn *c, sqlite3_stmt *st, const char *what, struct store_outbox_row **out,
+static int collect(struct store_conn *c, struct store__st *st, const char *what, struct store_outbox_row **out,
 		   int *n, struct err *err)
 {
 	struct store_outbox_row *rows = NULL;
 	int count = 0, alloc = 0, r;
 
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((r = store__step(st)) == STORE__ROW) {
 		if (count == alloc) {
 			struct store_outbox_row *grown;
 			alloc = alloc ? alloc * 2 : 8;
@@ -77,11 +77,11 @@ static int collect(struct store_conn *c, sqlite3_stmt *st, const char *what, str
 		}
 		outbox_row(st, &rows[count++]);
 	}
-	if (r != SQLITE_DONE) {
+	if (r != STORE__DONE) {
 		store_outbox_rows_free(rows, count);
 		return store__fail(c, what, err);
 	}
-	sqlite3_reset(st);
+	store__reset(st);
 	*out = rows;
 	*n = count;
 	return 0;
@@ -90,18 +90,18 @@ static int collect(struct store_conn *c, sqlite3_stmt *st, const char *what, str
 int store_outbox_due(struct store_conn *c, int64_t now, int *due, struct err *err)
 {
 	static const char sql[] = "SELECT 1 FROM outbox WHERE state = 'pending' AND next_at <= ? LIMIT 1";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 	int r;
 
 	*due = 0;
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, now);
-	r = sqlite3_step(st);
-	if (r != SQLITE_ROW && r != SQLITE_DONE)
+	store__bind_int64(st, 1, now);
+	r = store__step(st);
+	if (r != STORE__ROW && r != STORE__DONE)
 		return store__fail(c, "look for due notifications", err);
-	*due = r == SQLITE_ROW;
-	sqlite3_reset(st);
+	*due = r == STORE__ROW;
+	store__reset(st);
 	return 0;
 }
 
@@ -111,24 +111,24 @@ int store_outbox_claim(struct store_conn *c, int64_t now, int64_t lease_until, i
 	static const char sel[] = "SELECT " OUTBOX_COLS " FROM outbox WHERE state = 'pending' AND next_at <= ?"
 				  " ORDER BY next_at, id LIMIT ?";
 	static const char upd[] = "UPDATE outbox SET lease_until = ?, next_at = ? WHERE id = ?";
-	sqlite3_stmt *st = store__stmt(c, sel, err);
+	struct store__st *st = store__stmt(c, sel, err);
 	int rc;
 
 	*out = NULL;
 	*n = 0;
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, now);
-	sqlite3_bind_int(st, 2, max);
+	store__bind_int64(st, 1, now);
+	store__bind_int(st, 2, max);
 	if ((rc = collect(c, st, "claim notifications", out, n, err)) < 0)
 		return rc;
 	for (int i = 0; i < *n; i++) {
 		if (!(st = store__stmt(c, upd, err)))
 			goto fail;
-		sqlite3_bind_int64(st, 1, lease_until);
-		sqlite3_bind_int64(st, 2, lease_until);
-		sqlite3_bind_int64(st, 3, (*out)[i].id);
-		if (sqlite3_step(st) != SQLITE_DONE) {
+		store__bind_int64(st, 1, lease_until);
+		store__bind_int64(st, 2, lease_until);
+		store__bind_int64(st, 3, (*out)[i].id);
+		if (store__step(st) != STORE__DONE) {
 			store__fail(c, "claim notification", err);
 			goto fail;
 		}
@@ -145,17 +145,17 @@ int store_outbox_release_leases(struct store_conn *c, int64_t now, int *count, s
 {
 	static const char sql[] = "UPDATE outbox SET next_at = min(next_at, ?), lease_until = NULL"
 				  " WHERE state = 'pending' AND lease_until IS NOT NULL";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	if (count)
 		*count = 0;
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, now);
-	if (sqlite3_step(st) != SQLITE_DONE)
+	store__bind_int64(st, 1, now);
+	if (store__step(st) != STORE__DONE)
 		return store__fail(c, "release notification leases", err);
 	if (count)
-		*count = sqlite3_changes(c->db);
+		*count = store__changes(c);
 	return 0;
 }
 
@@ -174,17 +174,17 @@ int store_outbox_finish(struct store_conn *c, int64_t id, enum store_outbox_outc
 		" last_error = CASE WHEN ?2 = 0 THEN NULL WHEN ?4 IS NULL THEN last_error ELSE ?4 END,"
 		" lease_until = NULL"
 		" WHERE id = ?1 AND state = 'pending'";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int(st, 2, (int)how);
-	sqlite3_bind_int64(st, 3, at);
+	store__bind_int64(st, 1, id);
+	store__bind_int(st, 2, (int)how);
+	store__bind_int64(st, 3, at);
 	store__bind_text(st, 4, error);
-	if (sqlite3_step(st) != SQLITE_DONE)
+	if (store__step(st) != STORE__DONE)
 		return store__fail(c, "update notification", err);
-	if (sqlite3_changes(c->db) == 0)
+	if (store__changes(c) == 0)
 		return err_set(err, ERR_NOTFOUND, "no pending notification %lld", (long long)id);
 	return 0;
 }
@@ -194,29 +194,29 @@ int store_outbox_list(struct store_conn *c, const char *state, int64_t user_id, 
 {
 	static const char sql[] = "SELECT " OUTBOX_COLS " FROM outbox WHERE (?1 IS NULL OR state = ?1)"
 				  " AND (?2 = 0 OR user_id = ?2) ORDER BY id DESC LIMIT ?3";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	*out = NULL;
 	*n = 0;
 	if (!st)
 		return ERR_STORE;
 	store__bind_text(st, 1, state);
-	sqlite3_bind_int64(st, 2, user_id);
-	sqlite3_bind_int(st, 3, limit > 0 ? limit : 100);
+	store__bind_int64(st, 2, user_id);
+	store__bind_int(st, 3, limit > 0 ? limit : 100);
 	return collect(c, st, "list notifications", out, n, err);
 }
 
 int store_outbox_get(struct store_conn *c, int64_t id, struct store_outbox_row *out, struct err *err)
 {
 	static const char sql[] = "SELECT " OUTBOX_COLS " FROM outbox WHERE id = ?";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	if ((rc = store__row_by_id(c, st, id, "notification", "read notification", err)) < 0)
 		return rc;
 	outbox_row(st, out);
-	sqlite3_reset(st);
+	store__reset(st);
 	return 0;
 }
 
@@ -225,7 +225,7 @@ int store_outbox_resend(struct store_conn *c, int64_t id, int64_t now, struct er
 	static const char sql[] = "UPDATE outbox SET state = 'pending', attempts = 0, next_at = ?2, digest = 0,"
 				  " lease_until = NULL, last_error = NULL WHERE id = ?1 AND state = 'dead'";
 	struct store_outbox_row row;
-	sqlite3_stmt *st;
+	struct store__st *st;
 	int rc;
 
 	if ((rc = store_outbox_get(c, id, &row, err)) < 0)
@@ -239,9 +239,9 @@ int store_outbox_resend(struct store_conn *c, int64_t id, int64_t now, struct er
 		return rc;
 	if (!(st = store__stmt(c, sql, err)))
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int64(st, 2, now);
-	if (sqlite3_step(st) != SQLITE_DONE)
+	store__bind_int64(st, 1, id);
+	store__bind_int64(st, 2, now);
+	if (store__step(st) != STORE__DONE)
 		return store__fail(c, "resend notification", err);
 	store__outbox_changed(c);
 	return 0;
@@ -253,40 +253,40 @@ int store_outbox_add(struct store_conn *c, const char *event, int64_t game_id, i
 	static const char sql[] =
 		"INSERT INTO outbox(event, game_id, seat, user_id, payload, next_at, created_at)"
 		" VALUES (?1, nullif(?2, 0), nullif(?3, -1), nullif(?4, 0), ?5, ?6, ?6)";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	if (id)
 		*id = 0;
 	if (!st)
 		return ERR_STORE;
 	store__bind_text(st, 1, event);
-	sqlite3_bind_int64(st, 2, game_id);
-	sqlite3_bind_int(st, 3, seat);
-	sqlite3_bind_int64(st, 4, user_id);
+	store__bind_int64(st, 2, game_id);
+	store__bind_int(st, 3, seat);
+	store__bind_int64(st, 4, user_id);
 	store__bind_text(st, 5, payload ? payload : "{}");
-	sqlite3_bind_int64(st, 6, now);
-	if (sqlite3_step(st) != SQLITE_DONE)
+	store__bind_int64(st, 6, now);
+	if (store__step(st) != STORE__DONE)
 		return store__fail(c, "queue notification", err);
 	store__outbox_changed(c);
 	if (id)
-		*id = sqlite3_last_insert_rowid(c->db);
+		*id = store__last_id(c);
 	return 0;
 }
 
 int store_outbox_count(struct store_conn *c, int64_t game_id, const char *event, int *count, struct err *err)
 {
 	static const char sql[] = "SELECT count(*) FROM outbox WHERE game_id = ? AND event = ?";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	*count = 0;
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, game_id);
+	store__bind_int64(st, 1, game_id);
 	store__bind_text(st, 2, event);
-	if (sqlite3_step(st) != SQLITE_ROW)
+	if (store__step(st) != STORE__ROW)
 		return store__fail(c, "count notifications", err);
-	*count = sqlite3_column_int(st, 0);
-	sqlite3_reset(st);
+	*count = store__col_int(st, 0);
+	store__reset(st);
 	return 0;
 }
 
@@ -296,7 +296,7 @@ int store_outbox_list_game(struct store_conn *c, int64_t game_id, struct store_o
 	static const char sql[] =
 		"SELECT id, uid, event, coalesce(seat, -1), coalesce(user_id, 0), payload, state, attempts, next_at,"
 		" digest, last_error, created_at, coalesce(sent_at, 0) FROM outbox WHERE game_id = ? ORDER BY id";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 	struct store_outbox_row *rows = NULL;
 	int count = 0, alloc = 0, r;
 
@@ -304,8 +304,8 @@ int store_outbox_list_game(struct store_conn *c, int64_t game_id, struct store_o
 	*n = 0;
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, game_id);
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+	store__bind_int64(st, 1, game_id);
+	while ((r = store__step(st)) == STORE__ROW) {
 		struct store_outbox_row *x;
 		if (count == alloc) {
 			struct store_outbox_row *grown;
@@ -316,26 +316,26 @@ int store_outbox_list_game(struct store_conn *c, int64_t game_id, struct store_o
 		}
 		x = &rows[count++];
 		memset(x, 0, sizeof(*x));
-		x->id = sqlite3_column_int64(st, 0);
+		x->id = store__col_int64(st, 0);
 		store__copy_text(st, 1, x->uid, sizeof(x->uid));
 		store__copy_text(st, 2, x->event, sizeof(x->event));
 		x->game_id = game_id;
-		x->seat = sqlite3_column_int(st, 3);
-		x->user_id = sqlite3_column_int64(st, 4);
+		x->seat = store__col_int(st, 3);
+		x->user_id = store__col_int64(st, 4);
 		x->payload = store__text(st, 5);
 		store__copy_text(st, 6, x->state, sizeof(x->state));
-		x->attempts = sqlite3_column_int(st, 7);
-		x->next_at = sqlite3_column_int64(st, 8);
-		x->digest = sqlite3_column_int(st, 9);
+		x->attempts = store__col_int(st, 7);
+		x->next_at = store__col_int64(st, 8);
+		x->digest = store__col_int(st, 9);
 		x->last_error = store__text(st, 10);
-		x->created_at = sqlite3_column_int64(st, 11);
-		x->sent_at = sqlite3_column_int64(st, 12);
+		x->created_at = store__col_int64(st, 11);
+		x->sent_at = store__col_int64(st, 12);
 	}
-	if (r != SQLITE_DONE) {
+	if (r != STORE__DONE) {
 		store_outbox_rows_free(rows, count);
 		return store__fail(c, "list a game's notifications", err);
 	}
-	sqlite3_reset(st);
+	store__reset(st);
 	*out = rows;
 	*n = count;
 	return 0;
@@ -344,15 +344,15 @@ int store_outbox_list_game(struct store_conn *c, int64_t game_id, struct store_o
 int store_outbox_dead_count(struct store_conn *c, int64_t game_id, int *count, struct err *err)
 {
 	static const char sql[] = "SELECT count(*) FROM outbox WHERE game_id = ? AND state = 'dead'";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	*count = 0;
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, game_id);
-	if (sqlite3_step(st) != SQLITE_ROW)
+	store__bind_int64(st, 1, game_id);
+	if (store__step(st) != STORE__ROW)
 		return store__fail(c, "count dead notifications", err);
-	*count = sqlite3_column_int(st, 0);
-	sqlite3_reset(st);
+	*count = store__col_int(st, 0);
+	store__reset(st);
 	return 0;
 }

@@ -19,17 +19,17 @@ void store_seats_free(struct store_seat *seats, int n)
 int store_seat_insert(struct store_conn *c, int64_t game_id, const struct store_seat *s, struct err *err)
 {
 	static const char sql[] = "INSERT INTO seats(game_id, seat, user_id, name, email) VALUES (?,?,?,?,?)";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, game_id);
-	sqlite3_bind_int(st, 2, s->seat);
+	store__bind_int64(st, 1, game_id);
+	store__bind_int(st, 2, s->seat);
 	if (s->user_id)
-		sqlite3_bind_int64(st, 3, s->user_id);
+		store__bind_int64(st, 3, s->user_id);
 	store__bind_text(st, 4, s->name);
 	store__bind_text(st, 5, s->email);
-	if (sqlite3_step(st) != SQLITE_DONE)
+	if (store__step(st) != STORE__DONE)
 		return store__fail(c, "insert seat", err);
 	return 0;
 }
@@ -38,7 +38,7 @@ int store_seats_get(struct store_conn *c, int64_t game_id, struct store_seat **o
 {
 	static const char sql[] =
 		"SELECT seat, user_id, name, email FROM seats WHERE game_id = ? ORDER BY seat";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 	struct store_seat *seats = NULL;
 	int count = 0, alloc = 0, r;
 
@@ -46,16 +46,16 @@ int store_seats_get(struct store_conn *c, int64_t game_id, struct store_seat **o
 	*n = 0;
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, game_id);
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+	store__bind_int64(st, 1, game_id);
+	while ((r = store__step(st)) == STORE__ROW) {
 		seats = store__grow(seats, count, &alloc, sizeof(*seats));
-		seats[count].seat = sqlite3_column_int(st, 0);
-		seats[count].user_id = sqlite3_column_int64(st, 1);
+		seats[count].seat = store__col_int(st, 0);
+		seats[count].user_id = store__col_int64(st, 1);
 		seats[count].name = store__text(st, 2);
 		seats[count].email = store__text(st, 3);
 		count++;
 	}
-	if (r != SQLITE_DONE) {
+	if (r != STORE__DONE) {
 		store_seats_free(seats, count);
 		return store__fail(c, "load seats", err);
 	}
@@ -74,29 +74,29 @@ int store_seat_claim(struct store_conn *c, int64_t game_id, int64_t user_id, con
 		"  AND sc.dropped = 1)" /* the bot plays a dropped player's seat; an admin gives it a new player */
 		" ORDER BY s.seat LIMIT 1";
 	static const char upd[] = "UPDATE seats SET user_id = ?, name = ?, email = ? WHERE game_id = ? AND seat = ?";
-	sqlite3_stmt *st = store__stmt(c, find, err);
+	struct store__st *st = store__stmt(c, find, err);
 	int r, found;
 
 	*seat = -1;
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, game_id);
-	r = sqlite3_step(st);
-	if (r == SQLITE_DONE)
+	store__bind_int64(st, 1, game_id);
+	r = store__step(st);
+	if (r == STORE__DONE)
 		return err_set(err, ERR_CONFLICT, "this game has no open seat left");
-	if (r != SQLITE_ROW)
+	if (r != STORE__ROW)
 		return store__fail(c, "find open seat", err);
-	found = sqlite3_column_int(st, 0);
-	sqlite3_reset(st);
+	found = store__col_int(st, 0);
+	store__reset(st);
 	store__auth_changed(c);
 	if (!(st = store__stmt(c, upd, err)))
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, user_id);
+	store__bind_int64(st, 1, user_id);
 	store__bind_text(st, 2, name);
 	store__bind_text(st, 3, email);
-	sqlite3_bind_int64(st, 4, game_id);
-	sqlite3_bind_int(st, 5, found);
-	if (sqlite3_step(st) != SQLITE_DONE)
+	store__bind_int64(st, 4, game_id);
+	store__bind_int(st, 5, found);
+	if (store__step(st) != STORE__DONE)
 		return store__fail(c, "claim seat", err);
 	*seat = found;
 	return 0;
@@ -106,21 +106,21 @@ int store_seat_set(struct store_conn *c, int64_t game_id, int seat, int64_t user
 		   const char *email, struct err *err)
 {
 	static const char sql[] = "UPDATE seats SET user_id = ?, name = ?, email = ? WHERE game_id = ? AND seat = ?";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	/* a cached lookup of a token may be stale now (store_change_generation) */
 	store__auth_changed(c);
 	if (!st)
 		return ERR_STORE;
 	if (user_id)
-		sqlite3_bind_int64(st, 1, user_id);
+		store__bind_int64(st, 1, user_id);
 	store__bind_text(st, 2, name);
 	store__bind_text(st, 3, email && *email ? email : NULL);
-	sqlite3_bind_int64(st, 4, game_id);
-	sqlite3_bind_int(st, 5, seat);
-	if (sqlite3_step(st) != SQLITE_DONE)
+	store__bind_int64(st, 4, game_id);
+	store__bind_int(st, 5, seat);
+	if (store__step(st) != STORE__DONE)
 		return store__fail(c, "change seat", err);
-	if (sqlite3_changes(c->db) != 1)
+	if (store__changes(c) != 1)
 		return err_set(err, ERR_NOTFOUND, "game %lld has no seat %d", (long long)game_id, seat);
 	return 0;
 }

@@ -3,6 +3,7 @@
 #include "store/store_int.h"
 
 #include <errno.h>
+#include <sqlite3.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <libgen.h>
@@ -55,54 +56,47 @@ uint64_t store_change_generation(void)
 	return atomic_load(&change_generation);
 }
 
-sqlite3_stmt *store__stmt(struct store_conn *c, const char *sql, struct err *err)
+struct store__st *store__stmt(struct store_conn *c, const char *sql, struct err *err)
 {
+	struct store__st *st;
 	int free_slot = -1;
 
 	for (int i = 0; i < STORE__CACHE; i++) {
 		if (c->cache[i].sql == sql) {
-			sqlite3_stmt *st = c->cache[i].stmt;
-			sqlite3_reset(st);
-			sqlite3_clear_bindings(st);
+			st = c->cache[i].stmt;
+			store__reset(st);
 			return st;
 		}
 		if (!c->cache[i].sql && free_slot < 0)
 			free_slot = i;
 	}
-	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v3(c->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &st, NULL) != SQLITE_OK) {
-		store__fail(c, "prepare", err);
+	if (!(st = c->ops->prepare(c, sql, err)))
 		return NULL;
-	}
-	if (free_slot >= 0) {
-		c->cache[free_slot].sql = sql;
-		c->cache[free_slot].stmt = st;
-	} else {
+	if (free_slot < 0) {
 		/* The cache is sized for every statement we have; this would be a bug. */
-		sqlite3_finalize(st);
+		store__finalize(st);
 		err_set(err, ERR_INTERNAL, "statement cache full");
 		return NULL;
 	}
+	c->cache[free_slot].sql = sql;
+	c->cache[free_slot].stmt = st;
 	return st;
 }
 
 int store__fail(struct store_conn *c, const char *what, struct err *err)
 {
-	int code = sqlite3_extended_errcode(c->db);
-
-	if ((code & 0xff) == SQLITE_CONSTRAINT)
-		return err_set(err, ERR_CONFLICT, "%s: %s", what, sqlite3_errmsg(c->db));
-	return err_set(err, ERR_STORE, "database error (%s): %s", what, sqlite3_errmsg(c->db));
+	return c->ops->fail(c, what, err);
 }
 
-char *store__text(sqlite3_stmt *st, int col)
+char *store__text(struct store__st *st, int col)
 {
-	const unsigned char *t = sqlite3_column_text(st, col);
-	int n = sqlite3_column_bytes(st, col);
+	const char *t = store__col_text(st, col);
+	int n;
 	char *s;
 
 	if (!t)
 		return NULL;
+	n = store__col_bytes(st, col);
 	s = malloc((size_t)n + 1);
 	if (!s)
 		abort();
@@ -111,26 +105,26 @@ char *store__text(sqlite3_stmt *st, int col)
 	return s;
 }
 
-int store__row_by_id(struct store_conn *c, sqlite3_stmt *st, int64_t id, const char *noun, const char *what,
+int store__row_by_id(struct store_conn *c, struct store__st *st, int64_t id, const char *noun, const char *what,
 		     struct err *err)
 {
 	int r;
 
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, id);
-	r = sqlite3_step(st);
-	if (r == SQLITE_DONE)
+	store__bind_int64(st, 1, id);
+	r = store__step(st);
+	if (r == STORE__DONE)
 		return err_set(err, ERR_NOTFOUND, "no %s %lld", noun, (long long)id);
-	if (r != SQLITE_ROW)
+	if (r != STORE__ROW)
 		return store__fail(c, what, err);
 	return 0;
 }
 
-void store__copy_text(sqlite3_stmt *st, int col, char *dst, size_t size)
+void store__copy_text(struct store__st *st, int col, char *dst, size_t size)
 {
-	const unsigned char *t = sqlite3_column_text(st, col);
-	size_t n = t ? (size_t)sqlite3_column_bytes(st, col) : 0;
+	const char *t = store__col_text(st, col);
+	size_t n = t ? (size_t)store__col_bytes(st, col) : 0;
 
 	if (n >= size)
 		n = size - 1;
@@ -152,11 +146,9 @@ void *store__grow(void *list, int count, int *alloc, size_t size)
 	return grown;
 }
 
-int store__bind_text(sqlite3_stmt *st, int idx, const char *s)
+void store__bind_text(struct store__st *st, int idx, const char *s)
 {
-	if (!s)
-		return sqlite3_bind_null(st, idx);
-	return sqlite3_bind_text(st, idx, s, -1, SQLITE_STATIC);
+	st->ops->bind_text(st, idx, s);
 }
 
 /* Whether the connection's database is in WAL mode (an in-memory or read-only one may not be). */
@@ -245,6 +237,7 @@ static int conn_open(struct store *s, struct store_conn *c, int writer, int busy
 
 	memset(c, 0, sizeof(*c));
 	c->store = s;
+	c->ops = &store__sqlite_ops;
 	c->writer = writer;
 	if (sqlite3_open_v2(s->path, &c->db, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		err_set(err, ERR_STORE, "cannot open database %s: %s", s->path,
@@ -279,8 +272,7 @@ static void conn_close(struct store_conn *c)
 	if (!c->db)
 		return;
 	for (int i = 0; i < STORE__CACHE; i++)
-		if (c->cache[i].stmt)
-			sqlite3_finalize(c->cache[i].stmt);
+		store__finalize(c->cache[i].stmt);
 	sqlite3_close(c->db);
 	c->db = NULL;
 }
@@ -507,19 +499,19 @@ static void ckpt_stop(struct store *s)
 int store_data_version(struct store *s, uint64_t *version, struct err *err)
 {
 	static const char sql[] = "PRAGMA data_version";
-	sqlite3_stmt *st;
+	struct store__st *st;
 	int rc = 0;
 
 	*version = 0;
 	pthread_mutex_lock(&s->watch_lock);
 	if (!(st = store__stmt(&s->watch, sql, err)))
 		rc = ERR_STORE;
-	else if (sqlite3_step(st) != SQLITE_ROW)
+	else if (store__step(st) != STORE__ROW)
 		rc = store__fail(&s->watch, "data version", err);
 	else
-		*version = (uint64_t)sqlite3_column_int64(st, 0);
+		*version = (uint64_t)store__col_int64(st, 0);
 	if (st)
-		sqlite3_reset(st);
+		store__reset(st);
 	pthread_mutex_unlock(&s->watch_lock);
 	return rc;
 }
@@ -654,7 +646,7 @@ void store_close(struct store *s)
 		conn_close(&s->readers[i]);
 	free(s->readers);
 	if (s->writer.db)
-		sqlite3_exec(s->writer.db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
+		store__exec(&s->writer, "PRAGMA wal_checkpoint(TRUNCATE)");
 	conn_close(&s->writer);
 	pthread_mutex_destroy(&s->write_lock);
 	store__heads_free(s);
@@ -700,18 +692,18 @@ int store_read_acquire(struct store *s, struct store_conn **out, struct err *err
 int store_read_begin(struct store *s, struct store_conn **out, struct err *err)
 {
 	static const char sql[] = "BEGIN";
-	sqlite3_stmt *st;
+	struct store__st *st;
 	int rc;
 
 	if ((rc = store_read_acquire(s, out, err)) < 0)
 		return rc;
-	if (!(st = store__stmt(*out, sql, err)) || sqlite3_step(st) != SQLITE_DONE) {
+	if (!(st = store__stmt(*out, sql, err)) || store__step(st) != STORE__DONE) {
 		rc = st ? store__fail(*out, "begin read", err) : ERR_STORE;
 		store_read_release(*out);
 		*out = NULL;
 		return rc;
 	}
-	sqlite3_reset(st);
+	store__reset(st);
 	return 0;
 }
 
@@ -719,17 +711,17 @@ void store_read_release(struct store_conn *c)
 {
 	static const char sql[] = "COMMIT";
 	struct store *s;
-	sqlite3_stmt *st;
+	struct store__st *st;
 
 	if (!c)
 		return;
 	s = c->store;
 	/* a read transaction of store_read_begin: end it (a read-only COMMIT cannot fail for lack of space) */
-	if (!sqlite3_get_autocommit(c->db)) {
-		if ((st = store__stmt(c, sql, NULL)) && sqlite3_step(st) == SQLITE_DONE)
-			sqlite3_reset(st);
+	if (store__in_txn(c)) {
+		if ((st = store__stmt(c, sql, NULL)) && store__step(st) == STORE__DONE)
+			store__reset(st);
 		else
-			sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+			store__exec(c, "ROLLBACK");
 	}
 	pthread_mutex_lock(&s->read_lock);
 	c->busy = 0;
@@ -747,16 +739,16 @@ static void writer_lock(struct store *s)
 
 static int writer_exec(struct store *s, const char *sql, const char *what, struct err *err)
 {
-	sqlite3_stmt *st = store__stmt(&s->writer, sql, err);
+	struct store__st *st = store__stmt(&s->writer, sql, err);
 
 	if (!st)
 		return ERR_STORE;
-	if (sqlite3_step(st) != SQLITE_DONE) {
+	if (store__step(st) != STORE__DONE) {
 		int rc = store__fail(&s->writer, what, err);
-		sqlite3_reset(st);
+		store__reset(st);
 		return rc;
 	}
-	sqlite3_reset(st);
+	store__reset(st);
 	return 0;
 }
 
@@ -824,7 +816,7 @@ static int group_end(struct store *s, int rc_in, const struct err *why)
 		return 0;
 	if (rc == 0 && check_sync_failed(s, &e) < 0)
 		rc = ERR_STORE;
-	else if (rc == 0 && sqlite3_get_autocommit(s->writer.db))
+	else if (rc == 0 && !store__in_txn(&s->writer))
 		rc = err_set(&e, ERR_STORE, "database error: the shared transaction was rolled back");
 	else if (rc == 0)
 		rc = writer_exec(s, "COMMIT", "commit", &e);
@@ -837,8 +829,8 @@ static int group_end(struct store *s, int rc_in, const struct err *why)
 			err_set(&e, ERR_STORE, "%s", msg);
 		}
 		rc = ERR_STORE;
-		if (!sqlite3_get_autocommit(s->writer.db))
-			sqlite3_exec(s->writer.db, "ROLLBACK", NULL, NULL, NULL);
+		if (store__in_txn(&s->writer))
+			store__exec(&s->writer, "ROLLBACK");
 	} else {
 		s->group_commits++;
 		s->group_writes += (uint64_t)s->group_members;
@@ -1063,7 +1055,7 @@ uint64_t store_id(struct store *s)
 
 int store_write_begin(struct store *s, struct store_conn **out, struct err *err)
 {
-	sqlite3_stmt *st;
+	struct store__st *st;
 
 	*out = NULL;
 	writer_lock(s);
@@ -1075,7 +1067,7 @@ int store_write_begin(struct store *s, struct store_conn **out, struct err *err)
 		return ERR_STORE;
 	}
 	st = store__stmt(&s->writer, "BEGIN IMMEDIATE", err);
-	if (!st || sqlite3_step(st) != SQLITE_DONE) {
+	if (!st || store__step(st) != STORE__DONE) {
 		if (st)
 			store__fail(&s->writer, "begin", err);
 		pthread_mutex_unlock(&s->write_lock);
@@ -1088,7 +1080,7 @@ int store_write_begin(struct store *s, struct store_conn **out, struct err *err)
 int store_write_commit(struct store_conn *c, struct err *err)
 {
 	struct store *s = c->store;
-	sqlite3_stmt *st;
+	struct store__st *st;
 	uint64_t seq = 0;
 	int rc = 0;
 
@@ -1098,10 +1090,10 @@ int store_write_commit(struct store_conn *c, struct err *err)
 		return rc;
 	}
 	st = store__stmt(c, "COMMIT", err);
-	if (!st || sqlite3_step(st) != SQLITE_DONE) {
+	if (!st || store__step(st) != STORE__DONE) {
 		rc = st ? store__fail(c, "commit", err) : ERR_STORE;
-		if (!sqlite3_get_autocommit(c->db))
-			sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+		if (store__in_txn(c))
+			store__exec(c, "ROLLBACK");
 	} else {
 		seq = atomic_fetch_add(&s->commit_seq, 1) + 1;
 	}
@@ -1122,8 +1114,8 @@ void store_write_rollback(struct store_conn *c)
 {
 	if (!c)
 		return;
-	if (!sqlite3_get_autocommit(c->db))
-		sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+	if (store__in_txn(c))
+		store__exec(c, "ROLLBACK");
 	c->store->outbox_dirty = 0;
 	c->store->auth_dirty = 0;
 	pthread_mutex_unlock(&c->store->write_lock);
@@ -1162,24 +1154,24 @@ static int grouped_run(struct store *s, store_write_fn fn, void *ctx, struct sto
 	rc = fn(&s->writer, ctx, err);
 	if (rc >= 0) {
 		rc = writer_exec(s, "RELEASE grouped", "release", err);
-		if (rc < 0 && !sqlite3_get_autocommit(s->writer.db)) {
+		if (rc < 0 && store__in_txn(&s->writer)) {
 			/* keep the transaction usable for the others */
-			sqlite3_exec(s->writer.db, "ROLLBACK TO grouped; RELEASE grouped", NULL, NULL, NULL);
+			store__exec(&s->writer, "ROLLBACK TO grouped; RELEASE grouped");
 		}
-	} else if (!sqlite3_get_autocommit(s->writer.db)) {
+	} else if (store__in_txn(&s->writer)) {
 		/* only this write is undone; its statement error left the transaction open */
-		if (sqlite3_exec(s->writer.db, "ROLLBACK TO grouped; RELEASE grouped", NULL, NULL, NULL) != SQLITE_OK) {
+		if (store__exec(&s->writer, "ROLLBACK TO grouped; RELEASE grouped") != 0) {
 			struct err e = {0};
 			store__fail(&s->writer, "rollback to savepoint", &e);
 			group_end(s, ERR_STORE, &e);
 		}
 	}
 failed:
-	if (rc < 0 && s->group_open && sqlite3_get_autocommit(s->writer.db)) {
-		/* SQLite rolled back the whole transaction (I/O error, full disk): the group is lost */
-		struct err e = {0};
-		err_set(&e, ERR_STORE, "database error: the transaction was rolled back (%s)",
-			sqlite3_errmsg(s->writer.db));
+	if (rc < 0 && s->group_open && !store__in_txn(&s->writer)) {
+		/* the database rolled back the whole transaction (I/O error, full disk): the group is lost */
+		struct err e = {0}, why = {0};
+		store__fail(&s->writer, "rolled back", &why);
+		err_set(&e, ERR_STORE, "database error: the transaction was rolled back (%s)", why.msg);
 		group_end(s, ERR_STORE, &e);
 	}
 	if (rc >= 0) {
@@ -1242,7 +1234,7 @@ void store_write_group_stats(struct store *s, uint64_t *commits, uint64_t *write
 int store_ping(struct store *s, struct err *err)
 {
 	struct store_conn *c;
-	sqlite3_stmt *st;
+	struct store__st *st;
 	int rc;
 
 	/* a store that can no longer write is not healthy */
@@ -1253,10 +1245,10 @@ int store_ping(struct store *s, struct err *err)
 	st = store__stmt(c, "SELECT count(*) FROM schema_migrations", err);
 	if (!st)
 		rc = ERR_STORE;
-	else if (sqlite3_step(st) != SQLITE_ROW)
+	else if (store__step(st) != STORE__ROW)
 		rc = store__fail(c, "ping", err);
 	if (st)
-		sqlite3_reset(st);
+		store__reset(st);
 	store_read_release(c);
 	return rc;
 }

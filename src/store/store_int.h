@@ -5,11 +5,60 @@
 
 #include <pthread.h>
 #include <semaphore.h>
-#include <sqlite3.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
 #include "store/store.h"
+
+/*
+ * The statement layer: the store's modules speak SQL through these types
+ * and functions only, never through a database library's own. A backend
+ * (store/sqlite.c; docs/store.md) fills one struct store__ops; every
+ * connection and every statement points at its backend's table.
+ */
+struct sqlite3;
+/* What store__step answers (SQLite's own numbers, so its backend passes them on as they are). */
+#define STORE__ROW 100  /* a row is ready: read it with store__col_* */
+#define STORE__DONE 101 /* no more rows; a write has run */
+/* Anything else from store__step is a failure: store__fail reads it from the connection. */
+
+/* A prepared statement: the first member of each backend's own. */
+struct store__st {
+	const struct store__ops *ops;
+	struct store_conn *conn;
+};
+
+struct store__ops {
+	const char *name; /* "sqlite" */
+	/* A new statement for sql (placeholders ? and ?N); NULL with err set (store__fail) on failure. */
+	struct store__st *(*prepare)(struct store_conn *c, const char *sql, struct err *err);
+	void (*finalize)(struct store__st *st); /* accepts NULL */
+	/* Back to before its first step, every binding cleared. */
+	void (*reset)(struct store__st *st);
+	/* Bindings (idx from 1). Text and blobs are borrowed: they must outlive the next step. */
+	void (*bind_int64)(struct store__st *st, int idx, int64_t v);
+	void (*bind_text)(struct store__st *st, int idx, const char *s); /* NULL: SQL NULL */
+	void (*bind_blob)(struct store__st *st, int idx, const void *p, int n);
+	void (*bind_null)(struct store__st *st, int idx);
+	int (*step)(struct store__st *st); /* STORE__ROW, STORE__DONE or a failure */
+	/* The current row's columns (from 0). Text and blobs are borrowed until the next step or reset. */
+	int64_t (*col_int64)(struct store__st *st, int col);
+	const char *(*col_text)(struct store__st *st, int col); /* NULL for SQL NULL */
+	const void *(*col_blob)(struct store__st *st, int col);
+	int (*col_bytes)(struct store__st *st, int col);
+	int (*col_null)(struct store__st *st, int col);
+	/* Rows changed by the connection's last write; the id of its last insert. */
+	int64_t (*changes)(struct store_conn *c);
+	int64_t (*last_id)(struct store_conn *c);
+	/* err from the connection's last failure: ERR_CONFLICT for a constraint, else ERR_STORE. */
+	int (*fail)(struct store_conn *c, const char *what, struct err *err);
+	/* Run statements without parameters or rows (BEGIN, a migration's text): 0 or a failure (store__fail). */
+	int (*exec)(struct store_conn *c, const char *sql);
+	/* 1 while the connection is inside a transaction (an aborted one included). */
+	int (*in_txn)(struct store_conn *c);
+};
+
+extern const struct store__ops store__sqlite_ops;
 
 #define STORE__CACHE 256
 /* At most this many grouped writes share one commit (bounds the wait of the first). */
@@ -35,12 +84,13 @@ struct store__ticket {
 
 struct store_conn {
 	struct store *store;
-	sqlite3 *db;
+	const struct store__ops *ops;
+	struct sqlite3 *db; /* the SQLite backend's connection */
 	int writer;
 	int busy; /* lent out */
 	struct {
 		const char *sql; /* static string: the cache key is its address */
-		sqlite3_stmt *stmt;
+		struct store__st *stmt;
 	} cache[STORE__CACHE];
 };
 
@@ -130,13 +180,13 @@ struct store {
  * The cached prepared statement for sql (a string literal), reset and with
  * bindings cleared. Borrowed: do not finalize. NULL with err set on failure.
  */
-sqlite3_stmt *store__stmt(struct store_conn *c, const char *sql, struct err *err);
+struct store__st *store__stmt(struct store_conn *c, const char *sql, struct err *err);
 /* Set err from the connection's last error; returns ERR_STORE (or ERR_CONFLICT on a constraint). */
 int store__fail(struct store_conn *c, const char *what, struct err *err);
 /* A new copy of a text column, or NULL for SQL NULL. */
-char *store__text(sqlite3_stmt *st, int col);
+char *store__text(struct store__st *st, int col);
 /* Copy a text column into a fixed buffer of size bytes (cut to fit; "" for SQL NULL). */
-void store__copy_text(sqlite3_stmt *st, int col, char *dst, size_t size);
+void store__copy_text(struct store__st *st, int col, char *dst, size_t size);
 /*
  * Room for one more element of size bytes in a growing list of count
  * elements: doubles *alloc when count reached it. Aborts when out of memory,
@@ -144,13 +194,13 @@ void store__copy_text(sqlite3_stmt *st, int col, char *dst, size_t size);
  */
 void *store__grow(void *list, int count, int *alloc, size_t size);
 /* Bind text or NULL. */
-int store__bind_text(sqlite3_stmt *st, int idx, const char *s);
+void store__bind_text(struct store__st *st, int idx, const char *s);
 /*
  * Step st (a cached query of one row by id, its only parameter; NULL when
  * preparing it failed) to that row: 0, ERR_NOTFOUND "no <noun> <id>", or
  * ERR_STORE naming `what`.
  */
-int store__row_by_id(struct store_conn *c, sqlite3_stmt *st, int64_t id, const char *noun, const char *what,
+int store__row_by_id(struct store_conn *c, struct store__st *st, int64_t id, const char *noun, const char *what,
 		     struct err *err);
 /* The writer's transaction queued a notification or made one due again: its commit bumps store_outbox_generation. */
 void store__outbox_changed(struct store_conn *c);
@@ -160,5 +210,80 @@ void store__outbox_committed(void);
 void store__auth_changed(struct store_conn *c);
 /* Empty the cache of latest steps (store_close). */
 void store__heads_free(struct store *s);
+
+static inline void store__bind_int64(struct store__st *st, int idx, int64_t v)
+{
+	st->ops->bind_int64(st, idx, v);
+}
+static inline void store__bind_int(struct store__st *st, int idx, int v)
+{
+	st->ops->bind_int64(st, idx, v);
+}
+static inline void store__bind_null(struct store__st *st, int idx)
+{
+	st->ops->bind_null(st, idx);
+}
+static inline void store__bind_blob(struct store__st *st, int idx, const void *p, int n)
+{
+	st->ops->bind_blob(st, idx, p, n);
+}
+static inline int store__step(struct store__st *st)
+{
+	return st->ops->step(st);
+}
+static inline void store__reset(struct store__st *st)
+{
+	st->ops->reset(st);
+}
+static inline void store__finalize(struct store__st *st)
+{
+	if (st)
+		st->ops->finalize(st);
+}
+static inline int64_t store__col_int64(struct store__st *st, int col)
+{
+	return st->ops->col_int64(st, col);
+}
+static inline int store__col_int(struct store__st *st, int col)
+{
+	return (int)st->ops->col_int64(st, col);
+}
+static inline const char *store__col_text(struct store__st *st, int col)
+{
+	return st->ops->col_text(st, col);
+}
+static inline const void *store__col_blob(struct store__st *st, int col)
+{
+	return st->ops->col_blob(st, col);
+}
+static inline int store__col_bytes(struct store__st *st, int col)
+{
+	return st->ops->col_bytes(st, col);
+}
+static inline int store__col_null(struct store__st *st, int col)
+{
+	return st->ops->col_null(st, col);
+}
+static inline int64_t store__changes(struct store_conn *c)
+{
+	return c->ops->changes(c);
+}
+static inline int64_t store__last_id(struct store_conn *c)
+{
+	return c->ops->last_id(c);
+}
+static inline int store__exec(struct store_conn *c, const char *sql)
+{
+	return c->ops->exec(c, sql);
+}
+static inline int store__in_txn(struct store_conn *c)
+{
+	return c->ops->in_txn(c);
+}
+/* A new statement outside the connection's cache (finalize it): for statements run seldom. */
+static inline struct store__st *store__prepare(struct store_conn *c, const char *sql, struct err *err)
+{
+	return c->ops->prepare(c, sql, err);
+}
 
 #endif

@@ -33,7 +33,7 @@ int store_user_add(struct store_conn *c, const char *email, const char *name, in
 {
 	static const char sql[] =
 		"INSERT INTO users(email, name, is_admin, created_at) VALUES (?, ?, ?, ?)";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	if (id)
 		*id = 0;
@@ -41,27 +41,27 @@ int store_user_add(struct store_conn *c, const char *email, const char *name, in
 		return ERR_STORE;
 	store__bind_text(st, 1, email);
 	store__bind_text(st, 2, name);
-	sqlite3_bind_int(st, 3, is_admin ? 1 : 0);
-	sqlite3_bind_int64(st, 4, clock_now_ms());
-	if (sqlite3_step(st) != SQLITE_DONE) {
+	store__bind_int(st, 3, is_admin ? 1 : 0);
+	store__bind_int64(st, 4, clock_now_ms());
+	if (store__step(st) != STORE__DONE) {
 		int rc = store__fail(c, "add user", err);
 		if (rc == ERR_CONFLICT)
 			err_set(err, ERR_CONFLICT, "a user with email %s already exists", email);
 		return rc;
 	}
 	if (id)
-		*id = sqlite3_last_insert_rowid(c->db);
+		*id = store__last_id(c);
 	return 0;
 }
 
-static void user_row(sqlite3_stmt *st, struct store_user *out)
+static void user_row(struct store__st *st, struct store_user *out)
 {
-	out->id = sqlite3_column_int64(st, 0);
+	out->id = store__col_int64(st, 0);
 	out->email = store__text(st, 1);
 	out->name = store__text(st, 2);
-	out->is_admin = sqlite3_column_int(st, 3);
+	out->is_admin = store__col_int(st, 3);
 	out->prefs = store__text(st, 4);
-	out->created_at = sqlite3_column_int64(st, 5);
+	out->created_at = store__col_int64(st, 5);
 }
 
 #define USER_COLS "id, email, name, is_admin, prefs, created_at"
@@ -69,34 +69,34 @@ static void user_row(sqlite3_stmt *st, struct store_user *out)
 int store_user_by_email(struct store_conn *c, const char *email, struct store_user *out, struct err *err)
 {
 	static const char sql[] = "SELECT " USER_COLS " FROM users WHERE email = ?";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 	int r;
 
 	memset(out, 0, sizeof(*out));
 	if (!st)
 		return ERR_STORE;
 	store__bind_text(st, 1, email);
-	r = sqlite3_step(st);
-	if (r == SQLITE_DONE)
+	r = store__step(st);
+	if (r == STORE__DONE)
 		return err_set(err, ERR_NOTFOUND, "no user with email %s", email);
-	if (r != SQLITE_ROW)
+	if (r != STORE__ROW)
 		return store__fail(c, "find user", err);
 	user_row(st, out);
-	sqlite3_reset(st);
+	store__reset(st);
 	return 0;
 }
 
 int store_user_by_id(struct store_conn *c, int64_t id, struct store_user *out, struct err *err)
 {
 	static const char sql[] = "SELECT " USER_COLS " FROM users WHERE id = ?";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	if ((rc = store__row_by_id(c, st, id, "user with id", "find user", err)) < 0)
 		return rc;
 	user_row(st, out);
-	sqlite3_reset(st);
+	store__reset(st);
 	return 0;
 }
 
@@ -122,12 +122,12 @@ int store_user_each(struct store_conn *c, int (*fn)(void *ctx, const struct stor
 		    struct err *err)
 {
 	static const char sql[] = "SELECT " USER_COLS " FROM users ORDER BY id";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 	int r, rc = 0;
 
 	if (!st)
 		return ERR_STORE;
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((r = store__step(st)) == STORE__ROW) {
 		struct store_user u;
 		user_row(st, &u);
 		rc = fn(ctx, &u);
@@ -135,24 +135,24 @@ int store_user_each(struct store_conn *c, int (*fn)(void *ctx, const struct stor
 		if (rc)
 			break;
 	}
-	if (!rc && r != SQLITE_DONE)
+	if (!rc && r != STORE__DONE)
 		rc = store__fail(c, "list users", err);
-	sqlite3_reset(st);
+	store__reset(st);
 	return rc;
 }
 
 int store_user_count_admins(struct store_conn *c, int *count, struct err *err)
 {
 	static const char sql[] = "SELECT count(*) FROM users WHERE is_admin = 1";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	*count = 0;
 	if (!st)
 		return ERR_STORE;
-	if (sqlite3_step(st) != SQLITE_ROW)
+	if (store__step(st) != STORE__ROW)
 		return store__fail(c, "count admins", err);
-	*count = sqlite3_column_int(st, 0);
-	sqlite3_reset(st);
+	*count = store__col_int(st, 0);
+	store__reset(st);
 	return 0;
 }
 
@@ -163,28 +163,28 @@ int store_token_add(struct store_conn *c, const unsigned char hash[32], enum sto
 	static const char sql[] =
 		"INSERT INTO tokens(hash, kind, user_id, game_id, seat, label, created_at, expires_at)"
 		" VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	if (id)
 		*id = 0;
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_blob(st, 1, hash, 32, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, kind_names[kind], -1, SQLITE_STATIC);
+	store__bind_blob(st, 1, hash, 32);
+	store__bind_text(st, 2, kind_names[kind]);
 	if (user_id)
-		sqlite3_bind_int64(st, 3, user_id);
+		store__bind_int64(st, 3, user_id);
 	if (game_id)
-		sqlite3_bind_int64(st, 4, game_id);
+		store__bind_int64(st, 4, game_id);
 	if (seat >= 0)
-		sqlite3_bind_int(st, 5, seat);
+		store__bind_int(st, 5, seat);
 	store__bind_text(st, 6, label);
-	sqlite3_bind_int64(st, 7, clock_now_ms());
+	store__bind_int64(st, 7, clock_now_ms());
 	if (expires_at)
-		sqlite3_bind_int64(st, 8, expires_at);
-	if (sqlite3_step(st) != SQLITE_DONE)
+		store__bind_int64(st, 8, expires_at);
+	if (store__step(st) != STORE__DONE)
 		return store__fail(c, "add token", err);
 	if (id)
-		*id = sqlite3_last_insert_rowid(c->db);
+		*id = store__last_id(c);
 	return 0;
 }
 
@@ -193,7 +193,7 @@ int store_token_by_hash(struct store_conn *c, const unsigned char hash[32], int6
 {
 	static const char sql[] =
 		"SELECT id, kind, user_id, game_id, seat, expires_at, revoked_at, hash FROM tokens WHERE hash = ?";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 	const char *kind;
 	int r, rc = 0;
 
@@ -201,29 +201,29 @@ int store_token_by_hash(struct store_conn *c, const unsigned char hash[32], int6
 	out->seat = -1;
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_blob(st, 1, hash, 32, SQLITE_STATIC);
-	r = sqlite3_step(st);
-	if (r == SQLITE_DONE)
+	store__bind_blob(st, 1, hash, 32);
+	r = store__step(st);
+	if (r == STORE__DONE)
 		return err_set(err, ERR_UNAUTH, "unknown token");
-	if (r != SQLITE_ROW)
+	if (r != STORE__ROW)
 		return store__fail(c, "find token", err);
-	out->id = sqlite3_column_int64(st, 0);
-	kind = (const char *)sqlite3_column_text(st, 1);
+	out->id = store__col_int64(st, 0);
+	kind = store__col_text(st, 1);
 	for (int k = 0; k < 4; k++)
 		if (kind && strcmp(kind, kind_names[k]) == 0)
 			out->kind = (enum store_token_kind)k;
-	out->user_id = sqlite3_column_int64(st, 2);
-	out->game_id = sqlite3_column_int64(st, 3);
-	out->seat = sqlite3_column_type(st, 4) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 4);
-	out->expires_at = sqlite3_column_int64(st, 5);
-	out->revoked_at = sqlite3_column_int64(st, 6);
-	if (sqlite3_column_bytes(st, 7) != 32 || !token_hash_equal(sqlite3_column_blob(st, 7), hash))
+	out->user_id = store__col_int64(st, 2);
+	out->game_id = store__col_int64(st, 3);
+	out->seat = store__col_null(st, 4) ? -1 : store__col_int(st, 4);
+	out->expires_at = store__col_int64(st, 5);
+	out->revoked_at = store__col_int64(st, 6);
+	if (store__col_bytes(st, 7) != 32 || !token_hash_equal(store__col_blob(st, 7), hash))
 		rc = err_set(err, ERR_UNAUTH, "unknown token");
 	else if (out->revoked_at)
 		rc = err_set(err, ERR_UNAUTH, "this token was revoked");
 	else if (out->expires_at && out->expires_at <= now)
 		rc = err_set(err, ERR_UNAUTH, "this token has expired");
-	sqlite3_reset(st);
+	store__reset(st);
 	if (rc < 0) {
 		/* nothing of a token that does not let its holder in is handed out */
 		memset(out, 0, sizeof(*out));
@@ -235,17 +235,17 @@ int store_token_by_hash(struct store_conn *c, const unsigned char hash[32], int6
 int store_token_revoke(struct store_conn *c, int64_t id, int64_t now, struct err *err)
 {
 	static const char sql[] = "UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	/* a cached lookup of a token may be stale now (store_change_generation) */
 	store__auth_changed(c);
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, now);
-	sqlite3_bind_int64(st, 2, id);
-	if (sqlite3_step(st) != SQLITE_DONE)
+	store__bind_int64(st, 1, now);
+	store__bind_int64(st, 2, id);
+	if (store__step(st) != STORE__DONE)
 		return store__fail(c, "revoke token", err);
-	if (sqlite3_changes(c->db) == 0)
+	if (store__changes(c) == 0)
 		return err_set(err, ERR_NOTFOUND, "no live token with id %lld", (long long)id);
 	return 0;
 }
@@ -253,7 +253,7 @@ int store_token_revoke(struct store_conn *c, int64_t id, int64_t now, struct err
 int store_user_update(struct store_conn *c, int64_t id, const char *name, const char *prefs, struct err *err)
 {
 	static const char sql[] = "UPDATE users SET name = COALESCE(?, name), prefs = COALESCE(?, prefs) WHERE id = ?";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	/* a cached lookup of a token may be stale now (store_change_generation) */
 	store__auth_changed(c);
@@ -261,10 +261,10 @@ int store_user_update(struct store_conn *c, int64_t id, const char *name, const 
 		return ERR_STORE;
 	store__bind_text(st, 1, name);
 	store__bind_text(st, 2, prefs);
-	sqlite3_bind_int64(st, 3, id);
-	if (sqlite3_step(st) != SQLITE_DONE)
+	store__bind_int64(st, 3, id);
+	if (store__step(st) != STORE__DONE)
 		return store__fail(c, "update user", err);
-	if (sqlite3_changes(c->db) != 1)
+	if (store__changes(c) != 1)
 		return err_set(err, ERR_NOTFOUND, "no user with id %lld", (long long)id);
 	return 0;
 }
@@ -273,27 +273,27 @@ int store_user_set_email(struct store_conn *c, int64_t id, const char *email, st
 {
 	static const char sql[] = "UPDATE users SET email = ? WHERE id = ?";
 	static const char seats_sql[] = "UPDATE seats SET email = ? WHERE user_id = ?";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	/* a cached lookup of a token may be stale now (store_change_generation) */
 	store__auth_changed(c);
 	if (!st)
 		return ERR_STORE;
 	store__bind_text(st, 1, email);
-	sqlite3_bind_int64(st, 2, id);
-	if (sqlite3_step(st) != SQLITE_DONE) {
+	store__bind_int64(st, 2, id);
+	if (store__step(st) != STORE__DONE) {
 		int rc = store__fail(c, "change email", err);
 		if (rc == ERR_CONFLICT)
 			err_set(err, ERR_CONFLICT, "another account already uses %s", email);
 		return rc;
 	}
-	if (sqlite3_changes(c->db) != 1)
+	if (store__changes(c) != 1)
 		return err_set(err, ERR_NOTFOUND, "no user with id %lld", (long long)id);
 	if (!(st = store__stmt(c, seats_sql, err)))
 		return ERR_STORE;
 	store__bind_text(st, 1, email);
-	sqlite3_bind_int64(st, 2, id);
-	if (sqlite3_step(st) != SQLITE_DONE)
+	store__bind_int64(st, 2, id);
+	if (store__step(st) != STORE__DONE)
 		return store__fail(c, "change seats' email", err);
 	return 0;
 }
@@ -301,46 +301,46 @@ int store_user_set_email(struct store_conn *c, int64_t id, const char *email, st
 int store_user_set_prefs(struct store_conn *c, int64_t user_id, const char *prefs, struct err *err)
 {
 	static const char sql[] = "UPDATE users SET prefs = ? WHERE id = ?";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	/* a cached lookup of a token may be stale now (store_change_generation) */
 	store__auth_changed(c);
 	if (!st)
 		return ERR_STORE;
 	store__bind_text(st, 1, prefs);
-	sqlite3_bind_int64(st, 2, user_id);
-	if (sqlite3_step(st) != SQLITE_DONE)
+	store__bind_int64(st, 2, user_id);
+	if (store__step(st) != STORE__DONE)
 		return store__fail(c, "save preferences", err);
-	if (sqlite3_changes(c->db) == 0)
+	if (store__changes(c) == 0)
 		return err_set(err, ERR_NOTFOUND, "no user %lld", (long long)user_id);
 	return 0;
 }
 
-static void token_row(sqlite3_stmt *st, struct store_token_info *t)
+static void token_row(struct store__st *st, struct store_token_info *t)
 {
 	memset(t, 0, sizeof(*t));
-	t->id = sqlite3_column_int64(st, 0);
+	t->id = store__col_int64(st, 0);
 	store__copy_text(st, 1, t->kind, sizeof(t->kind));
-	t->user_id = sqlite3_column_int64(st, 2);
-	t->game_id = sqlite3_column_int64(st, 3);
-	t->seat = sqlite3_column_int(st, 4);
+	t->user_id = store__col_int64(st, 2);
+	t->game_id = store__col_int64(st, 3);
+	t->seat = store__col_int(st, 4);
 	store__copy_text(st, 5, t->label, sizeof(t->label));
-	t->created_at = sqlite3_column_int64(st, 6);
-	t->expires_at = sqlite3_column_int64(st, 7);
-	t->revoked_at = sqlite3_column_int64(st, 8);
+	t->created_at = store__col_int64(st, 6);
+	t->expires_at = store__col_int64(st, 7);
+	t->revoked_at = store__col_int64(st, 8);
 }
 
 int store_token_get(struct store_conn *c, int64_t id, struct store_token_info *out, struct err *err)
 {
 	static const char sql[] = "SELECT " TOKEN_COLS " FROM tokens WHERE id = ?";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	if ((rc = store__row_by_id(c, st, id, "token with id", "load token", err)) < 0)
 		return rc;
 	token_row(st, out);
-	sqlite3_reset(st);
+	store__reset(st);
 	return 0;
 }
 
@@ -349,7 +349,7 @@ int store_token_list_game(struct store_conn *c, int64_t game_id, struct store_to
 {
 	static const char sql[] = "SELECT " TOKEN_COLS " FROM tokens WHERE game_id = ? AND kind = 'seat'"
 				  " ORDER BY id DESC LIMIT ?";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 	struct store_token_info *list = NULL;
 	int count = 0, alloc = 0, r;
 
@@ -357,9 +357,9 @@ int store_token_list_game(struct store_conn *c, int64_t game_id, struct store_to
 	*n = 0;
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, game_id);
-	sqlite3_bind_int(st, 2, TOKENS_LIMIT);
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+	store__bind_int64(st, 1, game_id);
+	store__bind_int(st, 2, TOKENS_LIMIT);
+	while ((r = store__step(st)) == STORE__ROW) {
 		if (count == alloc) {
 			struct store_token_info *grown;
 			alloc = alloc ? alloc * 2 : 8;
@@ -369,11 +369,11 @@ int store_token_list_game(struct store_conn *c, int64_t game_id, struct store_to
 		}
 		token_row(st, &list[count++]);
 	}
-	if (r != SQLITE_DONE) {
+	if (r != STORE__DONE) {
 		free(list);
 		return store__fail(c, "list tokens", err);
 	}
-	sqlite3_reset(st);
+	store__reset(st);
 	*out = list;
 	*n = count;
 	return 0;
@@ -384,7 +384,7 @@ int store_token_revoke_seat(struct store_conn *c, int64_t game_id, int seat, int
 {
 	static const char sql[] = "UPDATE tokens SET revoked_at = ? WHERE game_id = ? AND seat = ? AND kind = 'seat'"
 				  " AND revoked_at IS NULL";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	/* a cached lookup of a token may be stale now (store_change_generation) */
 	store__auth_changed(c);
@@ -392,12 +392,12 @@ int store_token_revoke_seat(struct store_conn *c, int64_t game_id, int seat, int
 		*count = 0;
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, now);
-	sqlite3_bind_int64(st, 2, game_id);
-	sqlite3_bind_int(st, 3, seat);
-	if (sqlite3_step(st) != SQLITE_DONE)
+	store__bind_int64(st, 1, now);
+	store__bind_int64(st, 2, game_id);
+	store__bind_int(st, 3, seat);
+	if (store__step(st) != STORE__DONE)
 		return store__fail(c, "revoke seat tokens", err);
 	if (count)
-		*count = sqlite3_changes(c->db);
+		*count = store__changes(c);
 	return 0;
 }

@@ -11,15 +11,15 @@ int store_vacation_add(struct store_conn *c, int64_t user_id, int64_t start, int
 		       struct err *err)
 {
 	static const char sql[] = "INSERT INTO vacations(user_id, start_at, end_at, created_at) VALUES (?,?,?,?)";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, user_id);
-	sqlite3_bind_int64(st, 2, start);
-	sqlite3_bind_int64(st, 3, end);
-	sqlite3_bind_int64(st, 4, now);
-	if (sqlite3_step(st) != SQLITE_DONE)
+	store__bind_int64(st, 1, user_id);
+	store__bind_int64(st, 2, start);
+	store__bind_int64(st, 3, end);
+	store__bind_int64(st, 4, now);
+	if (store__step(st) != STORE__DONE)
 		return store__fail(c, "save vacation", err);
 	return 0;
 }
@@ -28,18 +28,18 @@ int store_vacation_end(struct store_conn *c, int64_t user_id, int64_t now, int *
 {
 	/* a running vacation ends now; planned ones that have not begun are dropped */
 	static const char sql[] = "UPDATE vacations SET end_at = max(start_at, ?2) WHERE user_id = ?1 AND end_at > ?2";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	if (ended)
 		*ended = 0;
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, user_id);
-	sqlite3_bind_int64(st, 2, now);
-	if (sqlite3_step(st) != SQLITE_DONE)
+	store__bind_int64(st, 1, user_id);
+	store__bind_int64(st, 2, now);
+	if (store__step(st) != STORE__DONE)
 		return store__fail(c, "end vacation", err);
 	if (ended)
-		*ended = sqlite3_changes(c->db);
+		*ended = store__changes(c);
 	return 0;
 }
 
@@ -51,22 +51,22 @@ int store_vacation_summary(struct store_conn *c, int64_t user_id, int64_t from, 
 		" (SELECT max(start_at) FROM vacations WHERE user_id = ?1 AND start_at <= ?4 AND end_at > ?4),"
 		" (SELECT max(end_at) FROM vacations WHERE user_id = ?1 AND start_at <= ?4 AND end_at > ?4)"
 		" FROM vacations WHERE user_id = ?1";
-	sqlite3_stmt *st = store__stmt(c, sql, err);
+	struct store__st *st = store__stmt(c, sql, err);
 
 	*used_ms = 0;
 	*cur_start = 0;
 	*cur_end = 0;
 	if (!st)
 		return ERR_STORE;
-	sqlite3_bind_int64(st, 1, user_id);
-	sqlite3_bind_int64(st, 2, from);
-	sqlite3_bind_int64(st, 3, to);
-	sqlite3_bind_int64(st, 4, now);
-	if (sqlite3_step(st) != SQLITE_ROW)
+	store__bind_int64(st, 1, user_id);
+	store__bind_int64(st, 2, from);
+	store__bind_int64(st, 3, to);
+	store__bind_int64(st, 4, now);
+	if (store__step(st) != STORE__ROW)
 		return store__fail(c, "read vacations", err);
-	*used_ms = sqlite3_column_int64(st, 0);
-	*cur_start = sqlite3_column_int64(st, 1);
-	*cur_end = sqlite3_column_int64(st, 2);
-	sqlite3_reset(st);
+	*used_ms = store__col_int64(st, 0);
+	*cur_start = store__col_int64(st, 1);
+	*cur_end = store__col_int64(st, 2);
+	store__reset(st);
 	return 0;
 }
