@@ -9,7 +9,8 @@ libturnpost_a_SOURCES += \
 	src/util/token.c src/util/token.h \
 	src/util/embed.h \
 	src/util/svg.c src/util/svg.h \
-	src/util/netaddr.c src/util/netaddr.h
+	src/util/netaddr.c src/util/netaddr.h \
+	src/util/words.c src/util/words.h
 
 check_PROGRAMS += tests/unit/test_util
 tests_unit_test_util_SOURCES = tests/unit/test_util.c tests/cunit_main.c tests/testutil.h

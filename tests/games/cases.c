@@ -330,6 +330,53 @@ static void expect_view(struct cases_run *run, int argc, char **argv, const char
 	json_decref(view);
 }
 
+const char *const cases_names[4] = { "Ann", "Zed", "Yara", "Bo" };
+
+/* expect describe pN|spectator|all TEXT: the last accepted step in words, as that reader reads it */
+static void expect_describe(struct cases_run *run, int argc, char **argv, const char *rest)
+{
+	const struct game_ops *g = run->game->ops;
+	int viewer = argc > 2 && !strcmp(argv[2], "spectator") ? -1
+		     : argc > 2 && !strcmp(argv[2], "all")     ? GAME_VIEWER_ALL
+								 : cases_seat(argv[2]);
+	struct buf got = BUF_INIT;
+	struct err e = { 0 };
+	json_t *seats = json_array();
+	const char *want;
+
+	if (argc < 4 || (viewer == -1 && strcmp(argv[2], "spectator"))) {
+		cases_fail(run, "expect describe pN|spectator|all TEXT");
+		goto done;
+	}
+	if (!g->describe) {
+		cases_fail(run, "expect describe: the game has no describe");
+		goto done;
+	}
+	if (!run->before) {
+		cases_fail(run, "expect describe: no step was accepted yet");
+		goto done;
+	}
+	for (int i = 0; i < 4; i++)
+		json_array_append_new(seats, json_pack("{s:i,s:s}", "seat", i, "name", cases_names[i]));
+	want = strstr(rest + strlen("describe"), argv[2]) + strlen(argv[2]);
+	while (*want == ' ' || *want == '\t')
+		want++;
+	{
+		struct game_step_in in = { .before = run->before, .after = run->state, .move = run->last_move,
+					   .seat = run->last_seat, .viewer = viewer, .seats = seats };
+
+		if (g->describe(&in, &got, &e)) {
+			cases_fail(run, "describe failed: %s", e.msg);
+			goto done;
+		}
+	}
+	if (strcmp(want, got.data))
+		cases_fail(run, "expected describe %s '%s', got '%s'", argv[2], want, got.data);
+done:
+	json_decref(seats);
+	buf_release(&got);
+}
+
 /* The checks every game shares; 1 when the name is not one of them. */
 static int generic_expect(struct cases_run *run, int argc, char **argv, const char *rest)
 {
@@ -354,10 +401,22 @@ static int generic_expect(struct cases_run *run, int argc, char **argv, const ch
 		expect_result(run, argc, argv, rest);
 	} else if (!strcmp(argv[1], "view")) {
 		expect_view(run, argc, argv, rest);
+	} else if (!strcmp(argv[1], "describe")) {
+		expect_describe(run, argc, argv, rest);
 	} else {
 		return 1;
 	}
 	return 0;
+}
+
+/* Drop the kept position and step of the last accepted step. */
+static void forget_step(struct cases_run *run)
+{
+	if (run->before)
+		run->game->ops->state_free(run->before);
+	if (run->last_move)
+		run->game->ops->move_free(run->last_move);
+	run->before = run->last_move = NULL;
 }
 
 static void cmd_players(struct cases_run *run, int argc, char **argv)
@@ -371,6 +430,7 @@ static void cmd_players(struct cases_run *run, int argc, char **argv)
 	if (run->state)
 		game->ops->state_free(run->state);
 	run->state = NULL;
+	forget_step(run);
 	if (game->players) {
 		if (game->players(run, n, &st))
 			return;
@@ -420,13 +480,24 @@ static void run_line(struct cases_run *run, char *line)
 	if (!strcmp(argv[0], "ok")) {
 		const char *text = rest;
 		struct err e = { 0 };
-		int seat = step_seat(run, &text), rc = do_step(run, run->state, seat, text, &e);
+		int seat = step_seat(run, &text);
+		void *before = copy_state(run, run->state), *mv = NULL;
+		int rc = do_step(run, run->state, seat, text, &e);
 
 		if (rc < 0) {
 			cases_fail(run, "'%s' was refused: %s", text, e.msg);
+			if (before)
+				game->ops->state_free(before);
 		} else {
 			run->last_rc = rc;
 			run->last_seat = seat;
+			forget_step(run);
+			if (before && game->ops->parse(before, seat, text, &mv, &e) == 0) {
+				run->before = before;
+				run->last_move = mv;
+			} else if (before) {
+				game->ops->state_free(before);
+			}
 			if (game->after_step)
 				game->after_step(run, run->state);
 		}
@@ -474,6 +545,7 @@ int cases_run_text(const struct cases_game *game, const char *name, const char *
 		}
 		text += len + (text[len] == '\n');
 	}
+	forget_step(&run);
 	if (run.state)
 		game->ops->state_free(run.state);
 	return run.failures;

@@ -59,7 +59,12 @@ struct cases_run {
 	int last_rc;      /* apply's result for the last accepted step */
 	int last_seat;    /* the seat that played it */
 	struct buf *report; /* failures are appended here, one line each */
+	void *before;     /* the position before the last accepted step (NULL before any) */
+	void *last_move;  /* that step, parsed for before */
 };
+
+/* The names the runner gives seats p1..p4 for "expect describe": Ann, Zed, Yara, Bo. */
+extern const char *const cases_names[4];
 
 /* Report a failure at the current file and line (and count it). */
 void cases_fail(struct cases_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -8,6 +8,7 @@
 #include "testutil.h"
 #include "util/buf.h"
 #include "util/svg.h"
+#include "util/words.h"
 #include "util/err.h"
 #include "util/netaddr.h"
 
@@ -91,6 +92,53 @@ static void test_svg__seats_and_heading(void)
 		CU_ASSERT(strstr(b.data, "x=\"384\" y=\"23\"") != NULL);
 		CU_ASSERT(strstr(b.data, ">a&lt;b</text>") != NULL);
 	}
+	buf_release(&b);
+	json_decref(seats);
+}
+
+static void test_words__names_lists_counts(void)
+{
+	struct buf b = BUF_INIT;
+	json_t *seats = json_pack("[{s:i,s:s},{s:i,s:s}]", "seat", 0, "name", "Ann <&>", "seat", 1, "name", "");
+	const char *three[] = { "Red", "Blue", "Green" };
+	int v[] = { 2, 3, 4 };
+
+	words_seat(&b, seats, 0); /* raw: the caller escapes for its page */
+	CU_ASSERT_STRING_EQUAL(b.data, "Ann <&>");
+	buf_reset(&b);
+	words_seat(&b, seats, 1); /* an empty name counts as none: the colour, never a number */
+	CU_ASSERT_STRING_EQUAL(b.data, "Blue");
+	buf_reset(&b);
+	words_seat(&b, NULL, 3);
+	CU_ASSERT_STRING_EQUAL(b.data, "Yellow");
+	buf_reset(&b);
+	words_seat(&b, NULL, 7);
+	CU_ASSERT_STRING_EQUAL(b.data, "Someone");
+	buf_reset(&b);
+	words_join(&b, three, 0);
+	CU_ASSERT_STRING_EQUAL(b.data, "");
+	words_join(&b, three, 1);
+	CU_ASSERT_STRING_EQUAL(b.data, "Red");
+	buf_reset(&b);
+	words_join(&b, three, 2);
+	CU_ASSERT_STRING_EQUAL(b.data, "Red and Blue");
+	buf_reset(&b);
+	words_join(&b, three, 3);
+	CU_ASSERT_STRING_EQUAL(b.data, "Red, Blue and Green");
+	buf_reset(&b);
+	words_ints(&b, v, 3);
+	CU_ASSERT_STRING_EQUAL(b.data, "2, 3 and 4");
+	buf_reset(&b);
+	words_count(&b, 1, "ship", "ships");
+	buf_adds(&b, " ");
+	words_count(&b, 0, "ship", "ships");
+	CU_ASSERT_STRING_EQUAL(b.data, "1 ship 0 ships");
+	buf_reset(&b);
+	words_sep(&b, 0, "; ");
+	CU_ASSERT_STRING_EQUAL(b.data, "");
+	buf_adds(&b, "a");
+	words_sep(&b, 0, "; ");
+	CU_ASSERT_STRING_EQUAL(b.data, "a; ");
 	buf_release(&b);
 	json_decref(seats);
 }
@@ -236,6 +284,7 @@ static CU_TestInfo util_cases[] = {
 	{ "test_buf__trim", test_buf__trim },
 	{ "test_buf__add_html", test_buf__add_html },
 	{ "test_svg__seats_and_heading", test_svg__seats_and_heading },
+	{ "test_words__names_lists_counts", test_words__names_lists_counts },
 	{ "test_err__set_and_name", test_err__set_and_name },
 	{ "test_rng__deterministic_and_roundtrip", test_rng__deterministic_and_roundtrip },
 	{ "test_rng__die_is_uniform_enough", test_rng__die_is_uniform_enough },

@@ -152,6 +152,13 @@ static int af_bot(const void *state, int seat, int level, struct rng *rng, void 
 	return 0;
 }
 
+static int af_describe(const struct game_step_in *in, struct buf *out, struct err *err)
+{
+	if (!in->before || !in->after || !in->move)
+		return err_set(err, ERR_INPUT, "describe needs the positions around the step and the step");
+	return af__describe(in->before, in->after, in->move, in->seat, in->seats, out);
+}
+
 const struct game_ops game_alien_frontiers = {
 	.version = GAME_OPS_VERSION,
 	.id = "alien-frontiers",
@@ -173,4 +180,5 @@ const struct game_ops game_alien_frontiers = {
 	.decode = af_decode,
 	.bot = af_bot,
 	.board = af_board,
+	.describe = af_describe,
 };

@@ -120,6 +120,10 @@ void af__pending(const struct af_state *s, struct game_pending *out);
 /* af_bot.c */
 int af__bot(const struct af_state *s, int seat, int level, struct rng *rng, struct af_move *m);
 
+/* af_story.c: the step m that seat took from before to after, as one sentence with names from seats (describe) */
+int af__describe(const struct af_state *before, const struct af_state *after, const struct af_move *m, int seat,
+		 const json_t *seats, struct buf *out);
+
 /* af_board.c: the board as SVG, drawn from the view (game_ops.board) */
 int af_board(const struct game_board_in *in, struct buf *out, struct err *err);
 
