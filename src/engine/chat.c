@@ -15,7 +15,9 @@ int chat_post(struct store *s, int64_t game_id, int seat, int64_t user_id, const
 	struct store_game g = {0};
 	struct store_conn *c = NULL;
 	size_t len = text ? strlen(text) : 0;
-	char *msg = NULL;
+	char *msg = NULL, *ptext = NULL;
+	const char *sender = NULL;
+	json_t *payload = NULL;
 	int nseats = 0, held = 0, rc;
 
 	while (len && (text[len - 1] == ' ' || text[len - 1] == '\n' || text[len - 1] == '\r'))
@@ -40,14 +42,25 @@ int chat_post(struct store *s, int64_t game_id, int seat, int64_t user_id, const
 	}
 	if ((rc = store_chat_add(c, game_id, seat, user_id, msg, now, err)) < 0)
 		goto done;
+	/* the email says who wrote what (templates/email/chat.*) */
+	for (int i = 0; i < nseats; i++)
+		if (seats[i].seat == seat)
+			sender = seats[i].name;
+	payload = json_pack("{s:s,s:s}", "name", sender ? sender : "A player", "text", msg);
+	if (!payload || !(ptext = json_dumps(payload, JSON_COMPACT))) {
+		rc = err_set(err, ERR_NOMEM, "out of memory");
+		goto done;
+	}
 	for (int i = 0; rc == 0 && i < nseats; i++)
 		if (seats[i].user_id && seats[i].user_id != user_id)
-			rc = store_outbox_add(c, "chat", game_id, seats[i].seat, seats[i].user_id, NULL, now, NULL, err);
+			rc = store_outbox_add(c, "chat", game_id, seats[i].seat, seats[i].user_id, ptext, now, NULL, err);
 done:
 	if (c && rc < 0)
 		store_write_rollback(c);
 	else if (c)
 		rc = store_write_commit(c, err);
+	json_decref(payload);
+	free(ptext);
 	store_seats_free(seats, nseats);
 	store_game_release(&g);
 	free(msg);

@@ -50,6 +50,27 @@ static void test_chat__post_tells_the_others_and_lists(void)
 	CU_ASSERT_EQUAL(json_integer_value(json_object_get(m, "at")), 4000);
 	CU_ASSERT_PTR_NOT_NULL(json_string_value(json_object_get(m, "time")));
 	json_decref(list);
+	/* Bob's notification says who wrote what (it was empty) */
+	{
+		struct store_outbox_row *rows = NULL;
+		struct store_conn *c;
+		int n = 0, found = 0;
+		CU_ASSERT_EQUAL_FATAL(store_read_acquire(fx_store, &c, &e), 0);
+		CU_ASSERT_EQUAL(store_outbox_list_game(c, game, &rows, &n, &e), 0);
+		store_read_release(c);
+		for (int i = 0; i < n; i++) {
+			json_t *p;
+			if (strcmp(rows[i].event, "chat") != 0)
+				continue;
+			found++;
+			p = rows[i].payload ? json_loads(rows[i].payload, 0, NULL) : NULL;
+			ASSERT_STR_EQ(json_string_value(json_object_get(p, "name")), "Ann");
+			ASSERT_STR_EQ(json_string_value(json_object_get(p, "text")), "good luck all");
+			json_decref(p);
+		}
+		CU_ASSERT_EQUAL(found, 1);
+		store_outbox_rows_free(rows, n);
+	}
 }
 
 static void test_chat__refusals(void)
