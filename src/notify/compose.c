@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/story.h"
 #include "engine/views.h"
 #include "engine/signin.h"
 #include "mail/inbound.h"
@@ -57,52 +58,22 @@ static const char *seat_name(const struct store_seat *seats, int nseats, int sea
 }
 
 /*
- * The steps made since seat's last step, grouped by player:
- * [{"name":"Bob","steps":"add 2; roll; end"}], and how many there were.
+ * What happened since seat's last turn, in the game's words for that seat
+ * (engine/story.c): [{"text":"Bob added 2","name":"Bob","by_timeout":false}],
+ * at most MAX_SINCE_STEPS of the newest, oldest first. New.
  */
-static json_t *since_json(const json_t *moves, int seat, const struct store_seat *seats, int nseats, int *count)
+static json_t *since_json(const json_t *log, int seat)
 {
-	json_t *out = json_array(), *group = NULL;
-	struct buf steps = BUF_INIT;
-	size_t n = json_array_size(moves), start = 0;
-	int last_seat = -2;
+	json_t *since = story_since(log, seat, MAX_SINCE_STEPS), *out = json_array(), *e;
+	size_t i;
 
-	*count = 0;
-	if (seat >= 0) {
-		for (size_t i = n; i-- > 0;) {
-			if (json_integer_value(json_object_get(json_array_get(moves, i), "seat")) == seat) {
-				start = i + 1;
-				break;
-			}
-		}
+	json_array_foreach(since, i, e) {
+		const char *via = json_string_value(json_object_get(e, "channel"));
+		json_array_append_new(out, json_pack("{s:O,s:O,s:b}", "text", json_object_get(e, "text"), "name",
+						     json_object_get(e, "name"), "by_timeout",
+						     via && strcmp(via, "timeout") == 0));
 	}
-	if (n - start > MAX_SINCE_STEPS)
-		start = n - MAX_SINCE_STEPS;
-	for (size_t i = start; i < n; i++) {
-		const json_t *m = json_array_get(moves, i);
-		int s = (int)json_integer_value(json_object_get(m, "seat"));
-		const char *via = json_string_value(json_object_get(m, "via"));
-
-		if (s != last_seat) {
-			if (group) {
-				json_object_set_new(group, "steps", json_string(steps.data));
-				json_array_append_new(out, group);
-			}
-			buf_reset(&steps);
-			group = json_pack("{s:s,s:b}", "name", seat_name(seats, nseats, s), "by_timeout",
-					  via && strcmp(via, "timeout") == 0);
-			last_seat = s;
-		} else {
-			buf_adds(&steps, "; ");
-		}
-		buf_adds(&steps, json_string_value(json_object_get(m, "text")));
-		(*count)++;
-	}
-	if (group) {
-		json_object_set_new(group, "steps", json_string(steps.data));
-		json_array_append_new(out, group);
-	}
-	buf_release(&steps);
+	json_decref(since);
 	return out;
 }
 
@@ -216,7 +187,7 @@ static int row_data(struct notify *n, const struct store_outbox_row *row, const 
 			my_seat = seats[i].seat;
 	if ((rc = views_game_json(n->store, row->game_id, my_seat, 0, &game, err)) < 0)
 		goto done;
-	if ((rc = views_moves_json(n->store, row->game_id, &moves, err)) < 0)
+	if ((rc = story_log(n->store, row->game_id, my_seat, &moves, err)) < 0)
 		goto done;
 
 	players = json_array();
@@ -254,9 +225,10 @@ static int row_data(struct notify *n, const struct store_outbox_row *row, const 
 							 yours, "prompt", prompt ? prompt : ""));
 		json_decref(turn_names);
 	}
-	json_object_set_new(d, "since", since_json(json_object_get(moves, "moves"), my_seat, seats, nseats,
-						   &since_count));
+	json_object_set_new(d, "since", since_json(moves, my_seat));
+	since_count = (int)json_array_size(json_object_get(d, "since"));
 	json_object_set_new(d, "since_count", json_integer(since_count));
+	json_object_set_new(d, "has_since", json_boolean(since_count > 0));
 	if (my_seat >= 0)
 		json_object_set_new(d, "you", json_pack("{s:i,s:s}", "seat", my_seat, "name",
 							seat_name(seats, nseats, my_seat)));
@@ -403,6 +375,9 @@ int notify__compose(struct notify *n, const struct store_outbox_row *rows, int n
 		    (rc = render(n, rows[0].event, "html", data, &html, err)) < 0)
 			goto done;
 		out->game_id = rows[0].game_id;
+		if (json_object_get(data, "since"))
+			out->story = json_pack("{s:O,s:O*}", "since", json_object_get(data, "since"), "turn",
+					       json_object_get(data, "turn"));
 		out->seat = json_integer_value(json_object_get(json_object_get(data, "you"), "seat"));
 		if (!json_object_get(data, "you"))
 			out->seat = -1;

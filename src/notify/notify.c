@@ -33,6 +33,7 @@ void notify__msg_release(struct notify_msg *m)
 	free(m->reply_to);
 	free(m->in_reply_to);
 	free(m->prefs_link);
+	json_decref(m->story);
 	memset(m, 0, sizeof(*m));
 }
 

@@ -29,6 +29,7 @@ struct notify_msg {
 	char *in_reply_to;    /* the Message-ID this answers (an answer to a player's email); NULL when none */
 	char *prefs_link;
 	int64_t created_at;
+	json_t *story;        /* new; NULL when none: {"since":[{"text","name","by_timeout"}],"turn":{"names","yours","prompt"}} */
 };
 void notify__msg_release(struct notify_msg *m);
 

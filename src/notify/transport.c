@@ -427,6 +427,9 @@ static void deliver_webhook(struct notify *n, const struct notify_msg *m, int64_
 				 : json_null(),
 		      "seat", m->seat >= 0 ? json_integer(m->seat) : json_null(), "links", links, "created_at",
 		      (json_int_t)m->created_at);
+	/* the same sentences as the email, next to the machine fields */
+	if (m->story)
+		json_object_set(o, "story", m->story);
 	body = json_dumps(o, JSON_COMPACT);
 	json_decref(o);
 	if (!body) {

@@ -321,8 +321,8 @@ static void test_notify__file_invite_and_turn(void)
 	mail = mail_for(&E, r.uid);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mail);
 	CU_ASSERT_PTR_NOT_NULL(strstr(mail, "Subject: Your turn in Counting Race (test game)"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(mail, "Since your last turn:\n  Ann: add 2; end"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(mail, "<li><strong>Ann</strong>: add 2; end</li>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(mail, "Since your last turn:\n  Ann: add 2\n  Ann: end\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(mail, "<li>Ann: add 2</li>"));
 	CU_ASSERT_EQUAL(check_seat_link(&E, mail, id, 1), 0);
 	free(mail);
 	/* nothing more to do */
@@ -447,6 +447,21 @@ static void test_notify__webhook_signed_payload(void)
 	ASSERT_STR_EQ(json_string_value(json_object_get(json_object_get(d->body, "links"), "preferences")),
 		      "https://games.example.org/account");
 	CU_ASSERT_EQUAL(rx_accepted(E.rx, want), 1);
+	/* the invitation has no story yet; Bob's turn carries Ann's steps in words next to the machine fields */
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(json_object_get(d->body, "story"), "since")), 0);
+	CU_ASSERT_EQUAL(submit(&E, id, 0, T0 + HOUR, "add 2", "end"), 0);
+	CU_ASSERT_EQUAL(notify_run_once(E.n, T0 + HOUR, &s, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(rx_count(E.rx), 3);
+	d = rx_get(E.rx, 2);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d->body);
+	ASSERT_STR_EQ(json_string_value(json_object_get(d->body, "event")), "your_turn");
+	{
+		json_t *story = json_object_get(d->body, "story"), *since = json_object_get(story, "since");
+		CU_ASSERT_EQUAL(json_array_size(since), 2);
+		ASSERT_STR_EQ(json_string_value(json_object_get(json_array_get(since, 0), "text")), "Ann: add 2");
+		ASSERT_STR_EQ(json_string_value(json_object_get(json_array_get(since, 1), "name")), "Ann");
+		CU_ASSERT(json_is_true(json_object_get(json_object_get(story, "turn"), "yours")));
+	}
 	env_close(&E);
 }
 
