@@ -686,6 +686,52 @@ static const char *player_at(const struct store_move *m, const struct store_seat
 	return st ? st->name : "?";
 }
 
+struct manage_eras {
+	struct seat_era *eras;
+	int n;
+};
+
+int manage_eras_load(struct store_conn *c, int64_t game_id, struct manage_eras **out, struct err *err)
+{
+	struct manage_eras *e = calloc(1, sizeof(*e));
+	int rc;
+
+	*out = NULL;
+	if (!e)
+		return err_set(err, ERR_NOMEM, "out of memory");
+	if ((rc = eras_load(c, game_id, &e->eras, &e->n, err)) < 0) {
+		free(e);
+		return rc;
+	}
+	*out = e;
+	return 0;
+}
+
+const char *manage_eras_name(const struct manage_eras *e, int seat, int n, const struct store_seat *seats,
+			     int nseats)
+{
+	struct store_move m = { .n = n, .seat = seat };
+
+	return player_at(&m, seats, nseats, e ? e->eras : NULL, e ? e->n : 0);
+}
+
+char *manage_eras_key(const struct manage_eras *e)
+{
+	struct buf b = BUF_INIT;
+
+	for (int i = 0; e && i < e->n; i++)
+		buf_addf(&b, "%d:%d:%s\n", e->eras[i].seat, e->eras[i].until, e->eras[i].name);
+	return buf_detach(&b, NULL);
+}
+
+void manage_eras_free(struct manage_eras *e)
+{
+	if (!e)
+		return;
+	eras_free(e->eras, e->n);
+	free(e);
+}
+
 static json_t *step_json(const struct store_move *m, const struct store_seat *seats, int nseats,
 			 const struct seat_era *eras, int neras)
 {

@@ -97,6 +97,19 @@ int manage_position(struct store *s, int64_t id, int n, json_t **out, struct err
  * (a missing side is absent), at most max entries (0: 500). New.
  */
 json_t *manage_diff(const json_t *a, const json_t *b, size_t max);
+/*
+ * Who sat in each seat when: the seat changes of a game (replacements and
+ * drops, from the audit log). manage_eras_name gives the name of the player
+ * in seat at step n, seats being the game's seats now (borrowed; "admin" for
+ * seat -1). *out new: manage_eras_free it (NULL is fine).
+ */
+struct manage_eras;
+int manage_eras_load(struct store_conn *c, int64_t game_id, struct manage_eras **out, struct err *err);
+const char *manage_eras_name(const struct manage_eras *e, int seat, int n, const struct store_seat *seats,
+			     int nseats);
+/* A text that changes whenever the eras do (a cache's key). New (free()). */
+char *manage_eras_key(const struct manage_eras *e);
+void manage_eras_free(struct manage_eras *e);
 /* The audit log: [{"id","at","time","actor","actor_user_id","actor_email","action","game","reason","before","after","detail"}]. */
 int manage_audit(struct store *s, const struct store_audit_filter *f, json_t **out, struct err *err);
 

@@ -194,31 +194,31 @@ void story_cache_stats(uint64_t *h, uint64_t *m)
 
 /* ---- sentences ---- */
 
-static const char *seat_name(const struct store_seat *seats, int nseats, int seat)
-{
-	for (int i = 0; i < nseats; i++)
-		if (seats[i].seat == seat)
-			return seats[i].name;
-	return seat < 0 ? "An admin" : "A player";
-}
-
-/* The seats as describe() and the drawers take them: [{"seat","name"}]. New. */
-static json_t *seats_json(const struct store_seat *seats, int nseats)
+/*
+ * The seats as describe() takes them, [{"seat","name"}], named as they were
+ * at step n: a step stays told with the names of those who played it, after
+ * a seat changed hands. New.
+ */
+static json_t *seats_at(const struct store_seat *seats, int nseats, const struct manage_eras *eras, int n)
 {
 	json_t *a = json_array();
 
 	for (int i = 0; i < nseats; i++)
-		json_array_append_new(a, json_pack("{s:i,s:s}", "seat", seats[i].seat, "name", seats[i].name));
+		json_array_append_new(a, json_pack("{s:i,s:s}", "seat", seats[i].seat, "name",
+						   manage_eras_name(eras, seats[i].seat, n, seats, nseats)));
 	return a;
 }
 
-/* Every seat's name, one after another: the cache's key for "the names have not changed". */
-static char *names_key(const struct store_seat *seats, int nseats)
+/* The seats' names now and every change of hands: the cache's key for "the names have not changed". */
+static char *names_key(const struct store_seat *seats, int nseats, const struct manage_eras *eras)
 {
 	struct buf b = BUF_INIT;
+	char *changes = manage_eras_key(eras);
 
 	for (int i = 0; i < nseats; i++)
 		buf_addf(&b, "%d=%s\n", seats[i].seat, seats[i].name);
+	buf_adds(&b, changes);
+	free(changes);
 	return buf_detach(&b, NULL);
 }
 
@@ -256,17 +256,18 @@ static void describe_step(const struct game_ops *ops, const struct engine_game *
  */
 static int describe_missing(struct store *s, const struct store_game *g, const struct game_ops *ops,
 			    const struct store_move *rows, int n, const struct store_seat *seats, int nseats,
-			    int viewer, char **texts, unsigned char *fresh, struct err *err)
+			    const struct manage_eras *eras, int viewer, char **texts, unsigned char *fresh,
+			    struct err *err)
 {
 	struct store_conn *c = NULL;
 	struct engine_game prev = {0}, cur = {0};
-	json_t *seatsj = seats_json(seats, nseats);
+	json_t *seatsj = NULL;
 	struct buf b = BUF_INIT;
 	int prev_n = -1, rc = 0;
 
 	for (int i = 0; i < n; i++) {
 		const struct store_move *m = &rows[i];
-		const char *name = seat_name(seats, nseats, m->seat);
+		const char *name = manage_eras_name(eras, m->seat, m->n, seats, nseats);
 
 		if (texts[i])
 			continue;
@@ -296,6 +297,8 @@ static int describe_missing(struct store *s, const struct store_game *g, const s
 			store_move_release(&sm);
 			if (rc < 0)
 				goto done;
+			json_decref(seatsj);
+			seatsj = seats_at(seats, nseats, eras, m->n);
 			describe_step(ops, &prev, &cur, m, viewer, seatsj, name, &b);
 			engine_game_release(&prev);
 			prev = cur;
@@ -348,7 +351,8 @@ static int mark_undone(const struct store_move *rows, int n, unsigned char *undo
 
 /* The entries for viewer from rows and their sentences. New. */
 static json_t *entries_json(const struct store_move *rows, int n, char *const *texts, const struct store_seat *seats,
-			    int nseats, int viewer, const unsigned char *undone, const int *undo_of)
+			    int nseats, const struct manage_eras *eras, int viewer, const unsigned char *undone,
+			    const int *undo_of)
 {
 	json_t *a = json_array();
 
@@ -361,7 +365,8 @@ static json_t *entries_json(const struct store_move *rows, int n, char *const *t
 		if ((undone[i] || (undo && undo_of[i] >= 0)) && !mine)
 			continue;
 		o = json_pack("{s:i,s:i,s:s,s:s,s:I,s:s}", "n", m->n, "seat", m->seat, "name",
-			      m->kind == STORE_MOVE_ROLLBACK ? "admin" : seat_name(seats, nseats, m->seat), "text",
+			      m->kind == STORE_MOVE_ROLLBACK ? "admin" : manage_eras_name(eras, m->seat, m->n, seats, nseats),
+			      "text",
 			      texts[i] ? texts[i] : "", "at", (json_int_t)m->at, "channel", m->via);
 		if (m->kind == STORE_MOVE_ROLLBACK) {
 			json_object_set_new(o, "kind", json_string("rollback"));
@@ -383,6 +388,7 @@ int story_log(struct store *s, int64_t id, int viewer, json_t **entries, struct 
 	struct store_seat *seats = NULL;
 	struct store_move *rows = NULL;
 	const struct game_ops *ops;
+	struct manage_eras *eras = NULL;
 	char **texts = NULL, *names = NULL;
 	unsigned char *fresh = NULL, *undone = NULL;
 	int *undo_of = NULL;
@@ -393,6 +399,8 @@ int story_log(struct store *s, int64_t id, int viewer, json_t **entries, struct 
 		return rc;
 	if ((rc = store_game_get(c, id, &g, err)) == 0 && (rc = store_seats_get(c, id, &seats, &nseats, err)) == 0)
 		rc = store_moves_list(c, id, 0, &rows, &n, err);
+	if (rc == 0)
+		rc = manage_eras_load(c, id, &eras, err);
 	store_read_release(c);
 	if (rc < 0)
 		goto done;
@@ -404,16 +412,16 @@ int story_log(struct store *s, int64_t id, int viewer, json_t **entries, struct 
 	fresh = calloc((size_t)n + 1, 1);
 	undone = calloc((size_t)n + 1, 1);
 	undo_of = calloc((size_t)n + 1, sizeof(*undo_of));
-	names = names_key(seats, nseats);
+	names = names_key(seats, nseats, eras);
 	if (!texts || !fresh || !undone || !undo_of || mark_undone(rows, n, undone, undo_of) < 0) {
 		rc = err_set(err, ERR_NOMEM, "out of memory");
 		goto done;
 	}
 	cache_get(store_id(s), id, names, reader, texts, n);
-	if ((rc = describe_missing(s, &g, ops, rows, n, seats, nseats, viewer, texts, fresh, err)) < 0)
+	if ((rc = describe_missing(s, &g, ops, rows, n, seats, nseats, eras, viewer, texts, fresh, err)) < 0)
 		goto done;
 	cache_put(store_id(s), id, names, reader, texts, fresh, n);
-	*entries = entries_json(rows, n, texts, seats, nseats, viewer, undone, undo_of);
+	*entries = entries_json(rows, n, texts, seats, nseats, eras, viewer, undone, undo_of);
 done:
 	for (int i = 0; texts && i < n; i++)
 		free(texts[i]);
@@ -422,6 +430,7 @@ done:
 	free(undone);
 	free(undo_of);
 	free(names);
+	manage_eras_free(eras);
 	store_moves_free(rows, n);
 	store_seats_free(seats, nseats);
 	store_game_release(&g);

@@ -27,12 +27,12 @@
 #include "http/web_account.h"
 #include "http/web_chat.h"
 #include "http/web_game.h"
-#include "http/web_history.h"
 #include "http/web_home.h"
 #include "http/web_join.h"
 #include "http/web_move.h"
 #include "http/web_new_game.h"
 #include "http/web_signin.h"
+#include "http/web_story.h"
 #include "util/banned.h"
 
 const struct route routes[] = {
@@ -89,8 +89,10 @@ const struct route routes[] = {
 	{ "POST", "/games/{id}/chat", web_chat_post, ROUTE_WEB | ROUTE_USER | ROUTE_SEAT | ROUTE_PLAYER | ROUTE_SEAT_LINK,
 	  "say something in the game's chat" },
 	{ "POST", "/games/{id}/join", web_join_post, ROUTE_WEB | ROUTE_USER, "take an open seat" },
-	{ "GET", "/games/{id}/history", web_history_show, ROUTE_WEB | ROUTE_USER | ROUTE_SEAT | ROUTE_SEAT_LINK,
-	  "every step with player and time" },
+	{ "GET", "/games/{id}/history", web_story_log, ROUTE_WEB | ROUTE_USER | ROUTE_SEAT | ROUTE_SEAT_LINK,
+	  "the whole story in words, newest first, with who, when and the channel" },
+	{ "GET", "/games/{id}/replay", web_story_replay, ROUTE_WEB | ROUTE_USER | ROUTE_SEAT_LINK,
+	  "the board at each step (?n=) in your view; anyone's once the game is over" },
 	{ "GET", "/api/v1/admin/games/{id}/export", console_api_export, ROUTE_ADMIN, "a game's replay file" },
 	{ "POST", "/api/v1/admin/games/{id}/verify", console_act_verify,
 	  ROUTE_ADMIN | ROUTE_JSON | ROUTE_JSON_OPTIONAL | ROUTE_REASON_OPTIONAL,

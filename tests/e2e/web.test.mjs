@@ -99,9 +99,10 @@ test('steps are taps: a button, then undo, then a typed turn', async () => {
   await page.getByRole('button', { name: 'Send', exact: true }).click();
   await page.waitForLoadState();
   assert.equal(await page.getByRole('heading', { name: 'Your move' }).count(), 0);
-  await page.getByRole('link', { name: 'History of every step' }).click();
-  const steps = await page.locator('ol.history li code').allTextContents();
-  assert.deepEqual(steps, ['add 3', 'undo', 'add 2', 'end']);
+  await page.getByRole('link', { name: 'The whole story' }).click();
+  // newest first; Ann sees the step she took back, marked
+  const steps = (await page.locator('ol.history li').allTextContents()).map((t) => t.split(' Ann ·')[0].trim());
+  assert.deepEqual(steps, ['Ann: end', 'Ann: add 2', 'Ann took back a step', 'Ann: add 3 (taken back)']);
   await ctx.close();
 });
 

@@ -138,9 +138,133 @@ static void test_story__undo_after_the_turn_passed(void)
 	ht_resp_release(&r);
 }
 
+/* Sign in through a seat token's link (/s/TOKEN): "tp_session=..." into cookie. */
+static void sign_in(const char *seat_token, char *cookie, size_t size)
+{
+	struct ht_resp r;
+	char path[96], sess[80];
+
+	snprintf(path, sizeof(path), "/s/%s", seat_token);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	CU_ASSERT_EQUAL_FATAL(ht_cookie(&r, "tp_session", sess, sizeof(sess)), 0);
+	snprintf(cookie, size, "tp_session=%s", sess);
+	ht_resp_release(&r);
+}
+
+/* GET a page as cookie; its status, and its body into body (may be NULL). */
+static long page(const char *path, const char *cookie, struct buf *body)
+{
+	struct ht_resp r;
+	long status;
+
+	if (ht_page(&d, "GET", path, cookie, NULL, &r) < 0)
+		return -1;
+	status = r.status;
+	if (body)
+		buf_adds(body, r.body.data);
+	ht_resp_release(&r);
+	return status;
+}
+
+static void test_story__game_page_history_and_replay(void)
+{
+	char ann[128], bob[128], path[96];
+	struct buf b = BUF_INIT;
+	const char *since, *end, *add;
+
+	sign_in(seat_tokens[0], ann, sizeof(ann));
+	sign_in(seat_tokens[1], bob, sizeof(bob));
+	/* Ann's page: Bob's turn since hers, newest first, at the top */
+	snprintf(path, sizeof(path), "/games/%lld", (long long)game_id);
+	CU_ASSERT_EQUAL(page(path, ann, &b), 200);
+	since = strstr(b.data, "Since your last turn");
+	end = strstr(b.data, "Bob: end <span");
+	add = strstr(b.data, "Bob: add 3 <span");
+	CU_ASSERT(since && end && add && since < end && end < add);
+	CU_ASSERT(strstr(b.data, "by the API") != NULL);
+	CU_ASSERT(since && strstr(b.data, "class=\"board\"") && since < strstr(b.data, "class=\"board\""));
+	buf_reset(&b);
+	/* Bob has nothing new */
+	CU_ASSERT_EQUAL(page(path, bob, &b), 200);
+	CU_ASSERT(strstr(b.data, "Nothing new since your last step.") != NULL);
+	buf_reset(&b);
+	/* the whole story: Ann sees what she took back, Bob does not */
+	snprintf(path, sizeof(path), "/games/%lld/history", (long long)game_id);
+	CU_ASSERT_EQUAL(page(path, ann, &b), 200);
+	CU_ASSERT(strstr(b.data, "Ann: add 1 <em>(taken back)</em>") != NULL);
+	buf_reset(&b);
+	CU_ASSERT_EQUAL(page(path, bob, &b), 200);
+	CU_ASSERT(strstr(b.data, "Ann: add 1") == NULL);
+	CU_ASSERT(strstr(b.data, "Ann: add 2 <span") != NULL);
+	buf_reset(&b);
+	/* the replay: Bob's stops skip Ann's undo; the step and its neighbours */
+	snprintf(path, sizeof(path), "/games/%lld/replay?n=1", (long long)game_id);
+	CU_ASSERT_EQUAL(page(path, bob, &b), 200);
+	CU_ASSERT(strstr(b.data, "Step 1 of 4: <strong>Ann: add 2</strong>") != NULL);
+	CU_ASSERT(strstr(b.data, "replay?n=4\" rel=\"next\"") != NULL);
+	CU_ASSERT(strstr(b.data, "replay?n=0\" rel=\"first\"") != NULL);
+	buf_reset(&b);
+	snprintf(path, sizeof(path), "/games/%lld/replay?n=2", (long long)game_id);
+	CU_ASSERT_EQUAL(page(path, bob, NULL), 404);
+	CU_ASSERT_EQUAL(page(path, ann, &b), 200);
+	CU_ASSERT(strstr(b.data, "Ann: add 1") != NULL);
+	buf_reset(&b);
+	/* no step asked for: the latest */
+	snprintf(path, sizeof(path), "/games/%lld/replay", (long long)game_id);
+	CU_ASSERT_EQUAL(page(path, bob, &b), 200);
+	CU_ASSERT(strstr(b.data, "Step 4 of 4: <strong>Bob: end</strong>") != NULL);
+	buf_reset(&b);
+	/* signed out: to the sign-in page */
+	CU_ASSERT_EQUAL(page(path, NULL, NULL), 303);
+	buf_release(&b);
+}
+
+static void test_story__replay_for_everyone_once_over_and_the_lobby(void)
+{
+	const char *body = "{\"game\":\"counting-race\",\"players\":[{\"name\":\"Ann\",\"email\":\"ann@example.org\"},"
+			   "{\"name\":\"Cy\",\"email\":\"cy@example.org\"}],\"options\":{\"target\":2}}";
+	char ann[128], bob[128], path[96], moves[96], token[64];
+	struct buf b = BUF_INIT;
+	struct ht_resp r;
+	int64_t other;
+
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "POST", "/api/v1/games", admin_token, body, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(r.status, 201);
+	other = json_integer_value(json_object_get(r.json, "id"));
+	snprintf(token, sizeof(token), "%s",
+		 json_string_value(json_object_get(json_array_get(json_object_get(r.json, "seats"), 0), "token")));
+	ht_resp_release(&r);
+	sign_in(seat_tokens[0], ann, sizeof(ann));
+	sign_in(seat_tokens[1], bob, sizeof(bob));
+	/* Bob is no player of it: no replay while it runs */
+	snprintf(path, sizeof(path), "/games/%lld/replay", (long long)other);
+	CU_ASSERT_EQUAL(page(path, bob, NULL), 403);
+	/* the lobby says whom each game waits for */
+	CU_ASSERT_EQUAL(page("/", ann, &b), 200);
+	CU_ASSERT(strstr(b.data, "waiting for you") != NULL);
+	buf_reset(&b);
+	/* Ann wins it */
+	snprintf(moves, sizeof(moves), "/api/v1/games/%lld/moves", (long long)other);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "POST", moves, token, "{\"moves\":[\"add 3\",\"end\"]}", &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	ht_resp_release(&r);
+	/* now anyone signed in may watch it */
+	CU_ASSERT_EQUAL(page(path, bob, &b), 200);
+	CU_ASSERT(strstr(b.data, "Step 2 of 2: <strong>Ann: end</strong>") != NULL);
+	buf_reset(&b);
+	/* the lobby has the final score, winner first */
+	CU_ASSERT_EQUAL(page("/", ann, &b), 200);
+	CU_ASSERT(strstr(b.data, "Ann 3, Cy 0") != NULL);
+	buf_release(&b);
+}
+
 static CU_TestInfo cases[] = {
 	{ "test_story__log_api", test_story__log_api },
 	{ "test_story__undo_after_the_turn_passed", test_story__undo_after_the_turn_passed },
+	{ "test_story__game_page_history_and_replay", test_story__game_page_history_and_replay },
+	{ "test_story__replay_for_everyone_once_over_and_the_lobby",
+	  test_story__replay_for_everyone_once_over_and_the_lobby },
 	CU_TEST_INFO_NULL,
 };
 

@@ -1,0 +1,237 @@
+/* http/web_story.c: the story of a game on the pages: since your last turn, the whole story, the replay */
+/* SPDX-License-Identifier: MIT */
+#include "http/web_story.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/story.h"
+#include "engine/views.h"
+#include "http/web.h"
+#include "util/clock.h"
+#include "util/banned.h"
+
+/* Entries shown at the top of the game page (the board comes next); the rest are one tap away. */
+#define SINCE_SHOWN 5
+
+/* How a step came, in words. */
+static const char *channel_words(const char *via)
+{
+	static const struct {
+		const char *via, *words;
+	} names[] = {
+		{ "web", "on the web" }, { "api", "by the API" }, { "email", "by email" },
+		{ "bot", "by the bot" }, { "timeout", "by the bot after a missed deadline" }, { "admin", "by an admin" },
+	};
+
+	for (size_t i = 0; via && i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(names[i].via, via) == 0)
+			return names[i].words;
+	return via ? via : "";
+}
+
+/* An entry for a page: {"n","text","name","when","ago","channel"[,"undone"][,"undo"]}. New. */
+static json_t *page_entry(const json_t *e, int64_t now)
+{
+	int64_t at = json_integer_value(json_object_get(e, "at"));
+	char when[32], span[32], ago[40];
+	json_t *o;
+
+	clock_format_human(at, when);
+	clock_format_ago(now - at, span);
+	snprintf(ago, sizeof(ago), "%s%s", span, strcmp(span, "just now") ? " ago" : "");
+	o = json_pack("{s:O,s:O,s:O,s:s,s:s,s:s}", "n", json_object_get(e, "n"), "text", json_object_get(e, "text"),
+		      "name", json_object_get(e, "name"), "when", when, "ago", ago, "channel",
+		      channel_words(json_string_value(json_object_get(e, "channel"))));
+	if (json_is_true(json_object_get(e, "undone")))
+		json_object_set_new(o, "undone", json_true());
+	return o;
+}
+
+/* The reader of a game for this browser: its seat, an admin (everything) or a spectator. */
+static int reader_of(struct http_request *rq, int seat)
+{
+	if (seat >= 0)
+		return seat;
+	return rq->sess.is_admin ? GAME_VIEWER_ALL : -1;
+}
+
+void web_story_since(struct http_request *rq, int64_t id, int seat, json_t *game)
+{
+	struct err e = {0};
+	json_t *log = NULL, *since, *entries, *story;
+	int64_t now = clock_now_ms();
+	size_t n, shown;
+
+	if (story_log(http_store(rq), id, reader_of(rq, seat), &log, &e) < 0)
+		return;
+	since = story_since(log, seat, 0);
+	n = json_array_size(since);
+	shown = n < SINCE_SHOWN ? n : SINCE_SHOWN;
+	entries = json_array();
+	for (size_t i = 0; i < shown; i++)
+		json_array_append_new(entries, page_entry(json_array_get(since, n - 1 - i), now));
+	story = json_pack("{s:s,s:o,s:b,s:I,s:b}", "title", seat >= 0 ? "Since your last turn" : "Latest",
+			  "entries", entries, "none", n == 0, "id", (json_int_t)id, "any", json_array_size(log) > 0);
+	/* the template's sections take 0 as true: only a count worth a link is set */
+	if (n > shown)
+		json_object_set_new(story, "earlier", json_integer((json_int_t)(n - shown)));
+	if (seat >= 0)
+		json_object_set_new(story, "seat", json_integer(seat));
+	json_object_set_new(game, "story", story);
+	json_decref(since);
+	json_decref(log);
+}
+
+void web_story_log(struct http_request *rq, struct http_reply *r)
+{
+	int64_t id = rq->ids[0], now = clock_now_ms();
+	struct store_game g;
+	struct store_seat *seats = NULL;
+	struct err e = {0};
+	json_t *log = NULL, *list;
+	int nseats = 0;
+	size_t n;
+
+	/* a player of the game or an admin (routes.h: ROUTE_USER | ROUTE_SEAT) */
+	if (views_game_info(http_store(rq), id, &g, &seats, &nseats, &e) < 0 ||
+	    story_log(http_store(rq), id, reader_of(rq, rq->seat), &log, &e) < 0) {
+		web_error_page(rq, r, e.code == ERR_NOTFOUND ? 404 : 500, e.code == ERR_NOTFOUND ? "No such game." : e.msg);
+		views_game_info_release(&g, seats, nseats);
+		return;
+	}
+	list = json_array();
+	n = json_array_size(log);
+	for (size_t i = n; i-- > 0;)
+		json_array_append_new(list, page_entry(json_array_get(log, i), now));
+	{
+		json_t *data = json_pack("{s:I,s:s,s:o,s:b}", "id", (json_int_t)id, "game_title", web_game_title(g.game),
+					 "moves", list, "none", n == 0);
+		if (rq->seat >= 0)
+			json_object_set_new(data, "seat", json_integer(rq->seat));
+		web_render(rq, r, 200, "history", "The story so far", data);
+	}
+	json_decref(log);
+	views_game_info_release(&g, seats, nseats);
+}
+
+/* A value of a view for the "what changed" list: compact JSON, shortened. */
+static char *short_value(const json_t *v)
+{
+	char *text;
+
+	if (!v)
+		return strdup("(none)");
+	if (json_is_string(v))
+		return strdup(json_string_value(v));
+	text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+	if (text && strlen(text) > 80)
+		memcpy(text + 76, "...", 4);
+	return text ? text : strdup("");
+}
+
+void web_story_replay(struct http_request *rq, struct http_reply *r)
+{
+	int64_t id = rq->ids[0], now = clock_now_ms();
+	const char *q = http_query(rq, "n");
+	struct store_game g;
+	struct store_seat *seats = NULL;
+	struct err e = {0};
+	struct buf svg = BUF_INIT, link = BUF_INIT;
+	json_t *pos = NULL, *data = NULL, *steps, *changed, *seatsj, *c;
+	int nseats = 0, held, seat, reader, n, idx = -1, nsteps, over;
+	size_t i;
+	char title[96];
+
+	if (views_game_info(http_store(rq), id, &g, &seats, &nseats, &e) < 0) {
+		web_error_page(rq, r, e.code == ERR_NOTFOUND ? 404 : 500, e.code == ERR_NOTFOUND ? "No such game." : e.msg);
+		return;
+	}
+	over = strcmp(g.status, "active") != 0;
+	seat = web_seat(rq, id, &held);
+	reader = reader_of(rq, seat);
+	if (reader == -1 && !over) {
+		web_error_page(rq, r, 403, "The replay of a running game is for its players; anyone may watch it once it is over.");
+		goto done;
+	}
+	n = q ? (int)strtol(q, NULL, 10) : 0;
+	/* no step asked for: the latest this reader may see */
+	if (!q && story_position(http_store(rq), id, 0, reader, &pos, &e) == 0) {
+		steps = json_object_get(pos, "steps");
+		if (json_array_size(steps))
+			n = (int)json_integer_value(json_array_get(steps, json_array_size(steps) - 1));
+		json_decref(pos);
+		pos = NULL;
+	}
+	if (story_position(http_store(rq), id, n, reader, &pos, &e) < 0) {
+		web_error_page(rq, r, e.code == ERR_NOTFOUND ? 404 : 500,
+			       e.code == ERR_NOTFOUND ? "There is no such step to show." : e.msg);
+		goto done;
+	}
+	/* the stops: the set-up and the steps this reader may see */
+	steps = json_object_get(pos, "steps");
+	nsteps = (int)json_array_size(steps);
+	for (int k = 0; k < nsteps; k++)
+		if (json_integer_value(json_array_get(steps, (size_t)k)) == n)
+			idx = k;
+	seatsj = json_array();
+	for (int k = 0; k < nseats; k++)
+		json_array_append_new(seatsj, json_pack("{s:i,s:s}", "seat", seats[k].seat, "name", seats[k].name));
+	data = json_pack("{s:I,s:s,s:i,s:i,s:i}", "id", (json_int_t)id, "game_title", web_game_title(g.game), "n", n,
+			 "stop", idx + 1, "stops", nsteps);
+	/* first / back / forward / last, as links that keep the seat */
+	{
+		int first = 0, back = idx >= 1 ? (int)json_integer_value(json_array_get(steps, (size_t)idx - 1)) : 0,
+		    fwd = idx + 1 < nsteps ? (int)json_integer_value(json_array_get(steps, (size_t)idx + 1)) : -1,
+		    last = nsteps ? (int)json_integer_value(json_array_get(steps, (size_t)nsteps - 1)) : 0;
+		const struct {
+			const char *key;
+			int to, on;
+		} nav[] = { { "first", first, n != 0 }, { "back", back, n != 0 }, { "forward", fwd, fwd >= 0 },
+			    { "last", last, n != last } };
+		for (size_t k = 0; k < sizeof(nav) / sizeof(nav[0]); k++) {
+			if (!nav[k].on)
+				continue;
+			buf_reset(&link);
+			buf_addf(&link, "/games/%lld/replay?n=%d", (long long)id, nav[k].to);
+			if (seat >= 0 && held > 1)
+				buf_addf(&link, "&seat=%d", seat);
+			json_object_set_new(data, nav[k].key, json_string(link.data));
+		}
+	}
+	if (json_is_object(json_object_get(pos, "entry")))
+		json_object_set_new(data, "entry", page_entry(json_object_get(pos, "entry"), now));
+	changed = json_array();
+	json_array_foreach(json_object_get(pos, "changed"), i, c) {
+		char *before = short_value(json_object_get(c, "before")), *after = short_value(json_object_get(c, "after"));
+		if (i >= 30)
+			break;
+		json_array_append_new(changed, json_pack("{s:O,s:s,s:s}", "path", json_object_get(c, "path"), "before",
+							 before, "after", after));
+		free(before);
+		free(after);
+	}
+	json_object_set_new(data, "has_changed", json_boolean(json_array_size(changed) > 0));
+	json_object_set_new(data, "changed", changed);
+	if (web_board(g.game, json_object_get(pos, "view"), seatsj, seat, &svg) == 0) {
+		json_object_set_new(data, "board", json_string(svg.data));
+	} else {
+		json_t *items = json_array(), *v;
+		const char *key;
+		json_object_foreach(json_object_get(pos, "view"), key, v) {
+			char *text = short_value(v);
+			json_array_append_new(items, json_pack("{s:s,s:s}", "key", key, "value", text));
+			free(text);
+		}
+		json_object_set_new(data, "view_items", items);
+	}
+	json_decref(seatsj);
+	snprintf(title, sizeof(title), "%s #%lld: replay", web_game_title(g.game), (long long)id);
+	web_render(rq, r, 200, "replay", title, data);
+done:
+	buf_release(&svg);
+	buf_release(&link);
+	json_decref(pos);
+	views_game_info_release(&g, seats, nseats);
+}
