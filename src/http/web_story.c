@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/share.h"
 #include "engine/story.h"
 #include "engine/views.h"
+#include "http/form.h"
 #include "http/web.h"
 #include "util/clock.h"
 #include "util/banned.h"
@@ -57,6 +59,39 @@ static int reader_of(struct http_request *rq, int seat)
 	return rq->sess.is_admin ? GAME_VIEWER_ALL : -1;
 }
 
+/*
+ * For a finished game's players: who allows showing it to anyone by its
+ * link, and the link once all do: story's "share" {"you_allow","shared",
+ * "allowed","waiting","link"}.
+ */
+static void share_json(struct http_request *rq, int64_t id, int seat, const json_t *game, json_t *story)
+{
+	struct share_state st;
+	struct err e = {0};
+	struct buf allowed = BUF_INIT, waiting = BUF_INIT;
+	json_t *o, *s;
+	size_t i;
+	char link[64];
+
+	if (seat < 0 || share_state(http_store(rq), id, &st, &e) < 0 || !st.over)
+		return;
+	json_array_foreach(json_object_get(game, "seats"), i, s) {
+		int k = (int)json_integer_value(json_object_get(s, "seat"));
+		struct buf *b = (st.allowed >> k) & 1u ? &allowed : &waiting;
+		if (!((st.players >> k) & 1u))
+			continue;
+		buf_addf(b, "%s%s", b->len ? ", " : "", k == seat ? "you" : json_string_value(json_object_get(s, "name")));
+	}
+	snprintf(link, sizeof(link), "/games/%lld/watch", (long long)id);
+	o = json_pack("{s:b,s:b,s:s,s:s}", "you_allow", (st.allowed >> seat) & 1u, "shared", st.shared, "allowed",
+		      allowed.data, "waiting", waiting.data);
+	if (st.shared)
+		json_object_set_new(o, "link", json_string(link));
+	json_object_set_new(story, "share", o);
+	buf_release(&allowed);
+	buf_release(&waiting);
+}
+
 void web_story_since(struct http_request *rq, int64_t id, int seat, json_t *game)
 {
 	struct err e = {0};
@@ -79,6 +114,7 @@ void web_story_since(struct http_request *rq, int64_t id, int seat, json_t *game
 		json_object_set_new(story, "earlier", json_integer((json_int_t)(n - shown)));
 	if (seat >= 0)
 		json_object_set_new(story, "seat", json_integer(seat));
+	share_json(rq, id, seat, game, story);
 	json_object_set_new(game, "story", story);
 	json_decref(since);
 	json_decref(log);
@@ -131,29 +167,28 @@ static char *short_value(const json_t *v)
 	return text ? text : strdup("");
 }
 
-void web_story_replay(struct http_request *rq, struct http_reply *r)
+/*
+ * The replay page of game id for reader (seat: the browser's seat, -1 none;
+ * held: how many seats it holds); page is "replay" or "watch" (the shared
+ * link), the path the step links go to.
+ */
+static void replay_page(struct http_request *rq, struct http_reply *r, int64_t id, int reader, int seat, int held,
+			const char *page)
 {
-	int64_t id = rq->ids[0], now = clock_now_ms();
+	int64_t now = clock_now_ms();
 	const char *q = http_query(rq, "n");
 	struct store_game g;
 	struct store_seat *seats = NULL;
 	struct err e = {0};
 	struct buf svg = BUF_INIT, link = BUF_INIT;
 	json_t *pos = NULL, *data = NULL, *steps, *changed, *seatsj, *c;
-	int nseats = 0, held, seat, reader, n, idx = -1, nsteps, over;
+	int nseats = 0, n, idx = -1, nsteps;
 	size_t i;
 	char title[96];
 
 	if (views_game_info(http_store(rq), id, &g, &seats, &nseats, &e) < 0) {
 		web_error_page(rq, r, e.code == ERR_NOTFOUND ? 404 : 500, e.code == ERR_NOTFOUND ? "No such game." : e.msg);
 		return;
-	}
-	over = strcmp(g.status, "active") != 0;
-	seat = web_seat(rq, id, &held);
-	reader = reader_of(rq, seat);
-	if (reader == -1 && !over) {
-		web_error_page(rq, r, 403, "The replay of a running game is for its players; anyone may watch it once it is over.");
-		goto done;
 	}
 	n = q ? (int)strtol(q, NULL, 10) : 0;
 	/* no step asked for: the latest this reader may see */
@@ -178,8 +213,8 @@ void web_story_replay(struct http_request *rq, struct http_reply *r)
 	seatsj = json_array();
 	for (int k = 0; k < nseats; k++)
 		json_array_append_new(seatsj, json_pack("{s:i,s:s}", "seat", seats[k].seat, "name", seats[k].name));
-	data = json_pack("{s:I,s:s,s:i,s:i,s:i}", "id", (json_int_t)id, "game_title", web_game_title(g.game), "n", n,
-			 "stop", idx + 1, "stops", nsteps);
+	data = json_pack("{s:I,s:s,s:i,s:i,s:i,s:b}", "id", (json_int_t)id, "game_title", web_game_title(g.game), "n",
+			 n, "stop", idx + 1, "stops", nsteps, "watch", strcmp(page, "watch") == 0);
 	/* first / back / forward / last, as links that keep the seat */
 	{
 		int first = 0, back = idx >= 1 ? (int)json_integer_value(json_array_get(steps, (size_t)idx - 1)) : 0,
@@ -194,7 +229,7 @@ void web_story_replay(struct http_request *rq, struct http_reply *r)
 			if (!nav[k].on)
 				continue;
 			buf_reset(&link);
-			buf_addf(&link, "/games/%lld/replay?n=%d", (long long)id, nav[k].to);
+			buf_addf(&link, "/games/%lld/%s?n=%d", (long long)id, page, nav[k].to);
 			if (seat >= 0 && held > 1)
 				buf_addf(&link, "&seat=%d", seat);
 			json_object_set_new(data, nav[k].key, json_string(link.data));
@@ -234,4 +269,61 @@ done:
 	buf_release(&link);
 	json_decref(pos);
 	views_game_info_release(&g, seats, nseats);
+}
+
+void web_story_replay(struct http_request *rq, struct http_reply *r)
+{
+	struct store_game g;
+	struct store_seat *seats = NULL;
+	struct err e = {0};
+	int nseats = 0, held, seat, over;
+
+	if (views_game_info(http_store(rq), rq->ids[0], &g, &seats, &nseats, &e) < 0) {
+		web_error_page(rq, r, e.code == ERR_NOTFOUND ? 404 : 500, e.code == ERR_NOTFOUND ? "No such game." : e.msg);
+		return;
+	}
+	over = strcmp(g.status, "active") != 0;
+	views_game_info_release(&g, seats, nseats);
+	seat = web_seat(rq, rq->ids[0], &held);
+	if (seat < 0 && !rq->sess.is_admin && !over) {
+		web_error_page(rq, r, 403, "The replay of a running game is for its players; anyone may watch it once it is over.");
+		return;
+	}
+	replay_page(rq, r, rq->ids[0], reader_of(rq, seat), seat, held, "replay");
+}
+
+void web_story_watch(struct http_request *rq, struct http_reply *r)
+{
+	struct share_state st;
+	struct err e = {0};
+
+	if (share_state(http_store(rq), rq->ids[0], &st, &e) < 0 || !st.shared) {
+		web_error_page(rq, r, 404, "This game is not shared: it is shown to anyone once it is over and all its players allow it.");
+		return;
+	}
+	/* as a spectator sees it, whoever asks */
+	replay_page(rq, r, rq->ids[0], -1, -1, 0, "watch");
+}
+
+void web_story_share_post(struct http_request *rq, struct http_reply *r)
+{
+	int64_t id = rq->ids[0];
+	const char *allow = form_get(rq->form, "allow");
+	struct actor a = { .user_id = rq->sess.user_id, .channel = "web", .client = rq->client,
+			   .flags = ACTOR_REASON_OPTIONAL };
+	struct err e = {0};
+	char path[64];
+	int rc;
+
+	/* a signed-in player of this game (routes.h: ROUTE_USER | ROUTE_SEAT | ROUTE_PLAYER) */
+	if (!allow || (strcmp(allow, "1") != 0 && strcmp(allow, "0") != 0)) {
+		web_error_page(rq, r, 400, "Say whether you allow it: allow=1 or allow=0.");
+		return;
+	}
+	if ((rc = share_set(http_store(rq), id, rq->seat, rq->sess.user_id, allow[0] == '1', &a, clock_now_ms(), &e)) < 0) {
+		web_error_page(rq, r, http_status_for(rc), e.msg);
+		return;
+	}
+	snprintf(path, sizeof(path), "/games/%lld?seat=%d", (long long)id, rq->seat);
+	http_reply_redirect(r, path);
 }

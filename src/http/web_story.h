@@ -26,4 +26,10 @@ void web_story_log(struct http_request *rq, struct http_reply *r);
  */
 void web_story_replay(struct http_request *rq, struct http_reply *r);
 
+/* GET /games/{id}/watch: the replay of a shared game for anyone, signed in or not (404 unless shared). */
+void web_story_watch(struct http_request *rq, struct http_reply *r);
+
+/* POST /games/{id}/share: the seat's player allows (allow=1) or stops allowing (0) the game to be shown by its link. */
+void web_story_share_post(struct http_request *rq, struct http_reply *r);
+
 #endif

@@ -224,7 +224,7 @@ static void test_story__replay_for_everyone_once_over_and_the_lobby(void)
 {
 	const char *body = "{\"game\":\"counting-race\",\"players\":[{\"name\":\"Ann\",\"email\":\"ann@example.org\"},"
 			   "{\"name\":\"Cy\",\"email\":\"cy@example.org\"}],\"options\":{\"target\":2}}";
-	char ann[128], bob[128], path[96], moves[96], token[64];
+	char ann[128], bob[128], path[96], moves[96], token[64], cytoken[64];
 	struct buf b = BUF_INIT;
 	struct ht_resp r;
 	int64_t other;
@@ -234,9 +234,12 @@ static void test_story__replay_for_everyone_once_over_and_the_lobby(void)
 	other = json_integer_value(json_object_get(r.json, "id"));
 	snprintf(token, sizeof(token), "%s",
 		 json_string_value(json_object_get(json_array_get(json_object_get(r.json, "seats"), 0), "token")));
+	snprintf(cytoken, sizeof(cytoken), "%s",
+		 json_string_value(json_object_get(json_array_get(json_object_get(r.json, "seats"), 1), "token")));
 	ht_resp_release(&r);
-	sign_in(seat_tokens[0], ann, sizeof(ann));
-	sign_in(seat_tokens[1], bob, sizeof(bob));
+	/* full sessions: a seat link's session sees its own game only */
+	CU_ASSERT_EQUAL_FATAL(ht_sign_in(&d, "ann@example.org", ann, sizeof(ann)), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_sign_in(&d, "bob@example.org", bob, sizeof(bob)), 0);
 	/* Bob is no player of it: no replay while it runs */
 	snprintf(path, sizeof(path), "/games/%lld/replay", (long long)other);
 	CU_ASSERT_EQUAL(page(path, bob, NULL), 403);
@@ -256,6 +259,62 @@ static void test_story__replay_for_everyone_once_over_and_the_lobby(void)
 	/* the lobby has the final score, winner first */
 	CU_ASSERT_EQUAL(page("/", ann, &b), 200);
 	CU_ASSERT(strstr(b.data, "Ann 3, Cy 0") != NULL);
+	buf_reset(&b);
+
+	/* shown to anyone by its link only once both players allow it */
+	snprintf(path, sizeof(path), "/games/%lld/watch", (long long)other);
+	CU_ASSERT_EQUAL(page(path, NULL, NULL), 404);
+	{
+		char gpath[64], spath[64], csrf[64], form[160], cy[128];
+		struct ht_resp pr;
+		snprintf(gpath, sizeof(gpath), "/games/%lld", (long long)other);
+		snprintf(spath, sizeof(spath), "/games/%lld/share", (long long)other);
+		CU_ASSERT_EQUAL(page(gpath, ann, &b), 200);
+		CU_ASSERT(strstr(b.data, "Waiting for you, Cy.") != NULL);
+		buf_reset(&b);
+		CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", gpath, ann, NULL, &pr), 0);
+		CU_ASSERT_EQUAL(ht_form_value(&pr, "csrf", csrf, sizeof(csrf)), 0);
+		ht_resp_release(&pr);
+		/* without the form's token: refused */
+		CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", spath, ann, "allow=1&seat=0", &pr), 0);
+		CU_ASSERT_EQUAL(pr.status, 403);
+		ht_resp_release(&pr);
+		snprintf(form, sizeof(form), "csrf=%s&allow=1&seat=0", csrf);
+		CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", spath, ann, form, &pr), 0);
+		CU_ASSERT_EQUAL(pr.status, 303);
+		ht_resp_release(&pr);
+		CU_ASSERT_EQUAL(page(path, NULL, NULL), 404);
+		/* Bob holds no seat in it: he cannot decide for anyone */
+		snprintf(form, sizeof(form), "csrf=%s&allow=1", csrf);
+		CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", spath, bob, form, &pr), 0);
+		CU_ASSERT_EQUAL(pr.status, 403);
+		ht_resp_release(&pr);
+		/* Cy allows it too: the link works for anyone, signed in or not */
+		sign_in(cytoken, cy, sizeof(cy));
+		CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", gpath, cy, NULL, &pr), 0);
+		CU_ASSERT_EQUAL(ht_form_value(&pr, "csrf", csrf, sizeof(csrf)), 0);
+		ht_resp_release(&pr);
+		snprintf(form, sizeof(form), "csrf=%s&allow=1&seat=1", csrf);
+		CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", spath, cy, form, &pr), 0);
+		CU_ASSERT_EQUAL(pr.status, 303);
+		ht_resp_release(&pr);
+		CU_ASSERT_EQUAL(page(path, NULL, &b), 200);
+		CU_ASSERT(strstr(b.data, "Step 2 of 2: <strong>Ann: end</strong>") != NULL);
+		CU_ASSERT(strstr(b.data, "Back to the game") == NULL);
+		buf_reset(&b);
+		CU_ASSERT_EQUAL(page(gpath, ann, &b), 200);
+		CU_ASSERT(strstr(b.data, "Anyone with this link can watch the game") != NULL);
+		buf_reset(&b);
+		/* Ann changes her mind: the link stops working */
+		CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", gpath, ann, NULL, &pr), 0);
+		CU_ASSERT_EQUAL(ht_form_value(&pr, "csrf", csrf, sizeof(csrf)), 0);
+		ht_resp_release(&pr);
+		snprintf(form, sizeof(form), "csrf=%s&allow=0&seat=0", csrf);
+		CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", spath, ann, form, &pr), 0);
+		CU_ASSERT_EQUAL(pr.status, 303);
+		ht_resp_release(&pr);
+		CU_ASSERT_EQUAL(page(path, NULL, NULL), 404);
+	}
 	buf_release(&b);
 }
 

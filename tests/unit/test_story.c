@@ -7,6 +7,7 @@
 
 #include "engine/create.h"
 #include "engine/registry.h"
+#include "engine/share.h"
 #include "engine/story.h"
 #include "engine/submit.h"
 #include "engine/views.h"
@@ -361,6 +362,126 @@ static void test_story__undo_ends_when_the_turn_passes(void)
 	}
 }
 
+/*
+ * A played game of ops told to each seat and a spectator: steps a game
+ * tells in its own words (describe) read as sentences, with no seat numbers
+ * and not as the step's notation. Returns how many sentences were checked.
+ */
+static int check_game_words(const struct game_ops *ops)
+{
+	struct create_player players[2] = { { "Yara", "yara@example.org" }, { "Zed", "zed@example.org" } };
+	struct create_spec ng = { .game = ops->id, .players = players, .nplayers = 2, .seed = 5, .have_seed = 1 };
+	struct err e = {0};
+	int64_t id = 0;
+	int checked = 0;
+
+	if (!ops->describe || ops->min_players > 2)
+		return 0;
+	CU_ASSERT_EQUAL_FATAL(create_setup(st, &ng, &id, NULL, &e), 0);
+	/* the first legal step of whoever must act, 60 times or until the game is over */
+	for (int i = 0; i < 60; i++) {
+		json_t *g = NULL, *legal = NULL;
+		int seat, rc;
+		CU_ASSERT_EQUAL_FATAL(views_game_json(st, id, -1, 0, &g, &e), 0);
+		seat = json_array_size(json_object_get(g, "active_seats"))
+			? (int)json_integer_value(json_array_get(json_object_get(g, "active_seats"), 0)) : -1;
+		json_decref(g);
+		if (seat < 0)
+			break;
+		CU_ASSERT_EQUAL_FATAL(views_legal_json(st, id, seat, &legal, &e), 0);
+		rc = json_array_size(json_object_get(legal, "moves"))
+			? play(id, seat, json_string_value(json_array_get(json_object_get(legal, "moves"),
+									   (size_t)i % json_array_size(json_object_get(legal, "moves")))),
+			       NULL, NULL, NULL, 0)
+			: -1;
+		json_decref(legal);
+		CU_ASSERT_EQUAL_FATAL(rc, 0);
+	}
+	for (int viewer = -1; viewer < 2; viewer++) {
+		json_t *log = log_for(id, viewer), *m;
+		size_t i;
+		CU_ASSERT(json_array_size(log) > 0);
+		json_array_foreach(log, i, m) {
+			const char *text = json_string_value(json_object_get(m, "text"));
+			char fallback[600];
+			CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+			CU_ASSERT(*text != '\0');
+			snprintf(fallback, sizeof(fallback), "%s: ", json_string_value(json_object_get(m, "name")));
+			if (strncmp(text, fallback, strlen(fallback)) == 0)
+				fprintf(stderr, "\n  %s: step %d is told as notation: %s\n", ops->id,
+					(int)json_integer_value(json_object_get(m, "n")), text);
+			CU_ASSERT(strncmp(text, fallback, strlen(fallback)) != 0);
+			CU_ASSERT(strstr(text, "seat 0") == NULL && strstr(text, "seat 1") == NULL);
+			CU_ASSERT(strstr(text, "Player 1") == NULL && strstr(text, "Player 2") == NULL);
+			checked++;
+		}
+		json_decref(log);
+	}
+	return checked;
+}
+
+static void test_story__every_game_with_words_tells_a_played_game(void)
+{
+	/* the test game in words, then every hosted game that has describe() */
+	CU_ASSERT(check_game_words(&worded) > 0);
+	for (size_t i = 0; registry_at(i); i++)
+		check_game_words(registry_at(i));
+}
+
+static void test_story__sharing_needs_every_player_and_the_end(void)
+{
+	int64_t id = new_game("counting-race", 2), ann = 0, bob = 0;
+	struct actor a = { .channel = "web", .flags = ACTOR_REASON_OPTIONAL };
+	struct store_game g = {0};
+	struct store_seat *seats = NULL;
+	struct share_state sh;
+	struct err e = {0};
+	int n = 0;
+
+	CU_ASSERT_EQUAL_FATAL(views_game_info(st, id, &g, &seats, &n, &e), 0);
+	ann = seats[0].user_id;
+	bob = seats[1].user_id;
+	views_game_info_release(&g, seats, n);
+	CU_ASSERT_FATAL(ann > 0 && bob > 0);
+	/* everyone allows a running game: not shown yet */
+	CU_ASSERT_EQUAL(share_set(st, id, 0, ann, 1, &a, 10, &e), 0);
+	CU_ASSERT_EQUAL(share_set(st, id, 1, bob, 1, &a, 10, &e), 0);
+	CU_ASSERT_EQUAL(share_state(st, id, &sh, &e), 0);
+	CU_ASSERT_EQUAL(sh.players, 3u);
+	CU_ASSERT_EQUAL(sh.allowed, 3u);
+	CU_ASSERT_EQUAL(sh.over, 0);
+	CU_ASSERT_EQUAL(sh.shared, 0);
+	/* Ann wins: shown */
+	CU_ASSERT_EQUAL(play(id, 0, "add 3", "add 3", "add 3", NULL, 0), 0);
+	CU_ASSERT_EQUAL(play(id, 0, "add 3", "end", NULL, NULL, 0), 0);
+	CU_ASSERT_EQUAL(share_state(st, id, &sh, &e), 0);
+	CU_ASSERT_EQUAL(sh.over, 1);
+	CU_ASSERT_EQUAL(sh.shared, 1);
+	/* Bob changes his mind: not shown */
+	CU_ASSERT_EQUAL(share_set(st, id, 1, bob, 0, &a, 20, &e), 0);
+	CU_ASSERT_EQUAL(share_state(st, id, &sh, &e), 0);
+	CU_ASSERT_EQUAL(sh.allowed, 1u);
+	CU_ASSERT_EQUAL(sh.shared, 0);
+	/* nobody decides for another seat */
+	CU_ASSERT_EQUAL(share_set(st, id, 1, ann, 1, &a, 30, &e), ERR_FORBIDDEN);
+	CU_ASSERT_EQUAL(share_set(st, id, 1, 0, 1, &a, 30, &e), ERR_FORBIDDEN);
+	CU_ASSERT_EQUAL(share_set(st, 999999, 0, ann, 1, &a, 30, &e), ERR_NOTFOUND);
+	CU_ASSERT_EQUAL(share_state(st, 999999, &sh, &e), ERR_NOTFOUND);
+	/* a new player in Bob's seat decides anew: Bob's old yes is not hers */
+	CU_ASSERT_EQUAL(share_set(st, id, 1, bob, 1, &a, 40, &e), 0);
+	{
+		struct store_conn *c;
+		int64_t eve = 0;
+		CU_ASSERT_EQUAL_FATAL(store_write_begin(st, &c, &e), 0);
+		CU_ASSERT_EQUAL(store_user_add(c, "eve-share@example.org", "Eve", 0, &eve, &e), 0);
+		CU_ASSERT_EQUAL_FATAL(store_seat_set(c, id, 1, eve, "Eve", "eve-share@example.org", &e), 0);
+		CU_ASSERT_EQUAL_FATAL(store_write_commit(c, &e), 0);
+	}
+	CU_ASSERT_EQUAL(share_state(st, id, &sh, &e), 0);
+	CU_ASSERT_EQUAL(sh.allowed, 1u);
+	CU_ASSERT_EQUAL(sh.shared, 0);
+}
+
 static CU_TestInfo cases[] = {
 	{ "test_story__a_game_without_words_reads_with_names", test_story__a_game_without_words_reads_with_names },
 	{ "test_story__sentences_hide_what_the_reader_may_not_see",
@@ -371,6 +492,9 @@ static CU_TestInfo cases[] = {
 	{ "test_story__since_your_last_turn", test_story__since_your_last_turn },
 	{ "test_story__replay_positions_per_reader", test_story__replay_positions_per_reader },
 	{ "test_story__undo_ends_when_the_turn_passes", test_story__undo_ends_when_the_turn_passes },
+	{ "test_story__sharing_needs_every_player_and_the_end", test_story__sharing_needs_every_player_and_the_end },
+	{ "test_story__every_game_with_words_tells_a_played_game",
+	  test_story__every_game_with_words_tells_a_played_game },
 	CU_TEST_INFO_NULL,
 };
 
