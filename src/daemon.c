@@ -96,6 +96,10 @@ int daemon_main(int argc, char **argv)
 		fprintf(stderr, "turnpostd: cannot initialise libsodium\n");
 		return 1;
 	}
+	if (log_open(cfg.log_file, &e) < 0) {
+		fprintf(stderr, "turnpostd: %s\n", e.msg);
+		return 1;
+	}
 	fake = getenv("TURNPOST_FAKE_NOW_MS");
 	if (fake && *fake) {
 		clock_set_fake_ms(strtoll(fake, NULL, 10));
@@ -105,6 +109,7 @@ int daemon_main(int argc, char **argv)
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
@@ -182,6 +187,14 @@ int daemon_main(int argc, char **argv)
 	do {
 		if (sigwait(&sigs, &sig) != 0)
 			sig = SIGTERM;
+		if (sig == SIGHUP) {
+			/* what can change without a restart: the log file and the email templates */
+			err_clear(&e);
+			if (log_reopen(&e) < 0)
+				log_error("SIGHUP: %s", e.msg);
+			notify_reload(notifier);
+			log_info("SIGHUP received: the log file opened again, the email templates to be read again");
+		}
 	} while (sig != SIGINT && sig != SIGTERM);
 	log_info("%s received: finishing requests in flight", sig == SIGINT ? "SIGINT" : "SIGTERM");
 	rc = 0;

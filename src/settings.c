@@ -97,6 +97,9 @@ static const struct settings_opt settings_table[] = {
 	  .help = "reverse proxies (addresses or ranges) whose X-Forwarded-For names the client; other peers' is ignored" },
 	{ .name = "port-file", .env = "TURNPOST_PORT_FILE", .arg = "FILE", .type = SETTINGS_STRING, STR(port_file),
 	  .min = 1, .help = "write the bound port to FILE once listening, for supervisors and tests" },
+	{ .name = "log-file", .env = "TURNPOST_LOG_FILE", .arg = "FILE", .type = SETTINGS_STRING, STR(log_file),
+	  .min = 1, .def_doc = "standard error",
+	  .help = "append the log to FILE (created 0640); SIGHUP opens it again, for logrotate" },
 	{ .name = "quiet", .env = "TURNPOST_QUIET", .type = SETTINGS_SWITCH, AT(quiet), 0, .def = "no",
 	  .help = "no per-request log lines; -q for short, yes or no in the file and environment" },
 

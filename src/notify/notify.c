@@ -443,6 +443,18 @@ static void *notify_thread(void *arg)
 		struct timespec ts;
 
 		err_clear(&e);
+		if (atomic_exchange(&n->reload, 0)) {
+			struct render_set *fresh = NULL;
+			if (notify__templates_load(n->cfg.templates_dir, &fresh, &e) < 0) {
+				log_error("notifier: the templates were not reloaded, the ones in use stay: %s", e.msg);
+				err_clear(&e);
+			} else {
+				render_set_free(n->tmpl);
+				n->tmpl = fresh;
+				const char *dir = n->cfg.templates_dir && *n->cfg.templates_dir ? n->cfg.templates_dir : NULL;
+				log_info("notifier: templates reloaded%s%s", dir ? " from " : "", dir ? dir : "");
+			}
+		}
 		if (notify_run_once(n, clock_now_ms(), NULL, &e) < 0)
 			log_error("notifier: %s", e.msg);
 		pthread_mutex_lock(&n->lock);
@@ -483,6 +495,14 @@ void notify_stop(struct notify *n)
 	pthread_mutex_unlock(&n->lock);
 	pthread_join(n->thread, NULL);
 	n->started = 0;
+}
+
+void notify_reload(struct notify *n)
+{
+	if (!n)
+		return;
+	atomic_store(&n->reload, 1);
+	notify_wake(n);
 }
 
 void notify_wake(struct notify *n)

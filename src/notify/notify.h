@@ -53,6 +53,12 @@ int notify_start(struct notify *n, struct err *err);
 void notify_stop(struct notify *n);
 /* Wake the thread now (after a commit that queued rows). Safe from any thread. */
 void notify_wake(struct notify *n);
+/*
+ * Load the email templates again (--templates DIR edited) before the next
+ * delivery; when they do not load, the ones in use stay and the error is
+ * logged. Safe from any thread (SIGHUP).
+ */
+void notify_reload(struct notify *n);
 
 struct notify_stats {
 	int reminders;   /* reminder rows queued */

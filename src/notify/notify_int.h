@@ -56,6 +56,7 @@ struct notify {
 	pthread_cond_t cond;
 	int wake;
 	atomic_int stopping;
+	atomic_int reload; /* notify_reload asked: load the templates again before the next pass */
 };
 
 /* Build the messages for rows (one row, or the rows of one digest). */

@@ -5,6 +5,21 @@
 
 enum log_level { LOG_DEBUG, LOG_INFO, LOG_WARN, LOG_ERROR };
 
+#include "util/err.h"
+
+/*
+ * Send the log (everything written to stderr, the library's messages too)
+ * to path, appended, created 0640; NULL or "" keeps stderr. 0 or a negative
+ * ERR_* with the reason.
+ */
+int log_open(const char *path, struct err *err);
+/*
+ * Open the log file again by its name (after logrotate moved it): lines
+ * written from now go to the new file. 0 (also when the log is stderr) or a
+ * negative ERR_*, and the old file stays in use.
+ */
+int log_reopen(struct err *err);
+
 /* Lines below this level are dropped (default LOG_INFO). */
 void log_set_level(enum log_level level);
 void log_msg(enum log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -268,6 +268,139 @@ static void test_ops__ipv6_and_unix_socket(void)
 	buf_release(&body);
 }
 
+/* Every file in dir whose name ends in .eml, concatenated into out. */
+static void read_mail(const char *dir, struct buf *out)
+{
+	char cmd[256];
+	FILE *p;
+	char chunk[4096];
+	size_t n;
+
+	buf_reset(out);
+	snprintf(cmd, sizeof(cmd), "cat %s/*.eml 2>/dev/null", dir);
+	p = popen(cmd, "r");
+	while (p && (n = fread(chunk, 1, sizeof(chunk), p)) > 0)
+		buf_add(out, chunk, n);
+	if (p)
+		pclose(p);
+	buf_addc(out, '\0');
+	out->len--;
+}
+
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/* file's text into out; waits (up to 15 s) until it holds needle want times; how many it holds. */
+static int wait_text(const char *file, const char *needle, int want, struct buf *out)
+{
+	int n = 0;
+
+	for (int i = 0; i < 150; i++) {
+		FILE *f = fopen(file, "rb");
+		char chunk[4096];
+		size_t got;
+
+		buf_reset(out);
+		while (f && (got = fread(chunk, 1, sizeof(chunk), f)) > 0)
+			buf_add(out, chunk, got);
+		if (f)
+			fclose(f);
+		buf_addc(out, '\0');
+		out->len--;
+		if ((n = count(out->data, needle)) >= want)
+			break;
+		sleep_ms(100);
+	}
+	return n;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/*
+ * SIGHUP does not stop the daemon: it opens --log-file again by name (after
+ * a rotation) and reloads --templates, keeping the old ones when the new do
+ * not load.
+ */
+static void test_ops__sighup_reopens_log_and_reloads_templates(void)
+{
+	char logfile[160], rotated[160], tdir[160], subject[200], maildir[160], cmd[400];
+	const char *args[] = { "--log-file", logfile, "--templates", tdir, NULL };
+	struct ht_daemon d;
+	struct buf text = BUF_INIT;
+	struct ht_resp r;
+	char admin[64], ann[64];
+	const char *body = "{\"game\":\"counting-race\",\"players\":[{\"name\":\"Cy\",\"email\":\"cy@example.org\"},"
+			   "{\"name\":\"Di\",\"email\":\"di@example.org\"}]}";
+	struct stat st;
+
+	snprintf(tdir, sizeof(tdir), "/tmp/tp-ops-tpl-%d", (int)getpid());
+	snprintf(logfile, sizeof(logfile), "%s/turnpostd.log", tdir);
+	snprintf(rotated, sizeof(rotated), "%s/turnpostd.log.1", tdir);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s && mkdir -p %s/email", tdir, tdir);
+	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+	snprintf(subject, sizeof(subject), "%s/email/invite.subject.mustache", tdir);
+	write_file(subject, "FIRST invitation");
+
+	CU_ASSERT_EQUAL_FATAL(ht_start(&d, args), 0);
+	snprintf(maildir, sizeof(maildir), "%s/var/mail", d.dir);
+	CU_ASSERT_FATAL(game_for_two(&d, admin, ann) > 0);
+	CU_ASSERT_EQUAL(wait_text(logfile, "(invite) written to", 2, &text), 2);
+	CU_ASSERT_EQUAL(stat(logfile, &st), 0);
+	CU_ASSERT_EQUAL(st.st_mode & 0777, 0640);
+	read_mail(maildir, &text);
+	CU_ASSERT_EQUAL(count(text.data, "Subject: FIRST invitation"), 2);
+
+	/* logrotate moves the file, then reloads */
+	CU_ASSERT_EQUAL(rename(logfile, rotated), 0);
+	write_file(subject, "SECOND invitation");
+	kill(d.pid, SIGHUP);
+	CU_ASSERT_EQUAL(wait_text(logfile, "SIGHUP received", 1, &text), 1);
+	CU_ASSERT_EQUAL(ht_api(&d, "GET", "/healthz", NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(wait_text(logfile, "GET /healthz 200", 1, &text), 1);
+	CU_ASSERT_EQUAL(wait_text(logfile, "notifier: templates reloaded", 1, &text), 1);
+	CU_ASSERT_EQUAL(ht_api(&d, "POST", "/api/v1/games", admin, body, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 201);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(wait_text(logfile, "(invite) written to", 2, &text), 2);
+	read_mail(maildir, &text);
+	CU_ASSERT_EQUAL(count(text.data, "Subject: SECOND invitation"), 2);
+	/* the rotated file has nothing written after the rotation */
+	wait_text(rotated, "SIGHUP", 0, &text);
+	CU_ASSERT_EQUAL(count(text.data, "SIGHUP"), 0);
+	CU_ASSERT_EQUAL(count(text.data, "(invite) written to"), 2);
+
+	/* a template that does not load: the ones in use stay */
+	write_file(subject, "{{#broken}} invitation");
+	kill(d.pid, SIGHUP);
+	CU_ASSERT_EQUAL(wait_text(logfile, "were not reloaded", 1, &text), 1);
+	CU_ASSERT_EQUAL(ht_api(&d, "POST", "/api/v1/games", admin, body, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 201);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(wait_text(logfile, "(invite) written to", 4, &text), 4);
+	read_mail(maildir, &text);
+	CU_ASSERT_EQUAL(count(text.data, "Subject: SECOND invitation"), 4);
+
+	CU_ASSERT_EQUAL(ht_stop(&d, SIGTERM), 0);
+	CU_ASSERT_EQUAL(wait_text(logfile, "stopped cleanly", 1, &text), 1);
+	ht_cleanup(&d);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tdir);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+	buf_release(&text);
+}
+
 static int suite_init(void)
 {
 	curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -284,6 +417,7 @@ static int suite_clean(void)
 static CU_TestInfo ops_cases[] = {
 	{ "test_ops__trusted_proxy", test_ops__trusted_proxy },
 	{ "test_ops__ipv6_and_unix_socket", test_ops__ipv6_and_unix_socket },
+	{ "test_ops__sighup_reopens_log_and_reloads_templates", test_ops__sighup_reopens_log_and_reloads_templates },
 	CU_TEST_INFO_NULL
 };
 
