@@ -129,6 +129,7 @@ int daemon_main(int argc, char **argv)
 	hc.threads = cfg.threads;
 	hc.log_requests = !cfg.quiet;
 	hc.trusted_proxies = cfg.trusted_proxy;
+	hc.degraded_after_s = cfg.degraded_after_s;
 	hc.inbound_secret = cfg.inbound_secret;
 	hc.inbound_body_limit = cfg.inbound_body_limit;
 	hc.inbound_any_sender = cfg.inbound_any_sender;

@@ -15,7 +15,8 @@ struct settings {
 	int port;
 	char base_url[256];
 	char port_file[512];
-	char log_file[512];        /* empty: standard error */
+	char log_file[512];
+	unsigned degraded_after_s;        /* empty: standard error */
 	char trusted_proxy[512];   /* empty: the peer is the client */
 	unsigned threads;
 	size_t body_limit;

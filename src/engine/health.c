@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "engine/health.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "util/banned.h"
@@ -14,6 +15,37 @@ int health_check(struct store *s, int *schema, struct err *err)
 	if ((rc = store_ping(s, err)) < 0)
 		return rc;
 	*schema = store_schema_version(s);
+	return 0;
+}
+
+int health_status(struct store *s, int64_t now, int64_t failing_after_ms, struct health_status *out,
+		  struct err *err)
+{
+	struct store_outbox_health oh;
+	struct store_conn *c;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = health_check(s, &out->schema, err)) < 0)
+		return rc;
+	if ((rc = store_read_acquire(s, &c, err)) < 0)
+		return rc;
+	rc = store_outbox_health(c, now - HEALTH_DEAD_WINDOW_MS, &oh, err);
+	store_read_release(c);
+	if (rc < 0)
+		return rc;
+	out->dead_recent = oh.dead_recent;
+	out->failing = oh.failing;
+	out->failing_for_ms = oh.failing ? now - oh.failing_since : 0;
+	if (out->dead_recent)
+		snprintf(out->problems[out->nproblems++], sizeof(out->problems[0]),
+			 "%d notification%s dead-lettered in the last 24 hours (turnpost outbox list --dead)",
+			 out->dead_recent, out->dead_recent == 1 ? " was" : "s were");
+	if (out->failing && out->failing_for_ms >= failing_after_ms)
+		snprintf(out->problems[out->nproblems++], sizeof(out->problems[0]),
+			 "delivery has failed for %lld minute%s (%d notification%s waiting for a retry)",
+			 (long long)(out->failing_for_ms / 60000), out->failing_for_ms / 60000 == 1 ? "" : "s",
+			 out->failing, out->failing == 1 ? "" : "s");
 	return 0;
 }
 

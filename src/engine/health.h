@@ -11,6 +11,24 @@
 /* The database answers (a cheap query): 0 and *schema (the applied migration), else the store's error (*schema 0). */
 int health_check(struct store *s, int *schema, struct err *err);
 
+/*
+ * Whether the server does its job, beyond answering: delivery of
+ * notifications. problems gets one sentence per trouble ("3 notifications
+ * were dead-lettered in the last 24 hours"), empty when none. The store's
+ * error when the database does not answer (then nothing else is known).
+ */
+#define HEALTH_DEAD_WINDOW_MS (24 * 3600 * 1000LL)
+struct health_status {
+	int schema;
+	int dead_recent;        /* notifications dead-lettered in the last HEALTH_DEAD_WINDOW_MS */
+	int failing;            /* notifications still pending after a failed attempt */
+	int64_t failing_for_ms; /* since the oldest of those was queued */
+	char problems[2][160];
+	int nproblems;
+};
+int health_status(struct store *s, int64_t now, int64_t failing_after_ms, struct health_status *out,
+		  struct err *err);
+
 /* Counters since the store was opened, for /metrics. */
 struct health_counters {
 	uint64_t group_commits;  /* commits of transactions shared by concurrent moves */

@@ -5,10 +5,35 @@
 #include "engine/health.h"
 #include "engine/registry.h"
 #include "http/metrics.h"
+#include "util/clock.h"
 #include "util/version.h"
 #include "util/banned.h"
 
 void api_public_healthz(struct http_request *rq, struct http_reply *r)
+{
+	struct health_status h;
+	struct err e = {0};
+	json_t *body, *problems = json_array();
+
+	if (health_status(http_store(rq), clock_now_ms(), (int64_t)http_config(rq)->degraded_after_s * 1000, &h,
+			  &e) < 0) {
+		json_decref(problems);
+		http_reply_problem(r, ERR_STORE, "database_unavailable", e.msg, NULL);
+		return;
+	}
+	for (int i = 0; i < h.nproblems; i++)
+		json_array_append_new(problems, json_string(h.problems[i]));
+	body = json_pack("{s:s,s:i,s:s,s:{s:i,s:i}}", "status", h.nproblems ? "degraded" : "ok", "schema", h.schema,
+			 "version", version_text, "notifications", "dead_last_24h", h.dead_recent, "failing",
+			 h.failing);
+	if (h.nproblems)
+		json_object_set_new(body, "problems", problems);
+	else
+		json_decref(problems);
+	http_reply_json(r, 200, body);
+}
+
+void api_public_readyz(struct http_request *rq, struct http_reply *r)
 {
 	struct err e = {0};
 	int schema;
@@ -17,7 +42,7 @@ void api_public_healthz(struct http_request *rq, struct http_reply *r)
 		http_reply_problem(r, ERR_STORE, "database_unavailable", e.msg, NULL);
 		return;
 	}
-	http_reply_json(r, 200, json_pack("{s:s,s:i,s:s}", "status", "ok", "schema", schema, "version", version_text));
+	http_reply_json(r, 200, json_pack("{s:s}", "status", "ready"));
 }
 
 void api_public_metrics(struct http_request *rq, struct http_reply *r)

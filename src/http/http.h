@@ -21,6 +21,7 @@ struct http_config {
 	unsigned max_connections;  /* 0 means 256 */
 	unsigned threads;          /* thread pool size; 0 means 16 */
 	int log_requests;          /* one line per request on stderr */
+	unsigned degraded_after_s;  /* /healthz says degraded when delivery has failed this long */
 	const char *trusted_proxies; /* addresses and ranges whose X-Forwarded-For is believed; NULL or "": none */
 	/* inbound email (http/api_inbound.c, docs/email.md) */
 	const char *inbound_secret; /* shared secret of POST /api/v1/inbound/email; NULL or "": the endpoint is off */

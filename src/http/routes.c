@@ -36,7 +36,9 @@
 #include "util/banned.h"
 
 const struct route routes[] = {
-	{ "GET", "/healthz", api_public_healthz, ROUTE_PUBLIC, "liveness: 200 when the database answers" },
+	{ "GET", "/healthz", api_public_healthz, ROUTE_PUBLIC,
+	  "liveness and status: ok or degraded (notifications dead-lettered or failing), 503 when the database does not answer" },
+	{ "GET", "/readyz", api_public_readyz, ROUTE_PUBLIC, "readiness: 200 when requests can be served, else 503" },
 	{ "GET", "/metrics", api_public_metrics, ROUTE_PUBLIC, "counters in Prometheus text format" },
 	{ "GET", "/api/v1/catalog", api_public_catalog, ROUTE_PUBLIC, "the hosted games, player counts and options" },
 	{ "GET", "/api/v1/me", api_me_get, ROUTE_AUTH, "who this token belongs to" },

@@ -207,6 +207,9 @@ static enum MHD_Result send_reply(struct MHD_Connection *conn, struct http_reply
 	}
 	if (r->location[0])
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_LOCATION, r->location);
+	/* every 503 says when to come back (the store's trouble is usually brief, or needs a restart) */
+	if (r->status == 503 && !r->retry_after[0])
+		snprintf(r->retry_after, sizeof(r->retry_after), "5");
 	if (r->retry_after[0])
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, r->retry_after);
 	if (r->preference_applied)

@@ -356,3 +356,24 @@ int store_outbox_dead_count(struct store_conn *c, int64_t game_id, int *count, s
 	store__reset(st);
 	return 0;
 }
+
+int store_outbox_health(struct store_conn *c, int64_t dead_since, struct store_outbox_health *out, struct err *err)
+{
+	static const char sql[] =
+		"SELECT (SELECT count(*) FROM outbox WHERE state = 'dead' AND next_at >= ?),"
+		" (SELECT count(*) FROM outbox WHERE state = 'pending' AND attempts > 0),"
+		" (SELECT coalesce(min(created_at), 0) FROM outbox WHERE state = 'pending' AND attempts > 0)";
+	struct store__st *st = store__stmt(c, sql, err);
+
+	memset(out, 0, sizeof(*out));
+	if (!st)
+		return ERR_STORE;
+	store__bind_int64(st, 1, dead_since);
+	if (store__step(st) != STORE__ROW)
+		return store__fail(c, "look at the delivery of notifications", err);
+	out->dead_recent = store__col_int(st, 0);
+	out->failing = store__col_int(st, 1);
+	out->failing_since = store__col_int64(st, 2);
+	store__reset(st);
+	return 0;
+}

@@ -77,4 +77,12 @@ int store_outbox_list_game(struct store_conn *c, int64_t game_id, struct store_o
 /* How many of the game's notifications are dead. */
 int store_outbox_dead_count(struct store_conn *c, int64_t game_id, int *count, struct err *err);
 
+/* How delivery goes, for /healthz. */
+struct store_outbox_health {
+	int dead_recent;       /* dead-lettered at or after the given time */
+	int failing;           /* pending after at least one failed attempt */
+	int64_t failing_since; /* the oldest of those was queued then (ms); 0 when none */
+};
+int store_outbox_health(struct store_conn *c, int64_t dead_since, struct store_outbox_health *out, struct err *err);
+
 #endif

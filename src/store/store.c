@@ -250,6 +250,11 @@ static int conn_open(struct store *s, struct store_conn *c, int writer, int busy
 	/* before WAL mode or a migration changes a file that is not ours */
 	if (writer && schema_check(c->db, s->path, &applied, err) < 0)
 		return ERR_INPUT;
+	/* SQLite opens a file it may not write read-only, and every write would fail later */
+	if (writer && sqlite3_db_readonly(c->db, "main") == 1)
+		return err_set(err, ERR_STORE,
+			       "database %s is read-only: its owner and mode must let this user write it and the directory "
+			       "it is in", s->path);
 	if (sqlite3_exec(c->db, pragmas, NULL, NULL, &msg) != SQLITE_OK) {
 		err_set(err, ERR_STORE, "cannot set up database %s: %s", s->path, msg ? msg : "?");
 		sqlite3_free(msg);

@@ -144,6 +144,7 @@ static size_t on_header(char *data, size_t size, size_t n, void *ctx)
 	header_value(data, len, "Content-Security-Policy", r->csp, sizeof(r->csp));
 	header_value(data, len, "X-Frame-Options", r->frame_options, sizeof(r->frame_options));
 	header_value(data, len, "Preference-Applied", r->preference_applied, sizeof(r->preference_applied));
+	header_value(data, len, "Retry-After", r->retry_after, sizeof(r->retry_after));
 	{
 		char cookie[400] = "";
 		header_value(data, len, "Set-Cookie", cookie, sizeof(cookie));

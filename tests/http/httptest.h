@@ -27,6 +27,7 @@ struct ht_resp {
 	char csp[512];
 	char frame_options[32];
 	char preference_applied[64];
+	char retry_after[16];
 	json_t *json; /* parsed body when it is JSON, else NULL */
 };
 

@@ -401,6 +401,152 @@ static void test_ops__sighup_reopens_log_and_reloads_templates(void)
 	buf_release(&text);
 }
 
+/* /healthz for d: its status word ("ok", "degraded"; "" on failure) and the problems joined into problems. */
+static long health(const struct ht_daemon *d, const char *path, char *status, size_t size, struct buf *problems,
+		   char retry_after[16])
+{
+	struct ht_resp r;
+	long code;
+
+	snprintf(status, size, "%s", "");
+	buf_reset(problems);
+	if (ht_api(d, "GET", path, NULL, NULL, &r) < 0)
+		return -1;
+	code = r.status;
+	if (r.json && json_string_value(json_object_get(r.json, "status")))
+		snprintf(status, size, "%s", json_string_value(json_object_get(r.json, "status")));
+	for (size_t i = 0; i < json_array_size(json_object_get(r.json, "problems")); i++)
+		buf_addf(problems, "%s|", json_string_value(json_array_get(json_object_get(r.json, "problems"), i)));
+	buf_addc(problems, '\0');
+	problems->len--;
+	if (retry_after)
+		snprintf(retry_after, 16, "%s", r.retry_after);
+	ht_resp_release(&r);
+	return code;
+}
+
+/* /healthz says degraded, and why, when notifications are dead-lettered or keep failing; /readyz stays ready. */
+static void test_ops__healthz_degraded(void)
+{
+	char hook[96], status[32], admin[64], ann[64];
+#define SECRET "whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="
+	const char *dead[] = { "--mail-transport", "webhook", "--webhook-url", hook, "--webhook-secret", SECRET,
+			       "--mail-attempts", "1", NULL };
+	const char *failing[] = { "--mail-transport", "webhook", "--webhook-url", hook, "--webhook-secret", SECRET,
+				  "--mail-attempts", "5", "--mail-backoff", "3600", "--degraded-after", "0", NULL };
+	struct ht_daemon d;
+	struct buf problems = BUF_INIT, text = BUF_INIT;
+	int port;
+
+	/* nothing listens on this port: every delivery fails at once */
+	{
+		char dir[64] = "/tmp/tp-ops-port-XXXXXX", portfile[128], cmd[96];
+		CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+		snprintf(portfile, sizeof(portfile), "%s/port", dir);
+		pid_t pid = start_raw(dir, "127.0.0.1:0", portfile);
+		port = wait_number(portfile);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		CU_ASSERT_EQUAL(system(cmd), 0);
+	}
+	snprintf(hook, sizeof(hook), "http://127.0.0.1:%d/hook", port);
+
+	CU_ASSERT_EQUAL_FATAL(ht_start(&d, dead), 0);
+	CU_ASSERT_EQUAL(health(&d, "/healthz", status, sizeof(status), &problems, NULL), 200);
+	ASSERT_STR_EQ(status, "ok");
+	ASSERT_STR_EQ(problems.data, "");
+	CU_ASSERT_FATAL(game_for_two(&d, admin, ann) > 0);
+	CU_ASSERT_EQUAL(wait_text(d.log, ") is dead after", 2, &text), 2);
+	CU_ASSERT_EQUAL(health(&d, "/healthz", status, sizeof(status), &problems, NULL), 200);
+	ASSERT_STR_EQ(status, "degraded");
+	CU_ASSERT_PTR_NOT_NULL(strstr(problems.data, "2 notifications were dead-lettered in the last 24 hours"));
+	CU_ASSERT_EQUAL(health(&d, "/readyz", status, sizeof(status), &problems, NULL), 200);
+	ASSERT_STR_EQ(status, "ready");
+	ht_cleanup(&d);
+
+	CU_ASSERT_EQUAL_FATAL(ht_start(&d, failing), 0);
+	CU_ASSERT_FATAL(game_for_two(&d, admin, ann) > 0);
+	CU_ASSERT_EQUAL(wait_text(d.log, "retrying in", 2, &text), 2);
+	CU_ASSERT_EQUAL(health(&d, "/healthz", status, sizeof(status), &problems, NULL), 200);
+	ASSERT_STR_EQ(status, "degraded");
+	CU_ASSERT_PTR_NOT_NULL(strstr(problems.data, "delivery has failed for 0 minutes (2 notifications waiting"));
+	CU_ASSERT_PTR_NULL(strstr(problems.data, "dead-lettered"));
+	ht_cleanup(&d);
+	buf_release(&problems);
+	buf_release(&text);
+}
+
+/* A disk that fails a sync: the move, /healthz and /readyz answer 503, each with Retry-After. */
+static void test_ops__failed_disk_unready_with_retry_after(void)
+{
+	struct ht_daemon d;
+	struct buf problems = BUF_INIT;
+	char admin[64], ann[64], status[32], retry[16];
+	int64_t id;
+
+	CU_ASSERT_EQUAL_FATAL(ht_start(&d, NULL), 0);
+	id = game_for_two(&d, admin, ann);
+	CU_ASSERT_FATAL(id > 0);
+	CU_ASSERT_EQUAL(add_one(&d, id, ann, NULL), 200);
+	CU_ASSERT_EQUAL(health(&d, "/readyz", status, sizeof(status), &problems, retry), 200);
+	ASSERT_STR_EQ(retry, "");
+	/* the test daemon fails its next sync on SIGUSR2 */
+	CU_ASSERT_EQUAL(kill(d.pid, SIGUSR2), 0);
+	sleep_ms(100);
+	{
+		char path[96];
+		struct ht_resp r;
+		snprintf(path, sizeof(path), "/api/v1/games/%lld/moves", (long long)id);
+		CU_ASSERT_EQUAL(ht_api(&d, "POST", path, ann, "{\"moves\":[\"add 1\"]}", &r), 0);
+		CU_ASSERT_EQUAL(r.status, 503);
+		ASSERT_STR_EQ(r.retry_after, "5");
+		ht_resp_release(&r);
+	}
+	CU_ASSERT_EQUAL(health(&d, "/healthz", status, sizeof(status), &problems, retry), 503);
+	ASSERT_STR_EQ(retry, "5");
+	CU_ASSERT_EQUAL(health(&d, "/readyz", status, sizeof(status), &problems, retry), 503);
+	ASSERT_STR_EQ(retry, "5");
+	ht_cleanup(&d);
+	buf_release(&problems);
+}
+
+/* A database file this user may not write stops the start with a clear message, changing nothing. */
+static void test_ops__read_only_database_refused(void)
+{
+	char dir[64] = "/tmp/tp-ops-ro-XXXXXX", db[128], log[128], cmd[512], bin[512];
+	struct buf text = BUF_INIT;
+	struct stat before, after;
+	int status;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(db, sizeof(db), "%s/turnpost.db", dir);
+	snprintf(log, sizeof(log), "%s/daemon.log", dir);
+	snprintf(bin, sizeof(bin), "%s/tests/turnpost-test", builddir());
+	snprintf(cmd, sizeof(cmd), "%s --db %s user add a@example.org --create >/dev/null 2>&1", bin, db);
+	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+	CU_ASSERT_EQUAL(chmod(db, 0444), 0);
+	CU_ASSERT_EQUAL(stat(db, &before), 0);
+	snprintf(bin, sizeof(bin), "%s/tests/turnpostd-test", builddir());
+	/* root writes whatever the mode says: run as nobody, in a directory nobody may write */
+	if (geteuid() == 0)
+		snprintf(cmd, sizeof(cmd),
+			 "chown nobody %s && runuser -u nobody -- %s --db %s --listen 127.0.0.1:0 >%s 2>&1", dir, bin,
+			 db, log);
+	else
+		snprintf(cmd, sizeof(cmd), "%s --db %s --listen 127.0.0.1:0 >%s 2>&1", bin, db, log);
+	status = system(cmd);
+	CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) != 0);
+	wait_text(log, "read-only", 1, &text);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text.data, "is read-only"));
+	CU_ASSERT_EQUAL(stat(db, &after), 0);
+	CU_ASSERT_EQUAL(before.st_mtime, after.st_mtime);
+	CU_ASSERT_EQUAL(before.st_size, after.st_size);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+	buf_release(&text);
+}
+
 static int suite_init(void)
 {
 	curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -417,6 +563,9 @@ static int suite_clean(void)
 static CU_TestInfo ops_cases[] = {
 	{ "test_ops__trusted_proxy", test_ops__trusted_proxy },
 	{ "test_ops__ipv6_and_unix_socket", test_ops__ipv6_and_unix_socket },
+	{ "test_ops__healthz_degraded", test_ops__healthz_degraded },
+	{ "test_ops__failed_disk_unready_with_retry_after", test_ops__failed_disk_unready_with_retry_after },
+	{ "test_ops__read_only_database_refused", test_ops__read_only_database_refused },
 	{ "test_ops__sighup_reopens_log_and_reloads_templates", test_ops__sighup_reopens_log_and_reloads_templates },
 	CU_TEST_INFO_NULL
 };
