@@ -14,7 +14,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 packages="build-essential autoconf automake libtool pkg-config libmicrohttpd-dev libjansson-dev
-libsqlite3-dev libcurl4-openssl-dev libcunit1-dev libsodium-dev sqlite3 curl python3
+libsqlite3-dev libpq-dev libcurl4-openssl-dev libcunit1-dev libsodium-dev sqlite3 curl python3
 python3-aiosmtpd"
 
 say() { printf '%s\n' "setup: $*" >&2; }
@@ -23,6 +23,8 @@ deps() {
 	want=$packages
 	# the browser tests need Debian's chromium and node (for npm's playwright-core)
 	[ "${1:-}" = test ] && want="$want chromium"
+	# the PostgreSQL tests start throwaway clusters of their own (initdb, pg_ctl): the server's binaries
+	[ "${1:-}" = test ] && want="$want postgresql"
 	[ "${1:-}" = test ] && ! command -v node >/dev/null 2>&1 && want="$want nodejs npm"
 	missing=""
 	for p in $want; do

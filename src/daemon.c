@@ -55,6 +55,7 @@ int daemon_main(int argc, char **argv)
 {
 	struct settings cfg;
 	struct err e = {0};
+	char shown_db[256];
 	struct store *store = NULL;
 	struct http_server *srv = NULL;
 	struct http_config hc = {0};
@@ -119,7 +120,8 @@ int daemon_main(int argc, char **argv)
 	}
 	if (daemon_store_hook)
 		daemon_store_hook(store);
-	log_info("database %s ready (schema version %d)", cfg.db, store_schema_version(store));
+	store_target_redact(cfg.db, shown_db, sizeof(shown_db));
+	log_info("database %s ready (schema version %d)", shown_db, store_schema_version(store));
 	hc.listen_addr = cfg.listen_addr;
 	hc.port = cfg.port;
 	hc.base_url = cfg.base_url;
@@ -146,7 +148,10 @@ int daemon_main(int argc, char **argv)
 		       : strcmp(cfg.mail_transport, "webhook") == 0 ? NOTIFY_WEBHOOK
 								     : NOTIFY_FILE;
 	nc.base_url = http_server_base_url(srv);
-	if (!cfg.mail_dir[0]) {
+	if (!cfg.mail_dir[0] && store_target_is_postgres(cfg.db)) {
+		/* no file to sit beside: the default database's place */
+		snprintf(cfg.mail_dir, sizeof(cfg.mail_dir), "./var/mail");
+	} else if (!cfg.mail_dir[0]) {
 		/* beside the database: ./var/mail for the default ./var/turnpost.db */
 		const char *slash = strrchr(cfg.db, '/');
 		snprintf(cfg.mail_dir, sizeof(cfg.mail_dir), "%.*s%smail", slash ? (int)(slash - cfg.db) : 0, cfg.db,
@@ -184,7 +189,7 @@ int daemon_main(int argc, char **argv)
 	}
 	if (!admins)
 		log_info("no admin yet: create one and get an API token with "
-			 "\"turnpost --db %s user add you@example.org --admin\"", cfg.db);
+			 "\"turnpost --db %s user add you@example.org --admin\"", shown_db);
 	do {
 		if (sigwait(&sigs, &sig) != 0)
 			sig = SIGTERM;

@@ -63,6 +63,9 @@ static const struct cli_cmd cli_table[] = {
 	{ "restore", "FILE", SEC_DB,
 	  "replace the database by a backup, checked\nfirst (turnpostd stopped; the old database\nis kept aside)",
 	  cli_restore_run, 0 },
+	{ "migrate-db", "--from DATABASE --to DATABASE", SEC_DB,
+	  "copy a whole site between an SQLite file and\nPostgreSQL (either way) into an empty database;\nthen run verify on it",
+	  cli_migrate_db_run, 0 },
 };
 
 #define CLI_NCMDS (sizeof(cli_table) / sizeof(cli_table[0]))
@@ -188,7 +191,8 @@ int cli_open(struct cli *c)
 {
 	struct err e = {0};
 
-	if (access(c->db, F_OK) < 0) {
+	/* a PostgreSQL database is made by its server's administrator (createdb), never here */
+	if (!store_target_is_postgres(c->db) && access(c->db, F_OK) < 0) {
 		if (errno != ENOENT)
 			return cli_fail("cannot use the database %s (from %s): %s", c->db, c->db_from, strerror(errno));
 		if (!(c->cmd->flags & CLI_MAY_CREATE) || !cli_has(c, "--create"))

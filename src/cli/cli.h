@@ -75,6 +75,7 @@ int cli_open(struct cli *c);
 
 /* The commands (src/cli/<file>.c), referred to by the table in cli.c. */
 int cli_user_add(struct cli *c);
+int cli_migrate_db_run(struct cli *c);
 int cli_user_list(struct cli *c);
 int cli_user_link(struct cli *c);
 int cli_token_add(struct cli *c);

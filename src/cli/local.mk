@@ -3,7 +3,7 @@
 # The commands live in the library so that tests/turnpost-test can add the test game to them.
 libturnpost_a_SOURCES += \
 	src/cli/cli.c src/cli/cli.h src/cli/user.c src/cli/token.c src/cli/game.c src/cli/replay.c \
-	src/cli/action.c src/cli/outbox.c src/cli/backup.c
+	src/cli/action.c src/cli/outbox.c src/cli/backup.c src/cli/migrate.c
 turnpost_SOURCES = src/cli/main.c
 
 # The command table: help, per-command usage, declared options, and the man page agree

@@ -321,8 +321,14 @@ int notify_run_once(struct notify *n, int64_t now, struct notify_stats *stats, s
 	int nrows = 0, rc;
 
 	memset(st, 0, sizeof(*st));
-	if ((rc = notify__timers(n, now, st, err)) < 0)
-		return rc;
+	{
+		/* several daemons on one database: one of them at a time fires deadlines and reminders */
+		int leading = 1;
+		if ((rc = store_lead(n->store, STORE_LEAD_TIMERS, &leading, err)) < 0)
+			return rc;
+		if (leading && (rc = notify__timers(n, now, st, err)) < 0)
+			return rc;
+	}
 	for (;;) {
 		int due = 0;
 

@@ -87,7 +87,13 @@ int store_audit_list(struct store_conn *c, const struct store_audit_filter *f, s
 		" WHERE (?1 = 0 OR a.game_id = ?1) AND (?2 IS NULL OR a.action = ?2)"
 		" AND (?3 IS NULL OR a.actor = ?3 OR u.email = ?3 COLLATE NOCASE) AND (?4 = 0 OR a.id < ?4)"
 		" ORDER BY a.id DESC LIMIT ?5";
-	struct store__st *st = store__stmt(c, sql, err);
+	static const char pg_sql[] =
+		"SELECT " AUDIT_COLS " FROM audit a LEFT JOIN users u ON u.id = a.actor_user_id"
+		" WHERE (?1 = 0 OR a.game_id = ?1) AND (?2::text IS NULL OR a.action = ?2::text)"
+		" AND (?3::text IS NULL OR a.actor = ?3::text OR lower(u.email::text) = lower(?3::text))"
+		" AND (?4 = 0 OR a.id < ?4)"
+		" ORDER BY a.id DESC LIMIT ?5";
+	struct store__st *st = store__stmt(c, STORE__SQL(c, sql, pg_sql), err);
 	int limit = f->limit > 0 ? f->limit : AUDIT_LIMIT;
 
 	*out = NULL;

@@ -43,7 +43,7 @@ int store_chat_list(struct store_conn *c, int64_t game_id, int limit, struct sto
 		"SELECT * FROM (SELECT ch.id, ch.seat, COALESCE(u.name, s.name, 'someone'), ch.text, ch.at FROM chat ch"
 		" LEFT JOIN users u ON u.id = ch.user_id"
 		" LEFT JOIN seats s ON s.game_id = ch.game_id AND s.seat = ch.seat"
-		" WHERE ch.game_id = ? ORDER BY ch.id DESC LIMIT ?) ORDER BY 1";
+		" WHERE ch.game_id = ? ORDER BY ch.id DESC LIMIT ?) AS recent ORDER BY 1";
 	struct store__st *st = store__stmt(c, sql, err);
 	struct store_chat *list = NULL;
 	int count = 0, alloc = 0, r;

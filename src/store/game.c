@@ -247,7 +247,11 @@ int store_game_ids(struct store_conn *c, int64_t user_id, int limit, int64_t **i
 	static const char mine_sql[] =
 		"SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id"
 		" WHERE s.user_id = ? ORDER BY g.updated_at DESC, g.id DESC LIMIT ?";
-	struct store__st *st = store__stmt(c, user_id ? mine_sql : all_sql, err);
+	/* PostgreSQL orders a DISTINCT only by what it selects */
+	static const char mine_pg_sql[] =
+		"SELECT g.id FROM games g WHERE EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?)"
+		" ORDER BY g.updated_at DESC, g.id DESC LIMIT ?";
+	struct store__st *st = store__stmt(c, user_id ? STORE__SQL(c, mine_sql, mine_pg_sql) : all_sql, err);
 	int64_t *list = NULL;
 	int count = 0, alloc = 0, r;
 
@@ -320,7 +324,15 @@ int store_game_search(struct store_conn *c, const struct store_game_filter *f, i
 		" AND (?4 IS NULL OR (g.status = 'active' AND g.updated_at < ?4))"
 		" AND (?5 = 0 OR EXISTS (SELECT 1 FROM outbox o WHERE o.game_id = g.id AND o.state = 'dead'))"
 		" ORDER BY g.updated_at DESC, g.id DESC LIMIT ?6";
-	struct store__st *st = store__stmt(c, sql, err);
+	static const char pg_sql[] =
+		"SELECT g.id FROM games g WHERE (?1::text IS NULL OR g.game = ?1::text)"
+		" AND (?2::text IS NULL OR g.status = ?2::text)"
+		" AND (?3::text IS NULL OR EXISTS (SELECT 1 FROM seats s LEFT JOIN users u ON u.id = s.user_id"
+		"  WHERE s.game_id = g.id AND (lower(s.email) = lower(?3::text) OR lower(u.email::text) = lower(?3::text))))"
+		" AND (?4::bigint IS NULL OR (g.status = 'active' AND g.updated_at < ?4::bigint))"
+		" AND (?5 = 0 OR EXISTS (SELECT 1 FROM outbox o WHERE o.game_id = g.id AND o.state = 'dead'))"
+		" ORDER BY g.updated_at DESC, g.id DESC LIMIT ?6";
+	struct store__st *st = store__stmt(c, STORE__SQL(c, sql, pg_sql), err);
 	int64_t *list = NULL;
 	int count = 0, alloc = 0, r;
 

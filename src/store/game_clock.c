@@ -179,7 +179,14 @@ static int seat_save(struct store_conn *c, const struct store_seat_clock *x, str
 		"INSERT OR REPLACE INTO seat_clocks(game_id, seat, bank_ms, turn_started_at, deadline_at, remind_at,"
 		" reminded, timed_out, dropped) VALUES (?1, ?2, ?3, nullif(?4, 0), nullif(?5, 0), nullif(?6, 0),"
 		" ?7, ?8, ?9)";
-	struct store__st *st = store__stmt(c, sql, err);
+	static const char pg_sql[] =
+		"INSERT INTO seat_clocks(game_id, seat, bank_ms, turn_started_at, deadline_at, remind_at,"
+		" reminded, timed_out, dropped) VALUES (?1, ?2, ?3, nullif(?4, 0), nullif(?5, 0), nullif(?6, 0),"
+		" ?7, ?8, ?9) ON CONFLICT (game_id, seat) DO UPDATE SET bank_ms = excluded.bank_ms,"
+		" turn_started_at = excluded.turn_started_at, deadline_at = excluded.deadline_at,"
+		" remind_at = excluded.remind_at, reminded = excluded.reminded, timed_out = excluded.timed_out,"
+		" dropped = excluded.dropped";
+	struct store__st *st = store__stmt(c, STORE__SQL(c, sql, pg_sql), err);
 
 	if (!st)
 		return ERR_STORE;

@@ -1,7 +1,8 @@
 # src/store/local.mk: build fragment of the store (SQLite persistence), included by Makefile.am
 # SPDX-License-Identifier: MIT
 libturnpost_a_SOURCES += \
-	src/store/store.c src/store/store.h src/store/store_int.h src/store/sqlite.c \
+	src/store/store.c src/store/store.h src/store/store_int.h src/store/sqlite.c src/store/pg.c \
+	src/store/copy.c src/store/copy.h \
 	src/store/user.c src/store/user.h \
 	src/store/game.c src/store/game.h \
 	src/store/seat.c src/store/seat.h \
@@ -18,3 +19,14 @@ libturnpost_a_SOURCES += \
 check_PROGRAMS += tests/unit/test_store
 tests_unit_test_store_SOURCES = tests/unit/test_store.c tests/cunit_main.c tests/testutil.h
 tests_unit_test_store_LDADD = $(TEST_LDADD)
+
+# The store's suite and an HTTP suite again on a throwaway PostgreSQL cluster, and several daemons on one
+# database (skipped, saying so, where PostgreSQL's server binaries are not installed)
+check_PROGRAMS += tests/pg/test_pg
+tests_pg_test_pg_SOURCES = tests/pg/test_pg.c tests/http/httptest.c tests/http/httptest.h tests/cunit_main.c
+tests_pg_test_pg_LDADD = $(TEST_LDADD)
+tests_pg_test_pg_DEPENDENCIES = libturnpost.a tests/turnpostd-test tests/turnpost-test
+TESTS += tests/pg/test_store_pg.sh tests/pg/test_api_pg.sh
+EXTRA_DIST += tests/pg/run.sh tests/pg/test_store_pg.sh tests/pg/test_api_pg.sh
+TESTS += tests/pg/test_migrate.sh
+EXTRA_DIST += tests/pg/test_migrate.sh

@@ -110,8 +110,11 @@ int store_outbox_claim(struct store_conn *c, int64_t now, int64_t lease_until, i
 {
 	static const char sel[] = "SELECT " OUTBOX_COLS " FROM outbox WHERE state = 'pending' AND next_at <= ?"
 				  " ORDER BY next_at, id LIMIT ?";
+	/* several daemons claim at once: each takes rows no other holds (locked until its commit) */
+	static const char pg_sel[] = "SELECT " OUTBOX_COLS " FROM outbox WHERE state = 'pending' AND next_at <= ?"
+				     " ORDER BY next_at, id LIMIT ? FOR UPDATE SKIP LOCKED";
 	static const char upd[] = "UPDATE outbox SET lease_until = ?, next_at = ? WHERE id = ?";
-	struct store__st *st = store__stmt(c, sel, err);
+	struct store__st *st = store__stmt(c, STORE__SQL(c, sel, pg_sel), err);
 	int rc;
 
 	*out = NULL;
@@ -145,7 +148,14 @@ int store_outbox_release_leases(struct store_conn *c, int64_t now, int *count, s
 {
 	static const char sql[] = "UPDATE outbox SET next_at = min(next_at, ?), lease_until = NULL"
 				  " WHERE state = 'pending' AND lease_until IS NOT NULL";
-	struct store__st *st = store__stmt(c, sql, err);
+	/*
+	 * On a database shared by several daemons a lease may be another
+	 * daemon's, at work: only the leases that ran out are released (their
+	 * rows were due again at lease_until already, for whoever claims first).
+	 */
+	static const char pg_sql[] = "UPDATE outbox SET lease_until = NULL"
+				     " WHERE state = 'pending' AND lease_until IS NOT NULL AND lease_until <= ?";
+	struct store__st *st = store__stmt(c, STORE__SQL(c, sql, pg_sql), err);
 
 	if (count)
 		*count = 0;
@@ -171,7 +181,7 @@ int store_outbox_finish(struct store_conn *c, int64_t id, enum store_outbox_outc
 		" next_at = CASE WHEN ?2 IN (1, 4) THEN ?3 ELSE next_at END,"
 		" sent_at = CASE WHEN ?2 = 0 THEN ?3 ELSE sent_at END,"
 		" digest = CASE WHEN ?2 = 4 THEN 1 ELSE digest END,"
-		" last_error = CASE WHEN ?2 = 0 THEN NULL WHEN ?4 IS NULL THEN last_error ELSE ?4 END,"
+		" last_error = CASE WHEN ?2 = 0 THEN NULL WHEN CAST(?4 AS TEXT) IS NULL THEN last_error ELSE CAST(?4 AS TEXT) END,"
 		" lease_until = NULL"
 		" WHERE id = ?1 AND state = 'pending'";
 	struct store__st *st = store__stmt(c, sql, err);
@@ -192,7 +202,7 @@ int store_outbox_finish(struct store_conn *c, int64_t id, enum store_outbox_outc
 int store_outbox_list(struct store_conn *c, const char *state, int64_t user_id, int limit,
 		      struct store_outbox_row **out, int *n, struct err *err)
 {
-	static const char sql[] = "SELECT " OUTBOX_COLS " FROM outbox WHERE (?1 IS NULL OR state = ?1)"
+	static const char sql[] = "SELECT " OUTBOX_COLS " FROM outbox WHERE (CAST(?1 AS TEXT) IS NULL OR state = CAST(?1 AS TEXT))"
 				  " AND (?2 = 0 OR user_id = ?2) ORDER BY id DESC LIMIT ?3";
 	struct store__st *st = store__stmt(c, sql, err);
 

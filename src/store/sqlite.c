@@ -134,6 +134,8 @@ static int sqlite_in_txn(struct store_conn *c)
 
 const struct store__ops store__sqlite_ops = {
 	.name = "sqlite",
+	.begin_read = "BEGIN",
+	.begin_write = "BEGIN IMMEDIATE",
 	.prepare = sqlite_prepare,
 	.finalize = sqlite_finalize,
 	.reset = sqlite_reset,

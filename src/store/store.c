@@ -274,12 +274,107 @@ static int conn_open(struct store *s, struct store_conn *c, int writer, int busy
 
 static void conn_close(struct store_conn *c)
 {
-	if (!c->db)
+	if (!c->db && !c->pg)
 		return;
 	for (int i = 0; i < STORE__CACHE; i++)
 		store__finalize(c->cache[i].stmt);
+	memset(c->cache, 0, sizeof(c->cache));
+	if (c->pg) {
+		store__pg_close(c);
+		return;
+	}
 	sqlite3_close(c->db);
 	c->db = NULL;
+}
+
+/* A PostgreSQL connection: set up as the writer or a reader (conn_open's for SQLite). */
+static int conn_open_pg(struct store *s, struct store_conn *c, int writer, struct err *err)
+{
+	memset(c, 0, sizeof(*c));
+	c->store = s;
+	c->writer = writer;
+	return store__pg_connect(s, c, writer, err);
+}
+
+/*
+ * Before a connection is used: a PostgreSQL session lost (a restart, a
+ * network cut) is replaced by a new one, so the store recovers by itself;
+ * ERR_STORE ("database unavailable") while the database cannot be reached.
+ */
+static int conn_ready(struct store_conn *c, struct err *err)
+{
+	if (!c->pg || !store__pg_lost(c))
+		return 0;
+	/* a new session holds no lock of the old one */
+	if (c == &c->store->watch)
+		c->store->lead_key = 0;
+	return store__pg_reconnect(c, err);
+}
+
+int store_lead(struct store *s, int64_t key, int *leading, struct err *err)
+{
+	int rc = 0, got = 0;
+
+	*leading = 1;
+	if (!s->watch.pg)
+		return 0;
+	pthread_mutex_lock(&s->watch_lock);
+	if ((rc = conn_ready(&s->watch, err)) == 0 && s->lead_key != key) {
+		if ((rc = store__pg_try_lock(&s->watch, key, &got, err)) == 0 && got)
+			s->lead_key = key;
+	}
+	*leading = rc == 0 && s->lead_key == key;
+	pthread_mutex_unlock(&s->watch_lock);
+	return rc;
+}
+
+/*
+ * The other daemons' commits, heard through LISTEN/NOTIFY: a change of
+ * tokens, users or seats moves store_change_generation (so a token revoked
+ * on one daemon stops working on all of them at once); one of the outbox
+ * moves the outbox generation (the notifier looks). While the connection is
+ * lost nothing is heard, so both move when it is back.
+ */
+static void *listen_main(void *arg)
+{
+	struct store *s = arg;
+	int listening = 0;
+
+	while (!atomic_load(&s->listen_stop)) {
+		struct err e = {0};
+		int auth = 0, outbox = 0;
+
+		if (!listening) {
+			if (store__pg_reconnect(&s->listener, &e) == 0 &&
+			    store__exec(&s->listener, "LISTEN " STORE__PG_AUTH "; LISTEN " STORE__PG_OUTBOX) == 0) {
+				listening = 1;
+				auth = outbox = 1;
+			} else {
+				struct timespec ts = { 0, 200 * 1000 * 1000 };
+				nanosleep(&ts, NULL);
+				continue;
+			}
+		} else if (store__pg_wait_notify(&s->listener, 200, &auth, &outbox, &e) < 0) {
+			listening = 0;
+			auth = outbox = 1;
+		}
+		if (auth)
+			atomic_fetch_add(&change_generation, 1);
+		if (outbox)
+			store__outbox_committed();
+	}
+	return NULL;
+}
+
+/* Before the writer commits: tell the other daemons what the transaction changed (sent at the commit). */
+static void notify_others(struct store *s)
+{
+	if (!s->writer.pg)
+		return;
+	if (s->auth_dirty)
+		store__exec(&s->writer, "NOTIFY " STORE__PG_AUTH);
+	if (s->outbox_dirty)
+		store__exec(&s->writer, "NOTIFY " STORE__PG_OUTBOX);
 }
 
 /* Create the database's directory when missing (one level, like ./var), for its owner only. */
@@ -509,6 +604,12 @@ int store_data_version(struct store *s, uint64_t *version, struct err *err)
 
 	*version = 0;
 	pthread_mutex_lock(&s->watch_lock);
+	if (s->watch.pg) {
+		if ((rc = conn_ready(&s->watch, err)) == 0)
+			rc = store__pg_data_version(&s->watch, version, err);
+		pthread_mutex_unlock(&s->watch_lock);
+		return rc;
+	}
 	if (!(st = store__stmt(&s->watch, sql, err)))
 		rc = ERR_STORE;
 	else if (store__step(st) != STORE__ROW)
@@ -569,6 +670,72 @@ static int store_lock(const char *path, int how, int *fd, struct err *err)
 		       path, lock);
 }
 
+/* The parts of a store both backends have: its locks, its id. NULL when out of memory. */
+static struct store *store_new(const char *path)
+{
+	struct store *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->path = strdup(path);
+	s->wal_fd = -1;
+	s->lock_fd = -1;
+	if (!s->path) {
+		free(s);
+		return NULL;
+	}
+	pthread_mutex_init(&s->sync_lock, NULL);
+	pthread_cond_init(&s->sync_work, NULL);
+	pthread_mutex_init(&s->ckpt_lock, NULL);
+	pthread_mutex_init(&s->watch_lock, NULL);
+	pthread_cond_init(&s->ckpt_wake, NULL);
+	pthread_mutex_init(&s->write_lock, NULL);
+	pthread_mutex_init(&s->heads_lock, NULL);
+	pthread_mutex_init(&s->read_lock, NULL);
+	pthread_cond_init(&s->read_free, NULL);
+	s->id = atomic_fetch_add(&store_ids, 1) + 1;
+	return s;
+}
+
+/*
+ * On PostgreSQL: the writer (synchronous_commit on: a commit is durable when
+ * it returns, so no sync thread), nread readers and the watch connection,
+ * each a session of its own. No file, lock or checkpoint: the server's.
+ */
+static int open_pg(const char *target, int nread, struct store **out, struct err *err)
+{
+	struct store *s = store_new(target);
+	int rc;
+
+	if (!s)
+		return err_set(err, ERR_NOMEM, "out of memory");
+	if ((rc = conn_open_pg(s, &s->writer, 1, err)) < 0 || (rc = store__pg_migrate(s, err)) < 0)
+		goto done;
+	s->readers = calloc((size_t)nread, sizeof(*s->readers));
+	if (!s->readers) {
+		rc = err_set(err, ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	s->nreaders = nread;
+	for (int i = 0; i < nread; i++)
+		if ((rc = conn_open_pg(s, &s->readers[i], 0, err)) < 0)
+			goto done;
+	if ((rc = conn_open_pg(s, &s->watch, 0, err)) < 0 || (rc = conn_open_pg(s, &s->listener, 0, err)) < 0)
+		goto done;
+	if (pthread_create(&s->listen_thread, NULL, listen_main, s) != 0) {
+		rc = err_set(err, ERR_INTERNAL, "cannot start the store's listener thread");
+		goto done;
+	}
+	s->listen_started = 1;
+	atomic_fetch_add(&change_generation, 1);
+	*out = s;
+	s = NULL;
+	rc = 0;
+done:
+	store_close(s);
+	return rc;
+}
+
 int store_open(const char *path, const struct store_options *opt, struct store **out, struct err *err)
 {
 	struct store *s = NULL;
@@ -577,6 +744,8 @@ int store_open(const char *path, const struct store_options *opt, struct store *
 	int rc;
 
 	*out = NULL;
+	if (store__pg_target(path))
+		return open_pg(path, nread, out, err);
 	if (sqlite3_threadsafe() == 0)
 		return err_set(err, ERR_INTERNAL, "SQLite was built without thread support");
 	pthread_once(&sqlite_once, sqlite_setup);
@@ -646,6 +815,11 @@ void store_close(struct store *s)
 		return;
 	syncer_stop(s);
 	ckpt_stop(s);
+	if (s->listen_started) {
+		atomic_store(&s->listen_stop, 1);
+		pthread_join(s->listen_thread, NULL);
+	}
+	conn_close(&s->listener);
 	conn_close(&s->watch);
 	for (int i = 0; i < s->nreaders; i++)
 		conn_close(&s->readers[i]);
@@ -683,26 +857,30 @@ int store_read_acquire(struct store *s, struct store_conn **out, struct err *err
 	for (;;) {
 		for (int i = 0; i < s->nreaders; i++) {
 			if (!s->readers[i].busy) {
+				int rc;
+
 				s->readers[i].busy = 1;
 				pthread_mutex_unlock(&s->read_lock);
 				*out = &s->readers[i];
-				return 0;
+				if ((rc = conn_ready(*out, err)) < 0) {
+					store_read_release(*out);
+					*out = NULL;
+				}
+				return rc;
 			}
 		}
 		pthread_cond_wait(&s->read_free, &s->read_lock);
 	}
-	(void)err;
 }
 
 int store_read_begin(struct store *s, struct store_conn **out, struct err *err)
 {
-	static const char sql[] = "BEGIN";
 	struct store__st *st;
 	int rc;
 
 	if ((rc = store_read_acquire(s, out, err)) < 0)
 		return rc;
-	if (!(st = store__stmt(*out, sql, err)) || store__step(st) != STORE__DONE) {
+	if (!(st = store__stmt(*out, (*out)->ops->begin_read, err)) || store__step(st) != STORE__DONE) {
 		rc = st ? store__fail(*out, "begin read", err) : ERR_STORE;
 		store_read_release(*out);
 		*out = NULL;
@@ -823,8 +1001,10 @@ static int group_end(struct store *s, int rc_in, const struct err *why)
 		rc = ERR_STORE;
 	else if (rc == 0 && !store__in_txn(&s->writer))
 		rc = err_set(&e, ERR_STORE, "database error: the shared transaction was rolled back");
-	else if (rc == 0)
+	else if (rc == 0) {
+		notify_others(s);
 		rc = writer_exec(s, "COMMIT", "commit", &e);
+	}
 	else if (why)
 		e = *why;
 	if (rc < 0) {
@@ -1071,7 +1251,11 @@ int store_write_begin(struct store *s, struct store_conn **out, struct err *err)
 		pthread_mutex_unlock(&s->write_lock);
 		return ERR_STORE;
 	}
-	st = store__stmt(&s->writer, "BEGIN IMMEDIATE", err);
+	if (conn_ready(&s->writer, err) < 0) {
+		pthread_mutex_unlock(&s->write_lock);
+		return ERR_STORE;
+	}
+	st = store__stmt(&s->writer, s->writer.ops->begin_write, err);
 	if (!st || store__step(st) != STORE__DONE) {
 		if (st)
 			store__fail(&s->writer, "begin", err);
@@ -1094,6 +1278,7 @@ int store_write_commit(struct store_conn *c, struct err *err)
 		store_write_rollback(c);
 		return rc;
 	}
+	notify_others(s);
 	st = store__stmt(c, "COMMIT", err);
 	if (!st || store__step(st) != STORE__DONE) {
 		rc = st ? store__fail(c, "commit", err) : ERR_STORE;
@@ -1148,7 +1333,8 @@ static int grouped_run(struct store *s, store_write_fn fn, void *ctx, struct sto
 		return ERR_STORE;
 	}
 	if (!s->group_open) {
-		if ((rc = writer_exec(s, "BEGIN IMMEDIATE", "begin", err)) < 0) {
+		if ((rc = conn_ready(&s->writer, err)) < 0 ||
+		    (rc = writer_exec(s, s->writer.ops->begin_write, "begin", err)) < 0) {
 			pthread_mutex_unlock(&s->write_lock);
 			return ERR_STORE;
 		}
@@ -1330,6 +1516,10 @@ int store_backup(struct store *s, const char *dest, int overwrite, struct err *e
 	struct err check = {0};
 	int rc, version;
 
+	if (s->writer.pg)
+		return err_set(err, ERR_INPUT,
+			       "backup copies an SQLite database; back a PostgreSQL one up with pg_dump"
+			       " (docs/operations.md)");
 	if (!overwrite && access(dest, F_OK) == 0)
 		return err_set(err, ERR_CONFLICT, "%s exists", dest);
 	snprintf(suffix, sizeof(suffix), ".tmp-%ld", (long)getpid());
@@ -1405,6 +1595,10 @@ int store_restore(const char *src, const char *path, char **kept, struct err *er
 	int fd = -1, rc, version;
 
 	*kept = NULL;
+	if (store_target_is_postgres(path))
+		return err_set(err, ERR_INPUT,
+			       "restore replaces an SQLite database; restore a PostgreSQL one with pg_restore, or copy"
+			       " an SQLite backup into it with turnpost migrate-db (docs/operations.md)");
 	if ((rc = make_parent_dir(path, err)) < 0)
 		return rc;
 	if ((rc = store_lock(path, LOCK_EX, &fd, err)) < 0)

@@ -145,6 +145,25 @@ uint64_t store_id(struct store *s);
  */
 uint64_t store_change_generation(void);
 
+/*
+ * Whether target names a PostgreSQL database (postgres://..., postgresql://...
+ * or a libpq keyword string such as "host=/run/postgresql dbname=turnpost")
+ * rather than an SQLite file.
+ */
+int store_target_is_postgres(const char *target);
+/* target as it may be shown in a log or a message: a URL's password replaced by ***. */
+void store_target_redact(const char *target, char *out, size_t size);
+/*
+ * Whether this process leads the work that one daemon at a time must do
+ * (deadlines, reminders, timeouts), named by key: *leading 1 or 0. SQLite:
+ * always (one process serves a database file). PostgreSQL: a session lock
+ * held by the store's own connection from the first call that gets it until
+ * the process ends or loses the database; then the next daemon that asks
+ * takes it over.
+ */
+int store_lead(struct store *s, int64_t key, int *leading, struct err *err);
+#define STORE_LEAD_TIMERS 0x74706c6561640001LL
+
 /* A cheap query proving the database answers (for /healthz). */
 int store_ping(struct store *s, struct err *err);
 /*

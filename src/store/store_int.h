@@ -17,6 +17,7 @@
  * connection and every statement points at its backend's table.
  */
 struct sqlite3;
+struct pg_conn;
 /* What store__step answers (SQLite's own numbers, so its backend passes them on as they are). */
 #define STORE__ROW 100  /* a row is ready: read it with store__col_* */
 #define STORE__DONE 101 /* no more rows; a write has run */
@@ -29,7 +30,10 @@ struct store__st {
 };
 
 struct store__ops {
-	const char *name; /* "sqlite" */
+	const char *name; /* "sqlite", "postgresql" */
+	int postgres;     /* 1: PostgreSQL's dialect (STORE__SQL) */
+	const char *begin_read;  /* starts a read transaction of one snapshot */
+	const char *begin_write; /* starts the writer's transaction */
 	/* A new statement for sql (placeholders ? and ?N); NULL with err set (store__fail) on failure. */
 	struct store__st *(*prepare)(struct store_conn *c, const char *sql, struct err *err);
 	void (*finalize)(struct store__st *st); /* accepts NULL */
@@ -59,6 +63,10 @@ struct store__ops {
 };
 
 extern const struct store__ops store__sqlite_ops;
+extern const struct store__ops store__pg_ops;
+
+/* The text of a statement in the connection's dialect: SQLite's, or PostgreSQL's where it differs. */
+#define STORE__SQL(c, sqlite_sql, pg_sql) ((c)->ops->postgres ? (pg_sql) : (sqlite_sql))
 
 #define STORE__CACHE 256
 /* At most this many grouped writes share one commit (bounds the wait of the first). */
@@ -86,6 +94,8 @@ struct store_conn {
 	struct store *store;
 	const struct store__ops *ops;
 	struct sqlite3 *db; /* the SQLite backend's connection */
+	struct pg_conn *pg; /* the PostgreSQL backend's */
+	void *priv;         /* ... and what it keeps of its last statement */
 	int writer;
 	int busy; /* lent out */
 	struct {
@@ -174,6 +184,13 @@ struct store {
 	pthread_mutex_t read_lock;
 	pthread_cond_t read_free;
 	int schema_version;
+	/* PostgreSQL: the session lock of store_lead (on watch), 0 when not held */
+	int64_t lead_key;
+	/* PostgreSQL: the thread that LISTENs to the other daemons' commits, on its own connection */
+	struct store_conn listener;
+	pthread_t listen_thread;
+	int listen_started;
+	atomic_int listen_stop;
 };
 
 /*
@@ -208,6 +225,25 @@ void store__outbox_changed(struct store_conn *c);
 void store__outbox_committed(void);
 /* The open write changes a token, a user or a seat: store_change_generation moves at its commit. */
 void store__auth_changed(struct store_conn *c);
+/* store/pg.c: whether target names a PostgreSQL database (postgres://, postgresql://, key=value ...). */
+int store__pg_target(const char *target);
+/* Connect c to s->path, set up as a writer or a reader (store_conn's fields of a PostgreSQL connection). */
+int store__pg_connect(struct store *s, struct store_conn *c, int writer, struct err *err);
+/* 1 when c's session is lost; store__pg_reconnect makes a new one (0, or ERR_STORE "database unavailable"). */
+int store__pg_lost(struct store_conn *c);
+int store__pg_reconnect(struct store_conn *c, struct err *err);
+void store__pg_close(struct store_conn *c);
+/* Apply the migrations of sql/pg/ the database lacks, behind the schema guard, one daemon at a time. */
+int store__pg_migrate(struct store *s, struct err *err);
+/* The channels of LISTEN/NOTIFY between daemons: tokens, users or seats changed; the outbox did. */
+#define STORE__PG_AUTH "turnpost_auth"
+#define STORE__PG_OUTBOX "turnpost_outbox"
+/* pg_try_advisory_lock(key) on c's session: *got 1 when it holds it now. */
+int store__pg_try_lock(struct store_conn *c, int64_t key, int *got, struct err *err);
+/* Wait up to ms for notifications on c (which LISTENs): *auth, *outbox set when those channels spoke. */
+int store__pg_wait_notify(struct store_conn *c, int ms, int *auth, int *outbox, struct err *err);
+/* store_data_version on PostgreSQL, asked on c. */
+int store__pg_data_version(struct store_conn *c, uint64_t *version, struct err *err);
 /* Empty the cache of latest steps (store_close). */
 void store__heads_free(struct store *s);
 

@@ -28,7 +28,9 @@ int store_vacation_end(struct store_conn *c, int64_t user_id, int64_t now, int *
 {
 	/* a running vacation ends now; planned ones that have not begun are dropped */
 	static const char sql[] = "UPDATE vacations SET end_at = max(start_at, ?2) WHERE user_id = ?1 AND end_at > ?2";
-	struct store__st *st = store__stmt(c, sql, err);
+	static const char pg_sql[] =
+		"UPDATE vacations SET end_at = GREATEST(start_at, ?2) WHERE user_id = ?1 AND end_at > ?2";
+	struct store__st *st = store__stmt(c, STORE__SQL(c, sql, pg_sql), err);
 
 	if (ended)
 		*ended = 0;
@@ -51,7 +53,12 @@ int store_vacation_summary(struct store_conn *c, int64_t user_id, int64_t from, 
 		" (SELECT max(start_at) FROM vacations WHERE user_id = ?1 AND start_at <= ?4 AND end_at > ?4),"
 		" (SELECT max(end_at) FROM vacations WHERE user_id = ?1 AND start_at <= ?4 AND end_at > ?4)"
 		" FROM vacations WHERE user_id = ?1";
-	struct store__st *st = store__stmt(c, sql, err);
+	static const char pg_sql[] =
+		"SELECT coalesce(sum(GREATEST(0, LEAST(end_at, ?3) - GREATEST(start_at, ?2))), 0),"
+		" (SELECT max(start_at) FROM vacations WHERE user_id = ?1 AND start_at <= ?4 AND end_at > ?4),"
+		" (SELECT max(end_at) FROM vacations WHERE user_id = ?1 AND start_at <= ?4 AND end_at > ?4)"
+		" FROM vacations WHERE user_id = ?1";
+	struct store__st *st = store__stmt(c, STORE__SQL(c, sql, pg_sql), err);
 
 	*used_ms = 0;
 	*cur_start = 0;

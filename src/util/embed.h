@@ -10,6 +10,8 @@ struct embed_file {
 
 /* The schema migrations in sql/, sorted by name, terminated by {NULL, NULL}. */
 extern const struct embed_file embed_sql[];
+/* The same migrations in PostgreSQL's words (sql/pg/), with the same names. */
+extern const struct embed_file embed_sql_pg[];
 /* The web page templates in templates/web/ ("home.mustache", ...) and static files in static/. */
 extern const struct embed_file embed_pages[];
 extern const struct embed_file embed_static[];

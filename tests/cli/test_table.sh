@@ -13,7 +13,7 @@ bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 
 # The commands, as --help lists them: the lower-case words before the arguments.
 "$tp" --help >"$tmp/help" || bad "--help exits non-zero"
-awk '/^  [a-z]/ { w = ""; for (i = 1; i <= 2 && $i ~ /^[a-z]+$/; i++) w = w (w ? " " : "") $i; if (w != "help") print w }' \
+awk '/^  [a-z]/ { w = ""; for (i = 1; i <= 2 && $i ~ /^[a-z][a-z-]*$/; i++) w = w (w ? " " : "") $i; if (w != "help") print w }' \
 	"$tmp/help" >"$tmp/commands"
 [ "$(wc -l <"$tmp/commands")" -ge 20 ] && ok || bad "--help lists only $(wc -l <"$tmp/commands") commands"
 
@@ -34,7 +34,7 @@ done <"$tmp/commands"
 
 # ... and the man page documents no command the table lacks.
 sed 's/\\-/-/g; s/"//g' "$top/man/turnpost.1" | sed -n '/^\.SH COMMANDS/,/^\.SH EXIT/p' |
-	awk '/^\.BI? [a-z]/ { w = ""; for (i = 2; i <= NF && $i ~ /^[a-z]+$/; i++) w = w (w ? " " : "") $i; print w }' |
+	awk '/^\.BI? [a-z]/ { w = ""; for (i = 2; i <= NF && $i ~ /^[a-z][a-z-]*$/; i++) w = w (w ? " " : "") $i; print w }' |
 	while read -r words; do
 		grep -qx "$words" "$tmp/commands" || echo "$words"
 	done >"$tmp/extra"

@@ -21,7 +21,7 @@ static const char *builddir(void)
 
 static int launch(struct ht_daemon *d, const char *const *extra)
 {
-	char bin[512], portfile[160];
+	char bin[512], portfile[160], maildir[160];
 	const char *argv[32];
 	int argc = 0;
 	FILE *f;
@@ -36,6 +36,12 @@ static int launch(struct ht_daemon *d, const char *const *extra)
 	argv[argc++] = "127.0.0.1:0";
 	argv[argc++] = "--port-file";
 	argv[argc++] = portfile;
+	if (d->db[0] != '/') {
+		/* PostgreSQL: no database file to put the mail beside; where it would be */
+		snprintf(maildir, sizeof(maildir), "%s/var/mail", d->dir);
+		argv[argc++] = "--mail-dir";
+		argv[argc++] = maildir;
+	}
 	for (int i = 0; extra && extra[i] && argc < 30; i++)
 		argv[argc++] = extra[i];
 	argv[argc] = NULL;
@@ -69,13 +75,52 @@ static int launch(struct ht_daemon *d, const char *const *extra)
 	return -1;
 }
 
+int ht_pg_database(char *out, size_t size)
+{
+	static int made;
+	const char *url = getenv("TURNPOST_TEST_PG");
+	char name[64], cmd[256];
+	const char *q;
+
+	if (!url || !*url)
+		return 1;
+	/* a database of its own for every daemon, as a new file would be */
+	snprintf(name, sizeof(name), "t%ld_%d", (long)getpid(), ++made);
+	snprintf(cmd, sizeof(cmd), "psql -q -d postgres -c 'CREATE DATABASE %s' >/dev/null", name);
+	if (system(cmd) != 0)
+		return -1;
+	/* the URL of run.sh with the new database's name in place of its own */
+	q = strchr(url, '?');
+	if (!q || strncmp(url, "postgresql://turnpost@/turnpost", (size_t)(q - url)) != 0)
+		return -1;
+	snprintf(out, size, "postgresql://turnpost@/%s%s", name, q);
+	return 0;
+}
+
 int ht_start(struct ht_daemon *d, const char *const *extra_args)
+{
+	int pg;
+
+	memset(d, 0, sizeof(*d));
+	snprintf(d->dir, sizeof(d->dir), "/tmp/tp-http-XXXXXX");
+	if (!mkdtemp(d->dir))
+		return -1;
+	if ((pg = ht_pg_database(d->db, sizeof(d->db))) < 0)
+		return -1;
+	if (pg)
+		snprintf(d->db, sizeof(d->db), "%s/var/turnpost.db", d->dir);
+	snprintf(d->log, sizeof(d->log), "%s/daemon.log", d->dir);
+	d->extra = extra_args;
+	return launch(d, extra_args);
+}
+
+int ht_start_db(struct ht_daemon *d, const char *db, const char *const *extra_args)
 {
 	memset(d, 0, sizeof(*d));
 	snprintf(d->dir, sizeof(d->dir), "/tmp/tp-http-XXXXXX");
 	if (!mkdtemp(d->dir))
 		return -1;
-	snprintf(d->db, sizeof(d->db), "%s/var/turnpost.db", d->dir);
+	snprintf(d->db, sizeof(d->db), "%s", db);
 	snprintf(d->log, sizeof(d->log), "%s/daemon.log", d->dir);
 	d->extra = extra_args;
 	return launch(d, extra_args);
@@ -220,7 +265,7 @@ int ht_cli(const struct ht_daemon *d, const char *args, struct buf *out)
 	size_t n;
 	int status;
 
-	snprintf(cmd, sizeof(cmd), "%s/tests/turnpost-test --db %s %s 2>&1", builddir(), d->db, args);
+	snprintf(cmd, sizeof(cmd), "%s/tests/turnpost-test --db '%s' %s 2>&1", builddir(), d->db, args);
 	p = popen(cmd, "r");
 	if (!p)
 		return -1;

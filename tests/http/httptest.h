@@ -12,7 +12,7 @@ struct ht_daemon {
 	pid_t pid;
 	int port;
 	char dir[64];      /* scratch directory of this daemon */
-	char db[128];
+	char db[512];      /* the database file, or a PostgreSQL URL under tests/pg/run.sh */
 	char log[128];
 	const char *const *extra; /* the extra arguments of ht_start, used again by ht_restart (borrowed) */
 };
@@ -41,6 +41,14 @@ int ht_form_value(const struct ht_resp *r, const char *name, char *out, size_t s
 
 /* Make a scratch directory and start the test daemon on it (extra args may be NULL). 0 or -1. */
 int ht_start(struct ht_daemon *d, const char *const *extra_args);
+/*
+ * Under tests/pg/run.sh (TURNPOST_TEST_PG set): create a new empty
+ * database and write its URL to out: 0. 1 when not on PostgreSQL (out
+ * untouched); -1 on failure.
+ */
+int ht_pg_database(char *out, size_t size);
+/* The same on an existing database (several daemons on one PostgreSQL database). */
+int ht_start_db(struct ht_daemon *d, const char *db, const char *const *extra_args);
 /* Start again on the same database and the same extra arguments (after ht_stop). */
 int ht_restart(struct ht_daemon *d);
 /* Send sig (SIGTERM) and wait; returns the exit status, or -1. */

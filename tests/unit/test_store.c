@@ -13,15 +13,20 @@
 #include "util/token.h"
 
 static char dir[64];
-static char path[128];
+static char path[512];
 static struct store *st;
+/* The PostgreSQL database the suite runs on instead of a file (tests/pg/run.sh), or NULL. */
+static const char *pg;
 
 static int suite_init(void)
 {
 	snprintf(dir, sizeof(dir), "/tmp/tp-store-XXXXXX");
 	if (!mkdtemp(dir))
 		return -1;
-	snprintf(path, sizeof(path), "%s/sub/t.db", dir);
+	if (pg)
+		snprintf(path, sizeof(path), "%s", pg);
+	else
+		snprintf(path, sizeof(path), "%s/sub/t.db", dir);
 	token_init();
 	return 0;
 }
@@ -43,7 +48,7 @@ static void test_store__open_creates_and_migrates(void)
 
 	int migrations = 0;
 
-	for (const struct embed_file *f = embed_sql; f->name; f++)
+	for (const struct embed_file *f = pg ? embed_sql_pg : embed_sql; f->name; f++)
 		migrations++;
 	CU_ASSERT_EQUAL_FATAL(store_open(path, NULL, &st, &e), 0);
 	CU_ASSERT(migrations >= 1);
@@ -619,8 +624,32 @@ static CU_TestInfo store_cases[] = {
 	CU_TEST_INFO_NULL
 };
 
+/*
+ * On PostgreSQL (TURNPOST_TEST_PG, set by tests/pg/run.sh): every case that
+ * speaks through the store's interface, the conformance suite of a backend;
+ * not those of SQLite's files (their migrations, backup).
+ */
+static CU_TestInfo store_pg_cases[] = {
+	{ "test_store__open_creates_and_migrates", test_store__open_creates_and_migrates },
+	{ "test_store__head_reads_remember_committed_steps", test_store__head_reads_remember_committed_steps },
+	{ "test_store__change_generation_only_for_changed_credentials",
+	  test_store__change_generation_only_for_changed_credentials },
+	{ "test_store__users_and_duplicates", test_store__users_and_duplicates },
+	{ "test_store__rollback_keeps_nothing", test_store__rollback_keeps_nothing },
+	{ "test_store__tokens_hashed_revoked_expired", test_store__tokens_hashed_revoked_expired },
+	{ "test_store__games_moves_outbox_audit", test_store__games_moves_outbox_audit },
+	{ "test_store__outputs_empty_on_failure", test_store__outputs_empty_on_failure },
+	CU_TEST_INFO_NULL
+};
+
 int tests_register(void)
 {
+	pg = getenv("TURNPOST_TEST_PG");
+	if (pg && *pg) {
+		TESTS_SUITE("store_pg", suite_init, suite_clean, store_pg_cases);
+		return 0;
+	}
+	pg = NULL;
 	TESTS_SUITE("store", suite_init, suite_clean, store_cases);
 	return 0;
 }
