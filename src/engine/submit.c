@@ -108,7 +108,8 @@ static int turn_passed(const struct engine_game *eg, const struct store_seat *se
  */
 static int apply_lines(struct store_conn *c, const struct store_game *g, const struct store_seat *seats,
 		       int nseats, struct engine_game *eg, const struct store_move *head, struct batch *b,
-		       const struct submit_request *rq, int64_t at, int *failed_line, struct err *err)
+		       const struct submit_request *rq, int64_t at, int *failed_line, const char **code,
+		       struct err *err)
 {
 	struct buf canon = BUF_INIT;
 	int cur_back = head->back, cur_undo = head->undo_seat;
@@ -121,7 +122,8 @@ static int apply_lines(struct store_conn *c, const struct store_game *g, const s
 
 		*failed_line = i + 1;
 		if (strlen(line) > SUBMIT_MAX_LINE) {
-			rc = err_set(err, ERR_ILLEGAL, "a step is at most %d characters long", SUBMIT_MAX_LINE);
+			*code = "step_too_long";
+			rc = err_set(err, ERR_INPUT, "a step is at most %d characters long", SUBMIT_MAX_LINE);
 			goto done;
 		}
 		if (engine_line_is_undo(line)) {
@@ -330,7 +332,8 @@ static int submit_work(struct store_conn *c, const struct submit_request *rq, st
 		goto done;
 	engine_game_pending(&eg, &p->before);
 	p->b.base = p->g.move_count;
-	if ((rc = apply_lines(c, &p->g, seats, nseats, &eg, &head, &p->b, rq, p->now, &out->failed_line, err)) < 0)
+	if ((rc = apply_lines(c, &p->g, seats, nseats, &eg, &head, &p->b, rq, p->now, &out->failed_line, &out->code,
+			       err)) < 0)
 		goto done;
 	engine_game_pending(&eg, &p->after);
 	p->final = ops->result(eg.state);
@@ -395,8 +398,10 @@ int submit_in_tx(struct store_conn *c, const struct submit_request *rq, json_t *
 		rc = store_idem_get(c, rq->idem_token, rq->idem_key, hash, &gid, &out->status, &body, err);
 		if (rc == 0) {
 			if (gid != rq->game_id || !token_hash_equal(hash, rq->request_hash)) {
-				rc = err_set(err, ERR_INPUT,
-					     "this Idempotency-Key was already used for a different request");
+				out->code = "idempotency_key_reused";
+				rc = err_set(err, ERR_ILLEGAL,
+					     "this Idempotency-Key was already used for a different request: use a new key "
+					     "for new steps");
 				goto done;
 			}
 			res = json_loads(body, 0, NULL);

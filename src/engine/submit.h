@@ -34,6 +34,7 @@ struct submit_outcome {
 	int failed_line;  /* 1-based line that failed, 0 when none */
 	int replayed;     /* 1 when this is the stored answer to an earlier identical request */
 	int status;       /* HTTP status of a replayed answer */
+	const char *code; /* on some errors, a machine word for the API's problem ("step_too_long"); else NULL */
 };
 
 /*
@@ -43,7 +44,9 @@ struct submit_outcome {
  * "active_seats","pending","view"} ("view" left out when rq->no_view and no idempotency key is
  * given); for an idempotent replay it is the first answer.
  * Errors: ERR_NOTFOUND, ERR_STALE (If-Match), ERR_FORBIDDEN (not this seat's turn),
- * ERR_ILLEGAL (with out->failed_line), ERR_INPUT (key reused with another request).
+ * ERR_ILLEGAL (with out->failed_line), ERR_INPUT (a step over SUBMIT_MAX_LINE characters, with
+ * out->failed_line and code "step_too_long"), ERR_ILLEGAL (the Idempotency-Key was used for
+ * another request, code "idempotency_key_reused", no failed_line).
  */
 int submit_steps(struct store *s, const struct submit_request *rq, json_t **result, struct submit_outcome *out,
 		struct err *err);

@@ -81,7 +81,7 @@ static void move_reply(struct http_reply *r, int rc, json_t *res, const struct s
 		json_t *extra = NULL;
 		if (out->failed_line && lines)
 			extra = json_pack("{s:i,s:s}", "line", out->failed_line, "text", lines[out->failed_line - 1]);
-		http_reply_problem(r, rc, rc == ERR_ILLEGAL ? "illegal_move" : NULL, e->msg, extra);
+		http_reply_problem(r, rc, out->code ? out->code : rc == ERR_ILLEGAL ? "illegal_move" : NULL, e->msg, extra);
 		return;
 	}
 	if (!out->replayed)
@@ -163,6 +163,13 @@ void api_move_post(struct http_request *rq, struct http_reply *r)
 		goto done;
 	}
 	if (if_match && strcmp(if_match, "*") != 0) {
+		/* If-Match compares strongly (RFC 9110, 13.1.1): a weak tag never matches */
+		if (strncmp(if_match + strspn(if_match, " "), "W/", 2) == 0) {
+			http_reply_problem(r, ERR_STALE, "weak_etag",
+					   "If-Match compares strong ETags: send the game's ETag without W/, such as \"12\"",
+					   NULL);
+			goto done;
+		}
 		sub.if_match = api_parse_etag(if_match);
 		if (sub.if_match < 0) {
 			http_reply_problem(r, ERR_INPUT, "bad_if_match", "If-Match must be the game's ETag, such as \"12\"",

@@ -27,6 +27,19 @@ int console_int_arg(const char *text, long max, long *out)
 	return 0;
 }
 
+int console_limit(struct http_request *rq, struct http_reply *r, int def, int *limit)
+{
+	long v;
+	int rc = console_int_arg(http_query(rq, "limit"), CONSOLE_LIMIT_MAX, &v);
+
+	if (rc < 0 || (rc == 0 && v < 1)) {
+		http_reply_problem(r, ERR_INPUT, "bad_limit", "?limit= must be a whole number from 1 to 1000", NULL);
+		return -1;
+	}
+	*limit = rc == 0 ? (int)v : def;
+	return 0;
+}
+
 /* What a finished action says on the page it returns to (?done=...): fixed texts, never taken from the URL. */
 static const struct {
 	const char *code;

@@ -26,12 +26,14 @@ void console_api_games(struct http_request *rq, struct http_reply *r)
 	const char *dead = http_query(rq, "dead");
 	struct err e = {0};
 	json_t *list;
-	long days = 0, limit = 0;
+	long days = 0;
+	int limit;
 	int rc;
 
-	if (console_int_arg(http_query(rq, "waiting_days"), MAX_WAIT_DAYS, &days) < 0 ||
-	    console_int_arg(http_query(rq, "limit"), 1000, &limit) < 0) {
-		http_reply_problem(r, ERR_INPUT, "bad_query", "waiting_days and limit must be whole numbers", NULL);
+	if (console_limit(rq, r, 0, &limit) < 0)
+		return;
+	if (console_int_arg(http_query(rq, "waiting_days"), MAX_WAIT_DAYS, &days) < 0) {
+		http_reply_problem(r, ERR_INPUT, "bad_query", "waiting_days must be a whole number", NULL);
 		return;
 	}
 	if (f.status && *f.status && strcmp(f.status, "active") && strcmp(f.status, "finished") &&
@@ -164,13 +166,14 @@ void console_api_audit(struct http_request *rq, struct http_reply *r)
 	struct store_audit_filter f = { .action = http_query(rq, "action"), .actor = http_query(rq, "actor") };
 	struct err e = {0};
 	json_t *list;
-	long game = 0, before = 0, limit = 0;
-	int rc;
+	long game = 0, before = 0;
+	int limit, rc;
 
+	if (console_limit(rq, r, 0, &limit) < 0)
+		return;
 	if (console_int_arg(http_query(rq, "game"), 1L << 30, &game) < 0 ||
-	    console_int_arg(http_query(rq, "before"), 1L << 30, &before) < 0 ||
-	    console_int_arg(http_query(rq, "limit"), 1000, &limit) < 0) {
-		http_reply_problem(r, ERR_INPUT, "bad_query", "game, before and limit must be whole numbers", NULL);
+	    console_int_arg(http_query(rq, "before"), 1L << 30, &before) < 0) {
+		http_reply_problem(r, ERR_INPUT, "bad_query", "game and before must be whole numbers", NULL);
 		return;
 	}
 	f.game_id = game;
@@ -188,13 +191,15 @@ void console_api_outbox(struct http_request *rq, struct http_reply *r)
 	const char *state = http_query(rq, "state");
 	struct err e = {0};
 	json_t *list = NULL;
-	int rc;
+	int limit, rc;
 
+	if (console_limit(rq, r, 500, &limit) < 0)
+		return;
 	if (!outbox_state_valid(state)) {
 		http_reply_problem(r, ERR_INPUT, "bad_state", "?state= must be pending, sent, dead or skipped", NULL);
 		return;
 	}
-	if ((rc = outbox_list(http_store(rq), state, 500, &list, &e)) < 0) {
+	if ((rc = outbox_list(http_store(rq), state, limit, &list, &e)) < 0) {
 		http_reply_problem(r, rc, NULL, e.msg, NULL);
 		return;
 	}

@@ -18,6 +18,7 @@ int http_status_for(int errcode)
 	case ERR_CONFLICT: return 409;
 	case ERR_STALE: return 412;
 	case ERR_TOOLARGE: return 413;
+	case ERR_UNSUPPORTED: return 415;
 	case ERR_ILLEGAL: return 422;
 	case ERR_LIMIT: return 429;
 	case ERR_STORE: return 503;
@@ -36,6 +37,7 @@ static const char *title_for(int status)
 	case 409: return "Conflict";
 	case 412: return "Precondition failed";
 	case 413: return "Content too large";
+	case 415: return "Unsupported media type";
 	case 422: return "Unprocessable content";
 	case 429: return "Too many requests";
 	case 503: return "Service unavailable";

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "engine/manage.h"
 
@@ -166,6 +167,16 @@ const struct route routes[] = {
 
 /* ---- what the declarations mean: done once here, before the handler ---- */
 
+/* application/json or application/SOMETHING+json, with or without parameters. */
+static int json_media_type(const char *ctype)
+{
+	size_t n = strcspn(ctype, "; \t");
+
+	if (n == 16 && strncasecmp(ctype, "application/json", 16) == 0)
+		return 1;
+	return n > 17 && strncasecmp(ctype, "application/", 12) == 0 && strncasecmp(ctype + n - 5, "+json", 5) == 0;
+}
+
 /* The problem answered for every ROUTE_JSON route whose body is not a JSON object. */
 static int json_body(struct http_request *rq, struct http_reply *r, unsigned flags)
 {
@@ -175,6 +186,13 @@ static int json_body(struct http_request *rq, struct http_reply *r, unsigned fla
 
 	if ((flags & ROUTE_TEXT) && ctype && strncmp(ctype, "text/plain", 10) == 0)
 		return 0;
+	/* a body sent as something else than JSON (a form, say) is refused before it is read as JSON */
+	if (rq->body.len && ctype && !json_media_type(ctype)) {
+		snprintf(detail, sizeof(detail), "the body must be sent as application/json%s, not %.80s",
+			 (flags & ROUTE_TEXT) ? " (or text/plain, one step per line)" : "", ctype);
+		http_reply_problem(r, ERR_UNSUPPORTED, "unsupported_media_type", detail, NULL);
+		return -1;
+	}
 	if (!rq->body.len) {
 		if (flags & ROUTE_JSON_OPTIONAL)
 			return 0;

@@ -537,6 +537,36 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 	atomic_fetch_sub(&srv->inflight, 1);
 }
 
+static int hex_value(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/*
+ * Percent-decoding of paths and query values, in place: as libmicrohttpd's
+ * own, except that %00 stays as it is written. Decoded, it would end the C
+ * string early, and /api/v1/games/1%00anything would be /api/v1/games/1;
+ * kept, no route matches it (404) and no value holds a NUL.
+ */
+static size_t unescape(void *cls, struct MHD_Connection *conn, char *s)
+{
+	char *w = s;
+
+	(void)cls;
+	(void)conn;
+	for (const char *p = s; *p; p++) {
+		int hi, lo;
+		if (*p == '%' && (hi = hex_value(p[1])) >= 0 && (lo = hex_value(p[2])) >= 0 && (hi | lo)) {
+			*w++ = (char)(hi * 16 + lo);
+			p += 2;
+		} else {
+			*w++ = *p;
+		}
+	}
+	*w = '\0';
+	return (size_t)(w - s);
+}
+
 static void mhd_log(void *cls, const char *fmt, va_list ap)
 {
 	char line[512];
@@ -674,6 +704,7 @@ int http_server_start(const struct http_config *cfg, struct store *store, struct
 					  MHD_ALLOW_SUSPEND_RESUME,
 				  (uint16_t)cfg->port, NULL, NULL, on_request, srv,
 				  MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+				  MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
 				  lsock != MHD_INVALID_SOCKET ? MHD_OPTION_LISTEN_SOCKET : MHD_OPTION_SOCK_ADDR,
 				  lsock != MHD_INVALID_SOCKET ? (intptr_t)lsock : (intptr_t)&addr,
 				  MHD_OPTION_THREAD_POOL_SIZE, (unsigned)srv->cfg.threads,

@@ -44,6 +44,7 @@ const char *err_code_name(int code)
 	case ERR_INTERNAL: return "internal_error";
 	case ERR_IO: return "io_error";
 	case ERR_STALE: return "stale_move_count";
+	case ERR_UNSUPPORTED: return "unsupported_media_type";
 	}
 	return "unknown_error";
 }

@@ -22,7 +22,8 @@ enum err_code {
 	ERR_STORE = -10,     /* database failure */
 	ERR_INTERNAL = -11,  /* a bug or an impossible state */
 	ERR_IO = -12,        /* file or network failure */
-	ERR_STALE = -13      /* a precondition (If-Match move count) no longer holds */
+	ERR_STALE = -13,     /* a precondition (If-Match move count) no longer holds */
+	ERR_UNSUPPORTED = -14 /* a body of a media type the request cannot take */
 };
 
 /*

@@ -227,9 +227,16 @@ int ht_request(const struct ht_daemon *d, const char *method, const char *path, 
 		snprintf(auth, sizeof(auth), "Authorization: Bearer %s", token);
 		hl = curl_slist_append(hl, auth);
 	}
-	for (int i = 0; headers && headers[i]; i++)
+	int typed = 0;
+
+	for (int i = 0; headers && headers[i]; i++) {
 		hl = curl_slist_append(hl, headers[i]);
+		typed |= strncasecmp(headers[i], "Content-Type:", 13) == 0;
+	}
 	if (body) {
+		/* a body is JSON unless the headers say otherwise (libcurl would call it a form) */
+		if (!typed)
+			hl = curl_slist_append(hl, "Content-Type: application/json");
 		hl = curl_slist_append(hl, "Expect:");
 		curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
 		curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, (long)body_len);

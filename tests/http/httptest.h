@@ -58,7 +58,8 @@ void ht_cleanup(struct ht_daemon *d);
 
 /*
  * One request. token may be NULL; headers is a NULL-terminated list of
- * "Name: value" strings or NULL; body may be NULL. 0 or -1 (transport failure).
+ * "Name: value" strings or NULL; body may be NULL, and is sent as
+ * application/json unless headers name a Content-Type. 0 or -1 (transport failure).
  */
 int ht_request(const struct ht_daemon *d, const char *method, const char *path, const char *token,
 	       const char *const *headers, const char *body, size_t body_len, struct ht_resp *out);

@@ -331,9 +331,10 @@ static void test_api__moves(void)
 	ht_resp_release(&r);
 	ht_resp_release(&r2);
 	CU_ASSERT_EQUAL(stored_moves(), 3);
-	/* the same key with another request is refused */
+	/* the same key with another request is refused, with a code of its own */
 	REQ("POST", path, seat_tokens[1], idem, "{\"moves\":[\"add 1\"]}", &r);
-	CU_ASSERT_EQUAL(r.status, 400);
+	CU_ASSERT_EQUAL(r.status, 422);
+	ASSERT_STR_EQ(json_string_value(json_object_get(r.json, "code")), "idempotency_key_reused");
 	ht_resp_release(&r);
 	/* a text/plain body: one step per line, comments skipped */
 	{

@@ -547,6 +547,90 @@ static void test_ops__read_only_database_refused(void)
 	buf_release(&text);
 }
 
+/* One request; its status and problem code ("" when none) into code. */
+static long call(const struct ht_daemon *d, const char *method, const char *path, const char *token,
+		 const char *const *headers, const char *body, char code[64])
+{
+	struct ht_resp r;
+	long status;
+
+	code[0] = '\0';
+	if (ht_request(d, method, path, token, headers, body, body ? strlen(body) : 0, &r) < 0)
+		return -1;
+	status = r.status;
+	if (r.json && json_string_value(json_object_get(r.json, "code")))
+		snprintf(code, 64, "%s", json_string_value(json_object_get(r.json, "code")));
+	ht_resp_release(&r);
+	return status;
+}
+
+/* The HTTP details: strong If-Match, %00, media types, long steps, admin limits, reused idempotency keys. */
+static void test_ops__http_details(void)
+{
+	struct ht_daemon d;
+	char admin[64], ann[64], path[128], code[64], body[700];
+	const char *weak[] = { "If-Match: W/\"0\"", NULL };
+	const char *form[] = { "Content-Type: application/x-www-form-urlencoded", NULL };
+	const char *html[] = { "Content-Type: text/html", NULL };
+	const char *vendor[] = { "Content-Type: application/vnd.turnpost+json; charset=utf-8", NULL };
+	const char *key1[] = { "Idempotency-Key: k-1", NULL };
+	int64_t id;
+
+	CU_ASSERT_EQUAL_FATAL(ht_start(&d, NULL), 0);
+	id = game_for_two(&d, admin, ann);
+	CU_ASSERT_FATAL(id > 0);
+	snprintf(path, sizeof(path), "/api/v1/games/%lld/moves", (long long)id);
+
+	/* If-Match compares strongly */
+	CU_ASSERT_EQUAL(call(&d, "POST", path, ann, weak, "{\"moves\":[\"add 1\"]}", code), 412);
+	ASSERT_STR_EQ(code, "weak_etag");
+
+	/* a JSON route takes JSON only (text/plain where steps may be lines) */
+	CU_ASSERT_EQUAL(call(&d, "POST", path, ann, form, "moves=add+1", code), 415);
+	ASSERT_STR_EQ(code, "unsupported_media_type");
+	CU_ASSERT_EQUAL(call(&d, "POST", "/api/v1/games", admin, html, "{\"game\":\"counting-race\"}", code), 415);
+	ASSERT_STR_EQ(code, "unsupported_media_type");
+	CU_ASSERT_EQUAL(call(&d, "POST", path, ann, vendor, "{\"moves\":[\"add 1\"]}", code), 200);
+
+	/* a step over the documented 512 characters is malformed input */
+	memset(body, 'a', sizeof(body));
+	memcpy(body, "{\"moves\":[\"", 11);
+	memcpy(body + 600, "\"]}", 4);
+	CU_ASSERT_EQUAL(call(&d, "POST", path, ann, NULL, body, code), 400);
+	ASSERT_STR_EQ(code, "step_too_long");
+
+	/* %00 in a path is no path of ours */
+	snprintf(path, sizeof(path), "/api/v1/games/%lld%%00", (long long)id);
+	CU_ASSERT_EQUAL(call(&d, "GET", path, ann, NULL, NULL, code), 404);
+	snprintf(path, sizeof(path), "/api/v1/games/%lld%%00/moves", (long long)id);
+	CU_ASSERT_EQUAL(call(&d, "POST", path, ann, NULL, "{\"moves\":[\"add 1\"]}", code), 404);
+	snprintf(path, sizeof(path), "/api/v1/games/%lld", (long long)id);
+	CU_ASSERT_EQUAL(call(&d, "GET", path, ann, NULL, NULL, code), 200);
+
+	/* every admin list reads ?limit= alike */
+	{
+		static const char *const lists[] = { "/api/v1/admin/games", "/api/v1/admin/audit", "/api/v1/admin/outbox" };
+		static const char *const bad[] = { "0", "-1", "abc", "1001", "" };
+		for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+			for (size_t j = 0; j < sizeof(bad) / sizeof(bad[0]); j++) {
+				snprintf(path, sizeof(path), "%s?limit=%s", lists[i], bad[j]);
+				CU_ASSERT_EQUAL(call(&d, "GET", path, admin, NULL, NULL, code), 400);
+				ASSERT_STR_EQ(code, "bad_limit");
+			}
+			snprintf(path, sizeof(path), "%s?limit=1", lists[i]);
+			CU_ASSERT_EQUAL(call(&d, "GET", path, admin, NULL, NULL, code), 200);
+		}
+	}
+
+	/* an Idempotency-Key used again with other steps has a problem of its own */
+	snprintf(path, sizeof(path), "/api/v1/games/%lld/moves", (long long)id);
+	CU_ASSERT_EQUAL(call(&d, "POST", path, ann, key1, "{\"moves\":[\"add 1\"]}", code), 200);
+	CU_ASSERT_EQUAL(call(&d, "POST", path, ann, key1, "{\"moves\":[\"add 2\"]}", code), 422);
+	ASSERT_STR_EQ(code, "idempotency_key_reused");
+	CU_ASSERT_EQUAL(call(&d, "POST", path, ann, key1, "{\"moves\":[\"add 1\"]}", code), 200);
+	ht_cleanup(&d);
+}
+
 static int suite_init(void)
 {
 	curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -564,6 +648,7 @@ static CU_TestInfo ops_cases[] = {
 	{ "test_ops__trusted_proxy", test_ops__trusted_proxy },
 	{ "test_ops__ipv6_and_unix_socket", test_ops__ipv6_and_unix_socket },
 	{ "test_ops__healthz_degraded", test_ops__healthz_degraded },
+	{ "test_ops__http_details", test_ops__http_details },
 	{ "test_ops__failed_disk_unready_with_retry_after", test_ops__failed_disk_unready_with_retry_after },
 	{ "test_ops__read_only_database_refused", test_ops__read_only_database_refused },
 	{ "test_ops__sighup_reopens_log_and_reloads_templates", test_ops__sighup_reopens_log_and_reloads_templates },

@@ -268,8 +268,9 @@ static void test_engine__idempotency(void)
 	CU_ASSERT_EQUAL(move_count(id), 1);
 	json_decref(b);
 	rq.request_hash = h2;
-	CU_ASSERT_EQUAL(submit_steps(st, &rq, &b, &out, &e), ERR_INPUT);
+	CU_ASSERT_EQUAL(submit_steps(st, &rq, &b, &out, &e), ERR_ILLEGAL);
 	CU_ASSERT(strstr(e.msg, "Idempotency-Key") != NULL);
+	CU_ASSERT(out.code && strcmp(out.code, "idempotency_key_reused") == 0);
 	CU_ASSERT_EQUAL(move_count(id), 1);
 	json_decref(a);
 }
