@@ -97,6 +97,7 @@ int daemon_main(int argc, char **argv)
 		fprintf(stderr, "turnpostd: cannot initialise libsodium\n");
 		return 1;
 	}
+	log_set_json(cfg.log_json);
 	if (log_open(cfg.log_file, &e) < 0) {
 		fprintf(stderr, "turnpostd: %s\n", e.msg);
 		return 1;

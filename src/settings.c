@@ -100,6 +100,10 @@ static const struct settings_opt settings_table[] = {
 	{ .name = "log-file", .env = "TURNPOST_LOG_FILE", .arg = "FILE", .type = SETTINGS_STRING, STR(log_file),
 	  .min = 1, .def_doc = "standard error",
 	  .help = "append the log to FILE (created 0640); SIGHUP opens it again, for logrotate" },
+	{ .name = "log-format", .env = "TURNPOST_LOG_FORMAT", .arg = "text|json", .type = SETTINGS_CHOICE,
+	  AT(log_json), 0, .choices = "text|json", .def = "text",
+	  .help = "text lines, or one JSON object per line (request lines: time, client, method, route, path, status, "
+		  "ms, request_id)" },
 	{ .name = "quiet", .env = "TURNPOST_QUIET", .type = SETTINGS_SWITCH, AT(quiet), 0, .def = "no",
 	  .help = "no per-request log lines; -q for short, yes or no in the file and environment" },
 

@@ -16,6 +16,7 @@ struct settings {
 	char base_url[256];
 	char port_file[512];
 	char log_file[512];
+	int log_json;              /* --log-format json */
 	unsigned degraded_after_s;        /* empty: standard error */
 	char trusted_proxy[512];   /* empty: the peer is the client */
 	unsigned threads;

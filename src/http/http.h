@@ -98,6 +98,8 @@ struct http_request {
 	int status;             /* of the reply, for the log line */
 	double start_ms;
 	char client[64];
+	char request_id[40];    /* X-Request-Id: a trusted proxy's, else made here */
+	const char *route;      /* the matched route's pattern, NULL before or when none */
 	int64_t ids[2];         /* numeric {id} path parameters in order */
 	int nids;
 	char param[96];         /* a {token} path parameter */
@@ -125,6 +127,7 @@ struct http_reply {
 	char etag[32];            /* without quotes; empty: none */
 	char location[256];
 	char retry_after[16];
+	const char *request_id;   /* X-Request-Id, also in problem bodies (the request's, borrowed) */
 	const char *preference_applied; /* static string for Preference-Applied, or NULL */
 	char cookies[3][320];     /* Set-Cookie values */
 	int ncookies;

@@ -70,6 +70,8 @@ void http_reply_problem(struct http_reply *r, int errcode, const char *code, con
 		json_object_update(o, extra);
 		json_decref(extra);
 	}
+	if (r->request_id && *r->request_id)
+		json_object_set_new(o, "request_id", json_string(r->request_id));
 	http_reply_json(r, status, o);
 	r->content_type = "application/problem+json";
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -44,6 +45,8 @@ struct http_server {
 	_Atomic(void *) on_write_ctx;
 	struct netaddr_range proxies[NETADDR_MAX_RANGES]; /* --trusted-proxy */
 	int nproxies;
+	atomic_uint_fast64_t requests; /* served so far: the request ids' counter */
+	uint32_t id_prefix;            /* random per start, so ids of two starts differ */
 	char unix_path[108]; /* listening on this unix socket, removed at stop; "" when on TCP */
 };
 
@@ -122,7 +125,7 @@ static enum MHD_Result collect_forwarded(void *cls, enum MHD_ValueKind kind, con
  * left part is whatever the client sent). An entry that is not an address
  * stops the walk at the last good one.
  */
-static void client_address(const struct http_server *srv, struct MHD_Connection *conn, char out[64])
+static int client_address(const struct http_server *srv, struct MHD_Connection *conn, char out[64])
 {
 	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
 	const struct sockaddr *sa = ci ? ci->client_addr : NULL;
@@ -132,7 +135,7 @@ static void client_address(const struct http_server *srv, struct MHD_Connection 
 
 	snprintf(out, 64, "unknown");
 	if (!sa)
-		return;
+		return 0;
 	if (sa->sa_family == AF_INET) {
 		peer.family = AF_INET;
 		memset(peer.bytes, 0, sizeof(peer.bytes));
@@ -143,17 +146,17 @@ static void client_address(const struct http_server *srv, struct MHD_Connection 
 		char text[64];
 		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, text, sizeof(text));
 		if (netaddr_parse(text, &peer) < 0)
-			return;
+			return 0;
 		trusted = netaddr_in(srv->proxies, srv->nproxies, &peer);
 		netaddr_text(&peer, out);
 	} else if (sa->sa_family == AF_UNIX) {
 		snprintf(out, 64, "unix");
 		trusted = 1;
 	} else {
-		return;
+		return 0;
 	}
 	if (!trusted)
-		return;
+		return 0;
 	MHD_get_connection_values(conn, MHD_HEADER_KIND, collect_forwarded, &fwd);
 	for (size_t end = fwd.len; end > 0;) {
 		size_t start = end;
@@ -184,6 +187,28 @@ static void client_address(const struct http_server *srv, struct MHD_Connection 
 		end = start ? start - 1 : 0;
 	}
 	buf_release(&fwd);
+	return 1;
+}
+
+/* A request id a proxy may pass on: 1 to 36 of [A-Za-z0-9._-], so a log line cannot be forged with it. */
+static int request_id_ok(const char *v)
+{
+	size_t n = v ? strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") : 0;
+	return n >= 1 && n <= 36 && v[n] == '\0';
+}
+
+/* The request's id: a trusted proxy's X-Request-Id, else 16 hex digits unique in this process's life. */
+static void request_id(struct http_server *srv, struct MHD_Connection *conn, int from_proxy, char out[40])
+{
+	const char *given = from_proxy ? MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id") : NULL;
+	uint64_t n;
+
+	if (request_id_ok(given)) {
+		snprintf(out, 40, "%s", given);
+		return;
+	}
+	n = atomic_fetch_add(&srv->requests, 1);
+	snprintf(out, 40, "%08x%08llx", srv->id_prefix, (unsigned long long)(n & 0xffffffffULL));
 }
 
 static enum MHD_Result send_reply(struct MHD_Connection *conn, struct http_reply *r)
@@ -207,6 +232,8 @@ static enum MHD_Result send_reply(struct MHD_Connection *conn, struct http_reply
 	}
 	if (r->location[0])
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_LOCATION, r->location);
+	if (r->request_id && *r->request_id)
+		MHD_add_response_header(resp, "X-Request-Id", r->request_id);
 	/* every 503 says when to come back (the store's trouble is usually brief, or needs a restart) */
 	if (r->status == 503 && !r->retry_after[0])
 		snprintf(r->retry_after, sizeof(r->retry_after), "5");
@@ -247,6 +274,7 @@ static void dispatch(struct http_request *rq, struct http_reply *reply)
 		return;
 	}
 	rt = routes_match(rq->method, rq->path, rq, &path_known);
+	rq->route = rt ? rt->pattern : NULL;
 	if (!rt) {
 		if (path_known)
 			http_reply_problem(reply, ERR_INPUT, "method_not_allowed",
@@ -445,7 +473,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		pthread_mutex_init(&rq->defer_lock, NULL);
 		pthread_cond_init(&rq->defer_cond, NULL);
 		buf_init(&rq->body);
-		client_address(srv, conn, rq->client);
+		request_id(srv, conn, client_address(srv, conn, rq->client), rq->request_id);
 		rq->body_limit = body_limit_for(srv, conn, method, url);
 		*req_cls = rq;
 		atomic_fetch_add(&srv->inflight, 1);
@@ -456,6 +484,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		}
 		return MHD_YES;
 	}
+	reply.request_id = rq->request_id;
 	if (rq->finish) {
 		/* resumed: the work of http_defer is over */
 		finish_deferred(rq, &reply);
@@ -514,7 +543,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 		return;
 	if (rq->finish) {
 		/* the connection ended before the deferred answer was made: its work is over, free it */
-		struct http_reply scratch = { .status = 500, .body = BUF_INIT };
+		struct http_reply scratch = { .status = 500, .body = BUF_INIT, .request_id = rq->request_id };
 		finish_deferred(rq, &scratch);
 		metrics_count_request(scratch.status);
 		rq->status = scratch.status;
@@ -523,9 +552,14 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 	}
 	if (srv->cfg.log_requests) {
 		int shown = log_path_length(rq->path);
-		log_info("%s %.*s%s %d %.1fms%s", rq->method, shown, rq->path, rq->path[shown] ? "…" : "", rq->status,
-			 clock_mono_ms() - rq->start_ms,
-			 toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " (connection ended early)");
+		char path[512];
+
+		snprintf(path, sizeof(path), "%.*s", shown, rq->path);
+		log_request(&(struct log_request){ .method = rq->method, .path = path, .path_cut = rq->path[shown] != '\0',
+						   .route = rq->route, .status = rq->status,
+						   .ms = clock_mono_ms() - rq->start_ms, .client = rq->client,
+						   .request_id = rq->request_id,
+						   .ended_early = toe != MHD_REQUEST_TERMINATED_COMPLETED_OK });
 	}
 	buf_release(&rq->body);
 	form_free(rq->form);
@@ -665,6 +699,8 @@ int http_server_start(const struct http_config *cfg, struct store *store, struct
 	if (!srv->cfg.inbound_body_limit)
 		srv->cfg.inbound_body_limit = 1024 * 1024;
 	srv->store = store;
+	if (getrandom(&srv->id_prefix, sizeof(srv->id_prefix), 0) != (ssize_t)sizeof(srv->id_prefix))
+		srv->id_prefix = (uint32_t)getpid() ^ (uint32_t)clock_now_ms();
 	if (render_set_new(&srv->pages) < 0) {
 		free(srv);
 		return err_set(err, ERR_NOMEM, "out of memory");

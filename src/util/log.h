@@ -20,6 +20,26 @@ int log_open(const char *path, struct err *err);
  */
 int log_reopen(struct err *err);
 
+/*
+ * One JSON object per line instead of text: {"time","level","msg"}, and for
+ * requests the fields of log_request. Set once at start-up.
+ */
+void log_set_json(int json);
+
+/* One served request: a text line, or a JSON line with one field per item. */
+struct log_request {
+	const char *method;
+	const char *path;  /* already cut before any secret (http/server.c) */
+	int path_cut;      /* 1: the path went on (a token): "…" in text */
+	const char *route; /* the route's pattern, "/api/v1/games/{id}"; NULL: none matched */
+	int status;
+	double ms;
+	const char *client;
+	const char *request_id;
+	int ended_early; /* the connection ended before the answer was sent */
+};
+void log_request(const struct log_request *r);
+
 /* Lines below this level are dropped (default LOG_INFO). */
 void log_set_level(enum log_level level);
 void log_msg(enum log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

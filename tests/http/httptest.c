@@ -190,6 +190,7 @@ static size_t on_header(char *data, size_t size, size_t n, void *ctx)
 	header_value(data, len, "X-Frame-Options", r->frame_options, sizeof(r->frame_options));
 	header_value(data, len, "Preference-Applied", r->preference_applied, sizeof(r->preference_applied));
 	header_value(data, len, "Retry-After", r->retry_after, sizeof(r->retry_after));
+	header_value(data, len, "X-Request-Id", r->request_id, sizeof(r->request_id));
 	{
 		char cookie[400] = "";
 		header_value(data, len, "Set-Cookie", cookie, sizeof(cookie));

@@ -28,6 +28,7 @@ struct ht_resp {
 	char frame_options[32];
 	char preference_applied[64];
 	char retry_after[16];
+	char request_id[48];
 	json_t *json; /* parsed body when it is JSON, else NULL */
 };
 

@@ -631,6 +631,104 @@ static void test_ops__http_details(void)
 	ht_cleanup(&d);
 }
 
+static int is_hex16(const char *s)
+{
+	return strlen(s) == 16 && strspn(s, "0123456789abcdef") == 16;
+}
+
+/*
+ * --log-format json writes one JSON object per line, requests with their
+ * fields; every answer and problem carries its request id, a trusted
+ * proxy's kept, anyone else's replaced.
+ */
+static void test_ops__json_log_and_request_id(void)
+{
+	const char *json_args[] = { "--log-format", "json", "--trusted-proxy", "127.0.0.1", NULL };
+	const char *given[] = { "X-Request-Id: lb-7f3a.2", NULL };
+	const char *forged[] = { "X-Request-Id: x\" 200 1ms", NULL };
+	struct ht_daemon d;
+	struct ht_resp r;
+	struct buf log = BUF_INIT;
+	char admin[64], ann[64], first[48] = "";
+	int lines = 0, requests = 0, seen_given = 0, seen_link = 0;
+
+	CU_ASSERT_EQUAL_FATAL(ht_start(&d, json_args), 0);
+	CU_ASSERT_FATAL(game_for_two(&d, admin, ann) > 0);
+	CU_ASSERT_EQUAL(ht_request(&d, "GET", "/healthz", NULL, given, NULL, 0, &r), 0);
+	ASSERT_STR_EQ(r.request_id, "lb-7f3a.2");
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(ht_request(&d, "GET", "/api/v1/nothing", NULL, forged, NULL, 0, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 404);
+	CU_ASSERT(is_hex16(r.request_id));
+	ASSERT_STR_EQ(json_string_value(json_object_get(r.json, "request_id")), r.request_id);
+	snprintf(first, sizeof(first), "%s", r.request_id);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(ht_api(&d, "GET", "/healthz", NULL, NULL, &r), 0);
+	CU_ASSERT(is_hex16(r.request_id) && strcmp(r.request_id, first) != 0);
+	ht_resp_release(&r);
+	{
+		char path[128];
+		snprintf(path, sizeof(path), "/s/%s", ann);
+		CU_ASSERT_EQUAL(ht_page(&d, "GET", path, NULL, NULL, &r), 0);
+		ht_resp_release(&r);
+	}
+	CU_ASSERT_EQUAL(ht_stop(&d, SIGTERM), 0);
+	wait_text(d.log, "stopped cleanly", 1, &log);
+	CU_ASSERT_PTR_NULL(strstr(log.data, ann));
+	for (char *line = log.data, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+		json_t *o;
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		if (!*line)
+			continue;
+		lines++;
+		o = json_loads(line, 0, NULL);
+		CU_ASSERT_PTR_NOT_NULL(o);
+		if (!o) {
+			fprintf(stderr, "not JSON: %s\n", line);
+			continue;
+		}
+		CU_ASSERT_PTR_NOT_NULL(json_string_value(json_object_get(o, "time")));
+		CU_ASSERT_PTR_NOT_NULL(json_string_value(json_object_get(o, "level")));
+		if (json_string_value(json_object_get(o, "type")) &&
+		    strcmp(json_string_value(json_object_get(o, "type")), "request") == 0) {
+			const char *id = json_string_value(json_object_get(o, "request_id"));
+			const char *path = json_string_value(json_object_get(o, "path"));
+			requests++;
+			ASSERT_STR_EQ(json_string_value(json_object_get(o, "client")), "127.0.0.1");
+			CU_ASSERT(json_is_integer(json_object_get(o, "status")));
+			CU_ASSERT(json_is_number(json_object_get(o, "ms")));
+			if (id && strcmp(id, "lb-7f3a.2") == 0) {
+				seen_given++;
+				ASSERT_STR_EQ(json_string_value(json_object_get(o, "route")), "/healthz");
+				CU_ASSERT_EQUAL(json_integer_value(json_object_get(o, "status")), 200);
+			}
+			if (path && strncmp(path, "/s/", 3) == 0) {
+				seen_link++;
+				ASSERT_STR_EQ(path, "/s/…");
+			}
+		}
+		json_decref(o);
+	}
+	CU_ASSERT(lines > requests && requests >= 5);
+	CU_ASSERT_EQUAL(seen_given, 1);
+	CU_ASSERT_EQUAL(seen_link, 1);
+	ht_cleanup(&d);
+
+	/* text lines name the client and the id; a peer that is no proxy cannot choose the id */
+	CU_ASSERT_EQUAL_FATAL(ht_start(&d, NULL), 0);
+	CU_ASSERT_EQUAL(ht_request(&d, "GET", "/healthz", NULL, given, NULL, 0, &r), 0);
+	CU_ASSERT(is_hex16(r.request_id));
+	snprintf(first, sizeof(first), "GET /healthz 200 ");
+	CU_ASSERT_EQUAL(wait_text(d.log, first, 1, &log), 1);
+	snprintf(first, sizeof(first), "ms 127.0.0.1 %s\n", r.request_id);
+	CU_ASSERT_PTR_NOT_NULL(strstr(log.data, first));
+	ht_resp_release(&r);
+	ht_cleanup(&d);
+	buf_release(&log);
+}
+
 static int suite_init(void)
 {
 	curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -649,6 +747,7 @@ static CU_TestInfo ops_cases[] = {
 	{ "test_ops__ipv6_and_unix_socket", test_ops__ipv6_and_unix_socket },
 	{ "test_ops__healthz_degraded", test_ops__healthz_degraded },
 	{ "test_ops__http_details", test_ops__http_details },
+	{ "test_ops__json_log_and_request_id", test_ops__json_log_and_request_id },
 	{ "test_ops__failed_disk_unready_with_retry_after", test_ops__failed_disk_unready_with_retry_after },
 	{ "test_ops__read_only_database_refused", test_ops__read_only_database_refused },
 	{ "test_ops__sighup_reopens_log_and_reloads_templates", test_ops__sighup_reopens_log_and_reloads_templates },
