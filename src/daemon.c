@@ -160,6 +160,7 @@ int daemon_main(int argc, char **argv)
 	}
 	nc.mail_dir = cfg.mail_dir;
 	nc.smtp_url = cfg.smtp_url;
+	nc.smtp_tls = (enum notify_smtp_tls)cfg.smtp_tls;
 	nc.from = cfg.mail_from;
 	nc.reply_to = cfg.reply_to;
 	nc.reply_domain = cfg.reply_domain;

@@ -117,6 +117,10 @@ static const struct settings_opt settings_table[] = {
 	  .min = 1, .prefixes = "smtp://|smtps://", .expect = "start with smtp:// or smtps://", .section = SEC_NOTIFY,
 	  .flags = SETTINGS_SECRET,
 	  .help = "smtp://HOST:587 (STARTTLS when offered) or smtps://USER:PASSWORD@HOST:465" },
+	{ .name = "smtp-tls", .env = "TURNPOST_SMTP_TLS", .arg = "auto|try|required", .type = SETTINGS_CHOICE,
+	  AT(smtp_tls), 0, .choices = "auto|try|required", .def = "auto", .section = SEC_NOTIFY,
+	  .help = "smtp://: try STARTTLS and send in the clear when the server does not offer it, or require it "
+		  "(nothing is sent without it); auto requires it when --smtp-url holds a user and password" },
 	{ .name = "mail-from", .env = "TURNPOST_MAIL_FROM", .arg = "ADDR", .type = SETTINGS_STRING, STR(mail_from),
 	  .min = 1, .def_doc = "turnpost@ the host of --base-url", .section = SEC_NOTIFY,
 	  .help = "the From: address" },

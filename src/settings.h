@@ -28,6 +28,7 @@ struct settings {
 	char mail_transport[16]; /* "file", "smtp", "webhook" */
 	char mail_dir[512];
 	char smtp_url[512];
+	int smtp_tls;            /* 0 auto, 1 try, 2 required (enum notify_smtp_tls) */
 	char mail_from[256];
 	char reply_to[256];
 	char webhook_url[512];

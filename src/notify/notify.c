@@ -119,6 +119,10 @@ int notify_new(const struct notify_config *cfg, struct store *store, struct noti
 	n->mail_dir = strdup(cfg->mail_dir && *cfg->mail_dir ? cfg->mail_dir : "./var/mail");
 	n->smtp_url = dup_or_null(cfg->smtp_url);
 	n->smtp_where = url_without_userinfo(cfg->smtp_url);
+	/* a password is never sent where anyone on the path can read it */
+	n->smtp_tls_required = cfg->smtp_tls == NOTIFY_TLS_REQUIRED ||
+			       (cfg->smtp_tls == NOTIFY_TLS_AUTO && cfg->smtp_url && n->smtp_where &&
+				strcmp(cfg->smtp_url, n->smtp_where) != 0);
 	n->webhook_url = dup_or_null(cfg->webhook_url);
 	n->reply_to = dup_or_null(cfg->reply_to);
 	n->reply_domain = dup_or_null(cfg->reply_domain);

@@ -25,6 +25,9 @@ struct notify_config {
 	const char *base_url;       /* public URL of the server, no trailing slash needed */
 	const char *mail_dir;       /* file: where <id>.eml files go (created when missing) */
 	const char *smtp_url;       /* smtp: smtp://host:587 or smtps://user:pass@host:465 */
+	enum notify_smtp_tls { NOTIFY_TLS_AUTO, NOTIFY_TLS_TRY, NOTIFY_TLS_REQUIRED } smtp_tls;
+				    /* smtp://: STARTTLS when offered (try), or never in the clear (required);
+				       auto: required when the URL holds a user, else try */
 	const char *from;           /* From: address (file and smtp); NULL: turnpost@<base-url host> */
 	const char *reply_to;       /* Reply-To:; NULL: From */
 	const char *reply_domain;   /* set: a seat's notification gets Reply-To: play+TOKEN@reply_domain (mail/) */

@@ -45,6 +45,7 @@ struct notify {
 	struct notify_config cfg;
 	char *base_url, *mail_dir, *smtp_url, *from, *reply_to, *webhook_url, *reply_domain;
 	char *smtp_where; /* smtp_url without its user and password: what the log may show */
+	int smtp_tls_required; /* never send over smtp:// without STARTTLS */
 	char *host;                 /* of base_url, for Message-ID */
 	unsigned char *secret;      /* decoded webhook secret */
 	size_t secret_len;

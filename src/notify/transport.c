@@ -341,8 +341,12 @@ static void deliver_smtp(struct notify *n, const struct notify_msg *m, int64_t n
 		curl_easy_setopt(h, CURLOPT_READFUNCTION, read_cb);
 		curl_easy_setopt(h, CURLOPT_READDATA, &up);
 		curl_easy_setopt(h, CURLOPT_UPLOAD, 1L);
-		/* smtp:// upgrades with STARTTLS when the server offers it; smtps:// is TLS from the start */
-		curl_easy_setopt(h, CURLOPT_USE_SSL, (long)CURLUSESSL_TRY);
+		/*
+		 * smtp:// upgrades with STARTTLS when the server offers it, or (required)
+		 * gives up when it does not, as when someone on the path strips the
+		 * offer; smtps:// is TLS from the start
+		 */
+		curl_easy_setopt(h, CURLOPT_USE_SSL, (long)(n->smtp_tls_required ? CURLUSESSL_ALL : CURLUSESSL_TRY));
 		cc = curl_easy_perform(h);
 	}
 	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
@@ -350,7 +354,11 @@ static void deliver_smtp(struct notify *n, const struct notify_msg *m, int64_t n
 		res->ok = 1;
 		log_info("mail to %s (%s) submitted to %s: \"%s\"", m->to, m->event, n->smtp_where, m->subject);
 	} else {
-		snprintf(res->error, sizeof(res->error), "smtp: %s (reply code %ld)", curl_easy_strerror(cc), code);
+		if (cc == CURLE_USE_SSL_FAILED)
+			snprintf(res->error, sizeof(res->error),
+				 "smtp: %s did not offer STARTTLS, and smtp-tls requires it: nothing was sent", n->smtp_where);
+		else
+			snprintf(res->error, sizeof(res->error), "smtp: %s (reply code %ld)", curl_easy_strerror(cc), code);
 		/* 5xx replies are permanent refusals; 4xx and network trouble are worth another try */
 		res->permanent = (code >= 500 && code < 600) || !curl_transient(cc);
 	}

@@ -59,7 +59,7 @@ sample() {
 	mail-backoff) echo 5 ;; mail-timeout) echo 6 ;; vacation-days) echo 11 ;; reply-domain) echo play.example.org ;;
 	reply-days) echo 12 ;; inbound-secret) echo 0123456789abcdef0123 ;; inbound-body-limit) echo 4096 ;;
 	inbound-sender) echo any ;; trusted-proxy) echo 10.0.0.0/8,127.0.0.1,::1 ;;
-	log-file) echo "$tmp/d.log" ;; degraded-after) echo 120 ;; log-format) echo json ;;
+	log-file) echo "$tmp/d.log" ;; degraded-after) echo 120 ;; log-format) echo json ;; smtp-tls) echo required ;;
 	*) return 1 ;;
 	esac
 }

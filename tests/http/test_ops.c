@@ -8,6 +8,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include <curl/curl.h>
 
@@ -729,6 +732,113 @@ static void test_ops__json_log_and_request_id(void)
 	buf_release(&log);
 }
 
+/* A free TCP port on the loopback. */
+static int free_port(void)
+{
+	char dir[64] = "/tmp/tp-ops-port-XXXXXX", portfile[128], cmd[96];
+	pid_t pid;
+	int port;
+
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(portfile, sizeof(portfile), "%s/port", dir);
+	pid = start_raw(dir, "127.0.0.1:0", portfile);
+	port = wait_number(portfile);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd) != 0)
+		return -1;
+	return port;
+}
+
+/* Whether something listens on the loopback's port. */
+static int port_open(int port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int fd = socket(AF_INET, SOCK_STREAM, 0), ok;
+
+	ok = fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+/* How many messages the Maildir sink at dir holds. */
+static int sink_count(const char *dir)
+{
+	char cmd[256];
+	FILE *p;
+	int n = -1;
+
+	snprintf(cmd, sizeof(cmd), "ls %s/new 2>/dev/null | wc -l", dir);
+	p = popen(cmd, "r");
+	if (p && fscanf(p, "%d", &n) != 1)
+		n = -1;
+	if (p)
+		pclose(p);
+	return n;
+}
+
+/*
+ * smtp-tls: a URL with a password never goes out in the clear (auto), nor
+ * anything with required; try sends to a server that offers no STARTTLS.
+ */
+static void test_ops__smtp_tls_required(void)
+{
+	char url[128], plain[128], listen[32], maildir[96], cmd[160], admin[64], ann[64];
+	const char *with_password[] = { "--mail-transport", "smtp", "--smtp-url", url, NULL };
+	const char *required[] = { "--mail-transport", "smtp", "--smtp-url", plain, "--smtp-tls", "required", NULL };
+	const char *tried[] = { "--mail-transport", "smtp", "--smtp-url", plain, NULL };
+	struct ht_daemon d;
+	struct buf text = BUF_INIT;
+	int port = free_port();
+	pid_t sink;
+
+	CU_ASSERT_FATAL(port > 0);
+	snprintf(maildir, sizeof(maildir), "/tmp/tp-ops-sink-%d", (int)getpid());
+	snprintf(listen, sizeof(listen), "127.0.0.1:%d", port);
+	sink = fork();
+	if (sink == 0) {
+		FILE *q = freopen("/dev/null", "w", stderr);
+		(void)q;
+		execl("/usr/bin/python3", "python3", "-m", "aiosmtpd", "-n", "-l", listen, "-c",
+		      "aiosmtpd.handlers.Mailbox", maildir, (char *)NULL);
+		_exit(127);
+	}
+	snprintf(url, sizeof(url), "smtp://turnpost:Secret-Pw-1@127.0.0.1:%d", port);
+	snprintf(plain, sizeof(plain), "smtp://127.0.0.1:%d", port);
+	for (int i = 0; i < 500 && !port_open(port); i++)
+		sleep_ms(20);
+	CU_ASSERT_FATAL(port_open(port));
+
+	CU_ASSERT_EQUAL_FATAL(ht_start(&d, with_password), 0);
+	CU_ASSERT_FATAL(game_for_two(&d, admin, ann) > 0);
+	CU_ASSERT_EQUAL(wait_text(d.log, "did not offer STARTTLS, and smtp-tls requires it", 2, &text), 2);
+	CU_ASSERT_PTR_NULL(strstr(text.data, "Secret-Pw-1"));
+	ht_cleanup(&d);
+	CU_ASSERT_EQUAL(sink_count(maildir), 0);
+
+	CU_ASSERT_EQUAL_FATAL(ht_start(&d, required), 0);
+	CU_ASSERT_FATAL(game_for_two(&d, admin, ann) > 0);
+	CU_ASSERT_EQUAL(wait_text(d.log, "did not offer STARTTLS", 2, &text), 2);
+	ht_cleanup(&d);
+	CU_ASSERT_EQUAL(sink_count(maildir), 0);
+
+	CU_ASSERT_EQUAL_FATAL(ht_start(&d, tried), 0);
+	CU_ASSERT_FATAL(game_for_two(&d, admin, ann) > 0);
+	CU_ASSERT_EQUAL(wait_text(d.log, "(invite) submitted to", 2, &text), 2);
+	ht_cleanup(&d);
+	CU_ASSERT_EQUAL(sink_count(maildir), 2);
+
+	kill(sink, SIGTERM);
+	waitpid(sink, NULL, 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", maildir);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+	buf_release(&text);
+}
+
 static int suite_init(void)
 {
 	curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -747,6 +857,7 @@ static CU_TestInfo ops_cases[] = {
 	{ "test_ops__ipv6_and_unix_socket", test_ops__ipv6_and_unix_socket },
 	{ "test_ops__healthz_degraded", test_ops__healthz_degraded },
 	{ "test_ops__http_details", test_ops__http_details },
+	{ "test_ops__smtp_tls_required", test_ops__smtp_tls_required },
 	{ "test_ops__json_log_and_request_id", test_ops__json_log_and_request_id },
 	{ "test_ops__failed_disk_unready_with_retry_after", test_ops__failed_disk_unready_with_retry_after },
 	{ "test_ops__read_only_database_refused", test_ops__read_only_database_refused },
