@@ -51,7 +51,11 @@ uint64_t store_outbox_generation(void);
  */
 int store_outbox_claim(struct store_conn *c, int64_t now, int64_t lease_until, int max,
 		       struct store_outbox_row **out, int *n, struct err *err);
-/* At start-up: rows leased by a notifier that is gone become due at now. *count: how many (may be NULL). */
+/*
+ * At start-up: rows leased by a notifier that is gone become due at now.
+ * *count: how many (may be NULL). On PostgreSQL, where other daemons'
+ * notifiers may hold leases at work, only the leases that ran out by now.
+ */
 int store_outbox_release_leases(struct store_conn *c, int64_t now, int *count, struct err *err);
 
 enum store_outbox_outcome {

@@ -40,6 +40,7 @@ struct pg_st {
 	int row;      /* the current row; -1 before the first */
 	int executed;
 	int write;    /* INSERT, UPDATE or DELETE: run in a savepoint inside a transaction */
+	int commit;   /* COMMIT: fails when the server rolled back instead */
 	unsigned char *blob; /* the last bytea column read, decoded */
 	size_t blob_len;
 };
@@ -68,8 +69,20 @@ int store_target_is_postgres(const char *target)
 
 int store__pg_target(const char *target)
 {
-	return strncmp(target, "postgres://", 11) == 0 || strncmp(target, "postgresql://", 13) == 0 ||
-	       strchr(target, '=') != NULL;
+	const char *p = target;
+
+	if (strncmp(target, "postgres://", 11) == 0 || strncmp(target, "postgresql://", 13) == 0)
+		return 1;
+	/* a libpq keyword string starts with "keyword =" (a file's path has no such start) */
+	while (*p == ' ')
+		p++;
+	if (!((*p >= 'a' && *p <= 'z') || *p == '_'))
+		return 0;
+	while ((*p >= 'a' && *p <= 'z') || *p == '_')
+		p++;
+	while (*p == ' ')
+		p++;
+	return *p == '=';
 }
 
 /* Remember the failure of res (NULL: of the connection) for store__fail. */
@@ -164,6 +177,7 @@ static struct store__st *pg_prepare(struct store_conn *c, const char *sql, struc
 	st->row = -1;
 	st->write = strncasecmp(sql, "INSERT", 6) == 0 || strncasecmp(sql, "UPDATE", 6) == 0 ||
 		    strncasecmp(sql, "DELETE", 6) == 0;
+	st->commit = strcasecmp(sql, "COMMIT") == 0;
 	return &st->base;
 }
 
@@ -249,8 +263,6 @@ static void pg_bind_blob(struct store__st *s, int idx, const void *p, int n)
 	st->types[i] = BYTEAOID;
 }
 
-int store__pg_connect(struct store *s, struct store_conn *c, int writer, struct err *err);
-
 /*
  * After a failed statement: when the session is gone and no transaction
  * was open in it (nothing of the caller's is lost), connect again. 1 when
@@ -311,6 +323,15 @@ static int pg_step(struct store__st *s)
 			return 1;
 		}
 		if (guard && pg_exec(c, "RELEASE SAVEPOINT store_statement") < 0) {
+			PQclear(st->res);
+			st->res = NULL;
+			return 1;
+		}
+		if (status == PGRES_COMMAND_OK && st->commit && strcmp(PQcmdStatus(st->res), "ROLLBACK") == 0) {
+			/* COMMIT of a transaction a failed statement aborted: PostgreSQL rolled it back instead */
+			struct pg_conn_state *cs = c->priv;
+			snprintf(cs->sqlstate, sizeof(cs->sqlstate), "40000");
+			snprintf(cs->msg, sizeof(cs->msg), "the transaction was rolled back: a statement in it had failed");
 			PQclear(st->res);
 			st->res = NULL;
 			return 1;
@@ -495,7 +516,7 @@ static void redact(const char *target, char *out, size_t size)
 			return;
 		}
 	}
-	if (!scheme && strstr(target, "password")) {
+	if (strstr(target, "password")) {
 		snprintf(out, size, "(a connection string with a password)");
 		return;
 	}
@@ -548,7 +569,7 @@ int store__pg_reconnect(struct store_conn *c, struct err *err)
 
 int store__pg_lost(struct store_conn *c)
 {
-	return c->pg && PQstatus(c->pg) != CONNECTION_OK;
+	return !c->pg || PQstatus(c->pg) != CONNECTION_OK;
 }
 
 void store__pg_close(struct store_conn *c)

@@ -274,12 +274,12 @@ static int conn_open(struct store *s, struct store_conn *c, int writer, int busy
 
 static void conn_close(struct store_conn *c)
 {
-	if (!c->db && !c->pg)
+	if (!c->db && !c->priv)
 		return;
 	for (int i = 0; i < STORE__CACHE; i++)
 		store__finalize(c->cache[i].stmt);
 	memset(c->cache, 0, sizeof(c->cache));
-	if (c->pg) {
+	if (c->ops == &store__pg_ops) {
 		store__pg_close(c);
 		return;
 	}
@@ -303,7 +303,7 @@ static int conn_open_pg(struct store *s, struct store_conn *c, int writer, struc
  */
 static int conn_ready(struct store_conn *c, struct err *err)
 {
-	if (!c->pg || !store__pg_lost(c))
+	if (c->ops != &store__pg_ops || !store__pg_lost(c))
 		return 0;
 	/* a new session holds no lock of the old one */
 	if (c == &c->store->watch)
@@ -316,7 +316,7 @@ int store_lead(struct store *s, int64_t key, int *leading, struct err *err)
 	int rc = 0, got = 0;
 
 	*leading = 1;
-	if (!s->watch.pg)
+	if (s->watch.ops != &store__pg_ops)
 		return 0;
 	pthread_mutex_lock(&s->watch_lock);
 	if ((rc = conn_ready(&s->watch, err)) == 0 && s->lead_key != key) {
@@ -369,7 +369,7 @@ static void *listen_main(void *arg)
 /* Before the writer commits: tell the other daemons what the transaction changed (sent at the commit). */
 static void notify_others(struct store *s)
 {
-	if (!s->writer.pg)
+	if (s->writer.ops != &store__pg_ops)
 		return;
 	if (s->auth_dirty)
 		store__exec(&s->writer, "NOTIFY " STORE__PG_AUTH);
@@ -604,7 +604,7 @@ int store_data_version(struct store *s, uint64_t *version, struct err *err)
 
 	*version = 0;
 	pthread_mutex_lock(&s->watch_lock);
-	if (s->watch.pg) {
+	if (s->watch.ops == &store__pg_ops) {
 		if ((rc = conn_ready(&s->watch, err)) == 0)
 			rc = store__pg_data_version(&s->watch, version, err);
 		pthread_mutex_unlock(&s->watch_lock);
@@ -1516,7 +1516,7 @@ int store_backup(struct store *s, const char *dest, int overwrite, struct err *e
 	struct err check = {0};
 	int rc, version;
 
-	if (s->writer.pg)
+	if (s->writer.ops == &store__pg_ops)
 		return err_set(err, ERR_INPUT,
 			       "backup copies an SQLite database; back a PostgreSQL one up with pg_dump"
 			       " (docs/operations.md)");

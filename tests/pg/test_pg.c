@@ -297,6 +297,183 @@ static void test_pg__revoked_token_stops_everywhere(void)
 	CU_ASSERT_EQUAL(status, 401);
 }
 
+/* The clocked games of test_pg__deadline_fires_once. */
+#define GAMES 10
+
+/* Far in the future: rows the daemons' notifiers never find due meanwhile. */
+#define LATER 4000000000000LL
+
+/* The ids of a claim into ids (up to 16); their count. */
+static int claim(struct store *s, int64_t now, int64_t lease_until, int max, int64_t *ids, struct store_conn **keep)
+{
+	struct store_outbox_row *rows = NULL;
+	struct store_conn *c;
+	struct err e = {0};
+	int n = 0;
+
+	if (store_write_begin(s, &c, &e) < 0)
+		return -1;
+	if (store_outbox_claim(c, now, lease_until, max, &rows, &n, &e) < 0)
+		n = -1;
+	for (int i = 0; i < n && i < 16; i++)
+		ids[i] = rows[i].id;
+	store_outbox_rows_free(rows, n > 0 ? n : 0);
+	if (keep)
+		*keep = c; /* the caller commits: its rows stay locked meanwhile */
+	else if (store_write_commit(c, &e) < 0)
+		n = -1;
+	return n;
+}
+
+/*
+ * Two daemons' notifiers claiming at the same moment get different rows
+ * (FOR UPDATE SKIP LOCKED: the second neither waits nor takes the first's);
+ * a leased row is nobody else's until its lease runs out, then whoever
+ * claims next delivers it (its leaser died); a starting notifier releases
+ * no lease that is still running.
+ */
+static void test_pg__outbox_claims_across_daemons(void)
+{
+	struct store *other = NULL;
+	struct store_conn *c, *held = NULL;
+	struct err e = {0};
+	int64_t first[16], second[16], again[16];
+	int n1, n2, n3, released = -1;
+
+	CU_ASSERT_EQUAL_FATAL(store_open(db, NULL, &other, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(st, &c, &e), 0);
+	for (int i = 0; i < 6; i++)
+		CU_ASSERT_EQUAL(store_outbox_add(c, "test", 0, -1, 0, "{}", LATER, NULL, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(store_write_commit(c, &e), 0);
+
+	n1 = claim(st, LATER, LATER + 1000, 3, first, &held);
+	CU_ASSERT_EQUAL_FATAL(n1, 3);
+	/* while the first claim is not committed, its rows are locked: the other daemon takes the rest */
+	n2 = claim(other, LATER, LATER + 1000, 10, second, NULL);
+	CU_ASSERT_EQUAL(n2, 3);
+	CU_ASSERT_EQUAL(store_write_commit(held, &e), 0);
+	for (int i = 0; i < n1; i++)
+		for (int j = 0; j < n2 && j < 16; j++)
+			CU_ASSERT_NOT_EQUAL(first[i], second[j]);
+	/* leased: nobody's until the lease runs out */
+	CU_ASSERT_EQUAL(claim(other, LATER + 500, LATER + 1500, 10, again, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(other, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_outbox_release_leases(c, LATER + 500, &released, &e), 0);
+	CU_ASSERT_EQUAL(released, 0);
+	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
+	CU_ASSERT_EQUAL(claim(st, LATER + 500, LATER + 1500, 10, again, NULL), 0);
+	/* the leasers are gone: the rows are due again, for the other daemon */
+	n3 = claim(other, LATER + 1000, LATER + 2000, 10, again, NULL);
+	CU_ASSERT_EQUAL(n3, 6);
+	/* done with them: not left pending for the daemons of later tests */
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(st, &c, &e), 0);
+	for (int i = 0; i < n3 && i < 16; i++)
+		CU_ASSERT_EQUAL(store_outbox_finish(c, again[i], STORE_OUTBOX_DEAD, LATER, "test", &e), 0);
+	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
+	store_close(other);
+}
+
+/* One daemon at a time leads (runs the timers); when it goes, another takes over. */
+static void test_pg__one_leader_at_a_time(void)
+{
+	struct store *other = NULL;
+	struct err e = {0};
+	int lead = -1;
+	const int64_t key = 4242;
+
+	CU_ASSERT_EQUAL_FATAL(store_open(db, NULL, &other, &e), 0);
+	CU_ASSERT_EQUAL(store_lead(st, key, &lead, &e), 0);
+	CU_ASSERT_EQUAL(lead, 1);
+	CU_ASSERT_EQUAL(store_lead(other, key, &lead, &e), 0);
+	CU_ASSERT_EQUAL(lead, 0);
+	/* asking again changes nothing */
+	CU_ASSERT_EQUAL(store_lead(st, key, &lead, &e), 0);
+	CU_ASSERT_EQUAL(lead, 1);
+	CU_ASSERT_EQUAL(store_lead(other, key, &lead, &e), 0);
+	CU_ASSERT_EQUAL(lead, 0);
+	/* the leader goes away (its session ends a moment after it hangs up: the next round finds it gone) */
+	store_close(st);
+	st = NULL;
+	for (int i = 0; i < 100; i++) {
+		CU_ASSERT_EQUAL(store_lead(other, key, &lead, &e), 0);
+		if (lead)
+			break;
+		pause_ms(10);
+	}
+	CU_ASSERT_EQUAL(lead, 1);
+	CU_ASSERT_EQUAL(store_open(db, NULL, &st, &e), 0);
+	CU_ASSERT_EQUAL(store_lead(st, key, &lead, &e), 0);
+	CU_ASSERT_EQUAL(lead, 0);
+	store_close(other);
+}
+
+/*
+ * A missed deadline with two daemons whose clocks are past it: one of them
+ * (the leader) handles it, once; the other does not tell the players again.
+ */
+static void test_pg__deadline_fires_once(void)
+{
+	const char *body = "{\"game\":\"counting-race\",\"players\":[{\"name\":\"Ann\",\"email\":\"ann@example.org\"},"
+			   "{\"name\":\"Bob\",\"email\":\"bob@example.org\"}],"
+			   "\"clock\":{\"mode\":\"per_turn\",\"turn_minutes\":1,\"timeout\":\"notify\"}}";
+	struct ht_daemon c = {0}, d1 = {0}, d2 = {0};
+	struct store *s = NULL;
+	struct store_conn *conn;
+	struct buf out = BUF_INIT;
+	struct ht_resp r;
+	struct err e = {0};
+	char other[512], token[64], later[32];
+	int64_t ids[GAMES];
+	int total = 0, twice = 0;
+
+	CU_ASSERT_EQUAL_FATAL(ht_pg_database(other, sizeof(other)), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_start_db(&c, other, NULL), 0);
+	CU_ASSERT_EQUAL(ht_cli(&c, "user add admin@example.org --admin", &out), 0);
+	ht_last_line(&out, token, sizeof(token));
+	buf_release(&out);
+	/* several games, each with a missed deadline */
+	for (int i = 0; i < GAMES; i++) {
+		CU_ASSERT_EQUAL_FATAL(ht_request(&c, "POST", "/api/v1/games", token, NULL, body, strlen(body), &r), 0);
+		CU_ASSERT_EQUAL(r.status, 201);
+		ids[i] = json_integer_value(json_object_get(r.json, "id"));
+		ht_resp_release(&r);
+	}
+	ht_stop(&c, SIGTERM);
+	/* an hour later for both daemons: every first turn's deadline has passed */
+	snprintf(later, sizeof(later), "%lld", (long long)time(NULL) * 1000 + 3600 * 1000);
+	setenv("TURNPOST_FAKE_NOW_MS", later, 1);
+	CU_ASSERT_EQUAL_FATAL(ht_start_db(&d1, other, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_start_db(&d2, other, NULL), 0);
+	unsetenv("TURNPOST_FAKE_NOW_MS");
+	CU_ASSERT_EQUAL_FATAL(store_open(other, NULL, &s, &e), 0);
+	/* the notifiers run every second: let each of them run several rounds */
+	for (int round = 0; round < 60 && total < GAMES; round++) {
+		pause_ms(100);
+		total = 0;
+		CU_ASSERT_EQUAL_FATAL(store_read_acquire(s, &conn, &e), 0);
+		for (int i = 0; i < GAMES; i++) {
+			int count = 0;
+			CU_ASSERT_EQUAL(store_outbox_count(conn, ids[i], "timeout", &count, &e), 0);
+			total += count > 0;
+		}
+		store_read_release(conn);
+	}
+	CU_ASSERT_EQUAL(total, GAMES);
+	pause_ms(2500);
+	CU_ASSERT_EQUAL_FATAL(store_read_acquire(s, &conn, &e), 0);
+	for (int i = 0; i < GAMES; i++) {
+		int count = 0;
+		CU_ASSERT_EQUAL(store_outbox_count(conn, ids[i], "timeout", &count, &e), 0);
+		twice += count != 1;
+	}
+	store_read_release(conn);
+	CU_ASSERT_EQUAL(twice, 0);
+	store_close(s);
+	ht_cleanup(&d1);
+	ht_cleanup(&d2);
+	ht_cleanup(&c);
+}
+
 /*
  * The database goes away: both daemons answer 503 with problem+json, and
  * when it is back they serve again without being restarted.
@@ -357,6 +534,9 @@ static CU_TestInfo pg_cases[] = {
 	{ "test_pg__game_across_daemons", test_pg__game_across_daemons },
 	{ "test_pg__each_notification_once", test_pg__each_notification_once },
 	{ "test_pg__revoked_token_stops_everywhere", test_pg__revoked_token_stops_everywhere },
+	{ "test_pg__outbox_claims_across_daemons", test_pg__outbox_claims_across_daemons },
+	{ "test_pg__one_leader_at_a_time", test_pg__one_leader_at_a_time },
+	{ "test_pg__deadline_fires_once", test_pg__deadline_fires_once },
 	{ "test_pg__lost_database_503_then_back", test_pg__lost_database_503_then_back },
 	CU_TEST_INFO_NULL
 };

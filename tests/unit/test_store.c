@@ -607,7 +607,29 @@ static void test_store__change_generation_only_for_changed_credentials(void)
 	CU_ASSERT(store_change_generation() != g0);
 }
 
+/* Which --db names PostgreSQL, and what a log shows of it. */
+static void test_store__targets(void)
+{
+	char shown[256];
+
+	CU_ASSERT(store_target_is_postgres("postgres://db.example.org/turnpost"));
+	CU_ASSERT(store_target_is_postgres("postgresql://turnpost@/turnpost?host=/run/postgresql"));
+	CU_ASSERT(store_target_is_postgres("host=db.example.org dbname=turnpost"));
+	CU_ASSERT(!store_target_is_postgres("./var/turnpost.db"));
+	CU_ASSERT(!store_target_is_postgres("/srv/postgres/turnpost.db"));
+	CU_ASSERT(!store_target_is_postgres("./host=x/turnpost.db"));
+	store_target_redact("postgresql://tp:s3cret@db.example.org:5433/turnpost", shown, sizeof(shown));
+	ASSERT_STR_EQ(shown, "postgresql://tp:***@db.example.org:5433/turnpost");
+	store_target_redact("host=db dbname=turnpost password=s3cret", shown, sizeof(shown));
+	CU_ASSERT(strstr(shown, "s3cret") == NULL);
+	store_target_redact("postgres://tp@db/turnpost?password=s3cret", shown, sizeof(shown));
+	CU_ASSERT(strstr(shown, "s3cret") == NULL);
+	store_target_redact("postgres://tp@db/turnpost", shown, sizeof(shown));
+	ASSERT_STR_EQ(shown, "postgres://tp@db/turnpost");
+}
+
 static CU_TestInfo store_cases[] = {
+	{ "test_store__targets", test_store__targets },
 	{ "test_store__open_creates_and_migrates", test_store__open_creates_and_migrates },
 	{ "test_store__open_bad_path_fails_clearly", test_store__open_bad_path_fails_clearly },
 	{ "test_store__moves_log_migration_keeps_every_move", test_store__moves_log_migration_keeps_every_move },
