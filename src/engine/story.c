@@ -14,8 +14,11 @@
 
 /* Readers a sentence is kept for: seats 0..GAME_MAX_SEATS-1, a spectator, an admin. */
 #define STORY_READERS (GAME_MAX_SEATS + 2)
-/* Games whose sentences are kept (least recently used go first). */
+/* Games whose sentences are kept, and their bytes at most (least recently used games go first). */
 #define STORY_GAMES 512
+#define STORY_BYTES ((size_t)32 << 20)
+static int max_games = STORY_GAMES;
+static size_t max_bytes = STORY_BYTES;
 
 /* ---- the sentence cache ---- */
 
@@ -25,12 +28,14 @@ struct story_game {
 	char *names;                       /* the seats' names the sentences were written with */
 	char *(*texts)[STORY_READERS];     /* texts[n - 1][reader]: step n's sentence, or NULL */
 	int cap;
+	size_t bytes;                      /* of the sentences kept */
 	struct story_game *prev, *next;    /* LRU list: head is the most recent */
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct story_game *lru_head, *lru_tail;
 static int ngames;
+static size_t nbytes; /* of every game's sentences */
 static uint64_t hits, misses;
 
 static int reader_slot(int viewer)
@@ -42,6 +47,8 @@ static int reader_slot(int viewer)
 
 static void game_texts_free(struct story_game *sg)
 {
+	nbytes -= sg->bytes;
+	sg->bytes = 0;
 	for (int i = 0; i < sg->cap; i++)
 		for (int r = 0; r < STORY_READERS; r++)
 			free(sg->texts[i][r]);
@@ -109,7 +116,7 @@ static struct story_game *game_find(uint64_t store, int64_t id, const char *name
 	}
 	if (!create)
 		return NULL;
-	while (ngames >= STORY_GAMES && lru_tail) {
+	while ((ngames >= max_games || nbytes > max_bytes) && lru_tail) {
 		struct story_game *old = lru_tail;
 		lru_unlink(old);
 		game_free(old);
@@ -166,7 +173,17 @@ static void cache_put(uint64_t store, int64_t id, const char *names, int reader,
 		if (!fresh[i] || !texts[i] || sg->texts[i][reader])
 			continue;
 		misses++;
-		sg->texts[i][reader] = strdup(texts[i]);
+		if ((sg->texts[i][reader] = strdup(texts[i]))) {
+			sg->bytes += strlen(texts[i]) + 1;
+			nbytes += strlen(texts[i]) + 1;
+		}
+	}
+	/* over the bound: the least recently read games go, never the one just filled */
+	while (nbytes > max_bytes && lru_tail && lru_tail != sg) {
+		struct story_game *old = lru_tail;
+		lru_unlink(old);
+		game_free(old);
+		ngames--;
 	}
 	pthread_mutex_unlock(&lock);
 }
@@ -181,6 +198,15 @@ void story_cache_clear(void)
 	}
 	ngames = 0;
 	hits = misses = 0;
+	pthread_mutex_unlock(&lock);
+}
+
+void story_cache_set_limits(int games, size_t bytes)
+{
+	story_cache_clear();
+	pthread_mutex_lock(&lock);
+	max_games = games > 0 ? games : STORY_GAMES;
+	max_bytes = bytes ? bytes : STORY_BYTES;
 	pthread_mutex_unlock(&lock);
 }
 

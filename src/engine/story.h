@@ -4,6 +4,7 @@
 #define TURNPOST_ENGINE_STORY_H
 
 #include <jansson.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "engine/game.h"
@@ -54,6 +55,8 @@ int story_position(struct store *s, int64_t id, int n, int viewer, json_t **out,
 
 /* Forget every cached sentence (tests; nothing needs it for correctness). */
 void story_cache_clear(void);
+/* Keep at most games games and bytes of sentences (0: the defaults, 512 and 32 MB); empties the cache. */
+void story_cache_set_limits(int games, size_t bytes);
 /* Since start (or story_cache_clear): sentences answered from the cache, and those described. */
 void story_cache_stats(uint64_t *hits, uint64_t *misses);
 

@@ -270,6 +270,35 @@ static void test_story__sentences_are_kept_and_follow_names(void)
 	json_decref(b);
 }
 
+static void test_story__the_cache_is_bounded(void)
+{
+	int64_t a = new_game("counting-race-words", 2), b = new_game("counting-race-words", 2);
+	uint64_t h, m;
+	json_t *log;
+
+	CU_ASSERT_EQUAL(play(a, 0, "add 1", "add 2", NULL, NULL, 0), 0);
+	CU_ASSERT_EQUAL(play(b, 0, "add 3", NULL, NULL, NULL, 0), 0);
+	/* one game at a time: reading b sends a's sentences away */
+	story_cache_set_limits(1, 0);
+	json_decref(log_for(a, 1));
+	json_decref(log_for(b, 1));
+	log = log_for(a, 1);
+	story_cache_stats(&h, &m);
+	CU_ASSERT_EQUAL(h, 0);
+	CU_ASSERT_EQUAL(m, 5);
+	ASSERT_STR_EQ(texts(log), "Ann added 1 | Ann added 2");
+	json_decref(log);
+	/* a few bytes: only the game just read is kept, whole */
+	story_cache_set_limits(0, 8);
+	json_decref(log_for(a, 1));
+	json_decref(log_for(b, 1));
+	json_decref(log_for(b, 1));
+	story_cache_stats(&h, &m);
+	CU_ASSERT_EQUAL(h, 1);
+	CU_ASSERT_EQUAL(m, 3);
+	story_cache_set_limits(0, 0);
+}
+
 static void test_story__since_your_last_turn(void)
 {
 	int64_t id = new_game("counting-race-words", 3);
@@ -523,6 +552,7 @@ static CU_TestInfo cases[] = {
 	{ "test_story__undone_steps_are_the_undoers_business", test_story__undone_steps_are_the_undoers_business },
 	{ "test_story__a_rollback_is_told_to_everyone", test_story__a_rollback_is_told_to_everyone },
 	{ "test_story__sentences_are_kept_and_follow_names", test_story__sentences_are_kept_and_follow_names },
+	{ "test_story__the_cache_is_bounded", test_story__the_cache_is_bounded },
 	{ "test_story__since_your_last_turn", test_story__since_your_last_turn },
 	{ "test_story__replay_positions_per_reader", test_story__replay_positions_per_reader },
 	{ "test_story__undo_ends_when_the_turn_passes", test_story__undo_ends_when_the_turn_passes },
