@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <curl/curl.h>
 
@@ -318,10 +319,62 @@ static void test_story__replay_for_everyone_once_over_and_the_lobby(void)
 	buf_release(&b);
 }
 
+/* The text of the newest email of event to address in the daemon's mail directory, soft line breaks undone ("" after 20 s). */
+static void newest_mail(const char *event, const char *address, struct buf *out)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd),
+		 "f=$(grep -l 'X-Turnpost-Event: %s' %s/var/mail/*.eml 2>/dev/null | xargs -r grep -l '^To: .*%s' |"
+		 " xargs -r ls -t | head -n 1); [ -n \"$f\" ] && tr -d '\\r' < $f | sed -e ':a' -e '/=$/{N;s/=\\n//;ba' -e '}'",
+		 event, d.dir, address);
+	for (int i = 0; i < 400 && !out->len; i++) {
+		FILE *p = popen(cmd, "r");
+		char chunk[4096];
+		size_t n;
+		while (p && (n = fread(chunk, 1, sizeof(chunk), p)) > 0)
+			buf_add(out, chunk, n);
+		if (p)
+			pclose(p);
+		if (!out->len)
+			usleep(50 * 1000);
+	}
+}
+
+static void test_story__the_emails_tell_the_story(void)
+{
+	char bob[128], csrf[64], form[160], path[64];
+	struct buf mail = BUF_INIT;
+	struct ht_resp r;
+
+	/* Ann's "your turn" after Bob's turn (earlier in this suite) says what he did, in words */
+	newest_mail("your_turn", "ann@example.org", &mail);
+	CU_ASSERT(strstr(mail.data, "Since your last turn:") != NULL);
+	CU_ASSERT(strstr(mail.data, "Bob: add 3") != NULL);
+	CU_ASSERT(strstr(mail.data, "Bob: end") != NULL);
+	buf_reset(&mail);
+	/* Bob writes in the chat: Ann's email says who wrote what */
+	sign_in(seat_tokens[1], bob, sizeof(bob));
+	snprintf(path, sizeof(path), "/games/%lld", (long long)game_id);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, bob, NULL, &r), 0);
+	CU_ASSERT_EQUAL(ht_form_value(&r, "csrf", csrf, sizeof(csrf)), 0);
+	ht_resp_release(&r);
+	snprintf(path, sizeof(path), "/games/%lld/chat", (long long)game_id);
+	snprintf(form, sizeof(form), "csrf=%s&seat=1&text=see+you+at+the+mine", csrf);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, bob, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	ht_resp_release(&r);
+	newest_mail("chat", "ann@example.org", &mail);
+	CU_ASSERT(strstr(mail.data, "Subject: Bob wrote in") != NULL);
+	CU_ASSERT(strstr(mail.data, "see you at the mine") != NULL);
+	buf_release(&mail);
+}
+
 static CU_TestInfo cases[] = {
 	{ "test_story__log_api", test_story__log_api },
 	{ "test_story__undo_after_the_turn_passed", test_story__undo_after_the_turn_passed },
 	{ "test_story__game_page_history_and_replay", test_story__game_page_history_and_replay },
+	{ "test_story__the_emails_tell_the_story", test_story__the_emails_tell_the_story },
 	{ "test_story__replay_for_everyone_once_over_and_the_lobby",
 	  test_story__replay_for_everyone_once_over_and_the_lobby },
 	CU_TEST_INFO_NULL,
