@@ -10,7 +10,8 @@ libturnpost_a_SOURCES += \
 	src/games/starship-merchants/sm_text.c \
 	src/games/starship-merchants/sm_view.c \
 	src/games/starship-merchants/sm_bot.c \
-	src/games/starship-merchants/sm_board.c
+	src/games/starship-merchants/sm_board.c \
+	src/games/starship-merchants/sm_story.c
 
 check_PROGRAMS += tests/games/starship-merchants/test_sm_rules tests/games/starship-merchants/test_sm_props
 tests_games_starship_merchants_test_sm_rules_SOURCES = \

@@ -151,6 +151,13 @@ static int sm_bot(const void *state, int seat, int level, struct rng *rng, void 
 	return 0;
 }
 
+static int sm_describe(const struct game_step_in *in, struct buf *out, struct err *err)
+{
+	if (!in->before || !in->after || !in->move)
+		return err_set(err, ERR_INPUT, "describe needs the positions around the step and the step");
+	return sm_story_describe(in->before, in->after, in->move, in->seat, in->seats, out);
+}
+
 const struct game_ops game_starship_merchants = {
 	.version = GAME_OPS_VERSION,
 	.id = "starship-merchants",
@@ -172,4 +179,5 @@ const struct game_ops game_starship_merchants = {
 	.decode = sm_decode,
 	.bot = sm_bot,
 	.board = sm_board,
+	.describe = sm_describe,
 };

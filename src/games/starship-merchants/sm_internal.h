@@ -236,6 +236,10 @@ json_t *sm_view_result(const struct sm_state *s);
 int sm_bot_choose(const struct sm_state *s, int seat, int level, struct rng *rng, struct sm_move *out,
 		  struct err *err);
 
+/* sm_story.c: the step m that seat took from before to after, as one sentence with names from seats (describe) */
+int sm_story_describe(const struct sm_state *before, const struct sm_state *after, const struct sm_move *m, int seat,
+		      const json_t *seats, struct buf *out);
+
 /* sm_board.c: the board as SVG, drawn from the view (game_ops.board) */
 int sm_board(const struct game_board_in *in, struct buf *out, struct err *err);
 
