@@ -10,7 +10,8 @@ libturnpost_a_SOURCES += \
 	src/games/space-station-phoenix/ssp_rules.c \
 	src/games/space-station-phoenix/ssp_text.c \
 	src/games/space-station-phoenix/ssp_view.c \
-	src/games/space-station-phoenix/ssp_board.c
+	src/games/space-station-phoenix/ssp_board.c \
+	src/games/space-station-phoenix/ssp_story.c
 
 check_PROGRAMS += tests/games/space-station-phoenix/test_ssp
 tests_games_space_station_phoenix_test_ssp_SOURCES = \

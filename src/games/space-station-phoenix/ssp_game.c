@@ -177,6 +177,13 @@ static int ssp_bot(const void *state, int seat, int level, struct rng *rng, void
 	return 0;
 }
 
+static int ssp_describe(const struct game_step_in *in, struct buf *out, struct err *err)
+{
+	if (!in->before || !in->after || !in->move)
+		return err_set(err, ERR_INPUT, "describe needs the positions around the step and the step");
+	return ssp_story_describe(in->before, in->after, in->move, in->seat, in->seats, out);
+}
+
 const struct game_ops game_space_station_phoenix = {
 	.version = GAME_OPS_VERSION,
 	.id = "space-station-phoenix",
@@ -198,4 +205,5 @@ const struct game_ops game_space_station_phoenix = {
 	.decode = ssp_decode,
 	.bot = ssp_bot,
 	.board = ssp_board,
+	.describe = ssp_describe,
 };

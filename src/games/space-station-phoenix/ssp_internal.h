@@ -183,6 +183,10 @@ json_t *ssp_json_result(const struct ssp_state *st);
 int ssp_bot_choose(const struct ssp_state *st, int seat, int level, struct rng *rng, struct ssp_move *out,
 		   struct err *err);
 
+/* ssp_story.c: the step m that seat took from before to after, as one sentence with names from seats (describe) */
+int ssp_story_describe(const struct ssp_state *before, const struct ssp_state *after, const struct ssp_move *m,
+		       int seat, const json_t *seats, struct buf *out);
+
 /* ssp_board.c: the board as SVG, drawn from the view (game_ops.board) */
 int ssp_board(const struct game_board_in *in, struct buf *out, struct err *err);
 
