@@ -1505,7 +1505,8 @@ int af__candidates(const struct af_state *s, int seat, struct af_move *out, int 
 	af__move_init(&m, AF_M_CYCLE);
 	try_move(&e, &m);
 	for (int i = 0; i < 3; i++) {
-		if (s->disp[i] < 0)
+		/* two copies of a card on display are one step, listed once */
+		if (s->disp[i] < 0 || (i > 0 && s->disp[0] == s->disp[i]) || (i > 1 && s->disp[1] == s->disp[i]))
 			continue;
 		af__move_init(&m, AF_M_CLAIM);
 		m.card = s->disp[i];
