@@ -117,7 +117,7 @@ void console_game_step(struct http_request *rq, struct http_reply *r)
 		return;
 	}
 	if (web_board(json_string_value(json_object_get(p, "game")), json_object_get(p, "view"), json_object_get(p, "seats"),
-		      -1, &svg) == 0)
+		      -1, NULL, &svg) == 0)
 		json_object_set_new(p, "board", json_string(svg.data));
 	else
 		json_object_set_new(p, "view_items", view_items(json_object_get(p, "view")));

@@ -68,10 +68,11 @@ const char *web_game_title(const char *id)
 	return ops ? ops->title : id;
 }
 
-int web_board(const char *id, const json_t *view, const json_t *seats, int seat, struct buf *out)
+int web_board(const char *id, const json_t *view, const json_t *seats, int seat, const struct game_tapset *taps,
+	      struct buf *out)
 {
 	const struct game_ops *ops = registry_find(id);
-	struct game_board_in in = { .view = view, .seats = seats, .seat = seat };
+	struct game_board_in in = { .view = view, .seats = seats, .seat = seat, .taps = taps };
 	struct err e = {0};
 
 	if (!ops || !ops->board)

@@ -4,6 +4,7 @@
 #define TURNPOST_HTTP_WEB_H
 
 #include "engine/access.h"
+#include "engine/game.h"
 #include "http/http.h"
 
 /* An HTML error page with status and a message a person can act on. */
@@ -17,9 +18,11 @@ const char *web_game_title(const char *id);
  * Append the board of game id (its game_ops.board) drawn from view for seat
  * (-1: a spectator); seats names the players. 0, or a negative ERR_* when the
  * game is unknown, draws no board or cannot draw this view: the page then
- * lists the view instead.
+ * lists the view instead. taps (may be NULL) is the step seat is building
+ * by taps: the drawer makes its offered parts links and greys the rest.
  */
-int web_board(const char *id, const json_t *view, const json_t *seats, int seat, struct buf *out);
+int web_board(const char *id, const json_t *view, const json_t *seats, int seat, const struct game_tapset *taps,
+	      struct buf *out);
 /*
  * What this browser may see of game_id (engine/access.h, the one rule),
  * with the seat it plays: ?seat= (or the form's seat) when it holds it,

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/chat.h"
+#include "engine/taps.h"
 #include "engine/views.h"
 #include "http/web.h"
 #include "http/web_join.h"
@@ -143,7 +144,7 @@ static void group_split(json_t *groups, const char *prefix, const json_t *texts,
  * The legal steps as groups for the page: by first word, long groups split
  * by the following words; each step {"value": canonical text, "label"}.
  */
-static json_t *legal_groups(json_t *moves)
+static json_t *legal_groups(json_t *moves, int fold)
 {
 	json_t *groups = json_array(), *byname = json_object(), *order = json_array(), *m;
 	size_t i;
@@ -165,7 +166,7 @@ static json_t *legal_groups(json_t *moves)
 		group_split(groups, json_string_value(m), json_object_get(byname, json_string_value(m)), 1);
 	json_array_foreach(groups, i, m) {
 		json_int_t count = json_integer_value(json_object_get(m, "count"));
-		json_object_set_new(m, "open", json_boolean(json_array_size(groups) <= 2 || count <= 8));
+		json_object_set_new(m, "open", json_boolean(!fold && (json_array_size(groups) <= 2 || count <= 8)));
 	}
 	json_decref(byname);
 	json_decref(order);
@@ -234,14 +235,92 @@ static int web_game_access(struct http_request *rq, struct http_reply *r, int64_
 	return 0;
 }
 
+/*
+ * The step seat builds by taps (engine/taps.c) for the board drawer: the
+ * offered parts with their links, the chosen parts. Strings are borrowed
+ * from tp, which must outlive it; hrefs are owned.
+ */
+struct page_taps {
+	struct game_tap *next;
+	char **hrefs;
+	const char **chosen;
+	struct game_tapset set;
+};
+
+static void page_taps_release(struct page_taps *pt)
+{
+	for (int i = 0; pt->hrefs && i < pt->set.nnext; i++)
+		free(pt->hrefs[i]);
+	free(pt->hrefs);
+	free(pt->next);
+	free(pt->chosen);
+	memset(pt, 0, sizeof(*pt));
+}
+
+/* The link of the page with the chosen parts path ("" for none). New. */
+static char *taps_href(int64_t id, int seat, const char *path)
+{
+	struct buf b = BUF_INIT;
+
+	buf_addf(&b, "/games/%lld?seat=%d", (long long)id, seat);
+	if (path && *path)
+		buf_addf(&b, "&t=%s", path);
+	return buf_detach(&b, NULL);
+}
+
+/* Fill pt from tp (taps_game_json) and add the page's "taps" object to g. */
+static int page_taps_fill(struct page_taps *pt, json_t *g, const json_t *tp, int64_t id, int seat)
+{
+	const json_t *next = json_object_get(tp, "next"), *chosen = json_object_get(tp, "chosen"), *v;
+	const json_t *complete = json_object_get(tp, "complete");
+	size_t n = json_array_size(next), nc = json_array_size(chosen), i;
+	json_t *t;
+	char *restart;
+
+	memset(pt, 0, sizeof(*pt));
+	pt->next = calloc(n ? n : 1, sizeof(*pt->next));
+	pt->hrefs = calloc(n ? n : 1, sizeof(*pt->hrefs));
+	pt->chosen = calloc(nc ? nc : 1, sizeof(*pt->chosen));
+	if (!pt->next || !pt->hrefs || !pt->chosen) {
+		page_taps_release(pt);
+		return ERR_NOMEM;
+	}
+	json_array_foreach(next, i, v) {
+		pt->hrefs[i] = taps_href(id, seat, json_string_value(json_object_get(v, "path")));
+		pt->next[i] = (struct game_tap){ .part = json_string_value(json_object_get(v, "part")),
+						 .href = pt->hrefs[i],
+						 .label = json_string_value(json_object_get(v, "label")),
+						 .cost = json_string_value(json_object_get(v, "cost")) };
+		pt->set.nnext = (int)i + 1;
+	}
+	json_array_foreach(chosen, i, v)
+		pt->chosen[i] = json_string_value(json_object_get(v, "part"));
+	pt->set.next = pt->next;
+	pt->set.chosen = pt->chosen;
+	pt->set.nchosen = (int)nc;
+	t = json_object();
+	restart = taps_href(id, seat, "");
+	json_object_set_new(t, "restart", json_string(restart));
+	free(restart);
+	json_object_set_new(t, "started", json_boolean(nc > 0));
+	json_object_set_new(t, "reset", json_incref(json_object_get(tp, "reset")));
+	json_object_set_new(t, "count", json_integer((json_int_t)n));
+	if (json_is_object(complete))
+		json_object_set_new(t, "complete", json_incref((json_t *)complete));
+	json_object_set_new(g, "taps", t);
+	return 0;
+}
+
 /* Render the game page; error (stolen, may be NULL) is shown inline. */
 void web_game_page(struct http_request *rq, struct http_reply *r, int64_t id, int status, json_t *error,
 		      const char *typed)
 {
 	struct err e = {0};
-	json_t *g = NULL, *legal = NULL, *chat = json_array(), *data, *seats, *s;
+	json_t *g = NULL, *tp = NULL, *chat = json_array(), *data, *seats, *s;
 	json_t *msgs = NULL;
 	struct buf svg = BUF_INIT;
+	struct page_taps pt = {0};
+	int tapping = 0;
 	int held, seat, active;
 	size_t i;
 	char path[48];
@@ -256,12 +335,15 @@ void web_game_page(struct http_request *rq, struct http_reply *r, int64_t id, in
 		return;
 	}
 	active = !strcmp(json_string_value(json_object_get(g, "status")), "active");
-	if (seat >= 0 && active && views_legal_json(http_store(rq), id, seat, &legal, &e) == 0 &&
-	    json_array_size(json_object_get(legal, "moves"))) {
+	/* a form's answer (a refused step) starts the taps over; a link carries the chosen parts in t */
+	if (seat >= 0 && active &&
+	    taps_game_json(http_store(rq), id, seat, rq->form ? NULL : http_query(rq, "t"), &tp, &e) == 0 &&
+	    json_array_size(json_object_get(tp, "legal"))) {
+		tapping = json_is_true(json_object_get(tp, "picks")) && page_taps_fill(&pt, g, tp, id, seat) == 0;
 		json_object_set_new(g, "your_turn", json_true());
-		json_object_set_new(g, "groups", legal_groups(json_object_get(legal, "moves")));
+		json_object_set_new(g, "groups", legal_groups(json_object_get(tp, "legal"), tapping));
+		json_object_set_new(g, "typed_open", json_boolean(!tapping || typed));
 	}
-	json_decref(legal);
 	json_object_set_new(g, "can_undo", json_boolean(seat >= 0 && json_integer_value(json_object_get(g, "undo_seat")) == seat));
 	json_object_set_new(g, "finished", json_boolean(!active));
 	json_object_set_new(g, "prompt", json_incref(json_object_get(json_object_get(g, "pending"), "prompt")));
@@ -283,11 +365,14 @@ void web_game_page(struct http_request *rq, struct http_reply *r, int64_t id, in
 		json_object_set_new(g, "result_text", json_string(t));
 		free(t);
 	}
-	if (web_board(json_string_value(json_object_get(g, "game")), json_object_get(g, "view"), seats, seat, &svg) == 0)
+	if (web_board(json_string_value(json_object_get(g, "game")), json_object_get(g, "view"), seats, seat,
+		      tapping ? &pt.set : NULL, &svg) == 0)
 		json_object_set_new(g, "board", json_string(svg.data));
 	else
 		json_object_set_new(g, "view_items", view_items(json_object_get(g, "view")));
 	buf_release(&svg);
+	page_taps_release(&pt);
+	json_decref(tp);
 	json_object_del(g, "view");
 	if (chat_list(http_store(rq), id, CHAT_SHOWN, &msgs, &e) == 0) {
 		json_t *m;

@@ -249,7 +249,7 @@ static void replay_page(struct http_request *rq, struct http_reply *r, int64_t i
 	}
 	json_object_set_new(data, "has_changed", json_boolean(json_array_size(changed) > 0));
 	json_object_set_new(data, "changed", changed);
-	if (web_board(g.game, json_object_get(pos, "view"), seatsj, seat, &svg) == 0) {
+	if (web_board(g.game, json_object_get(pos, "view"), seatsj, seat, NULL, &svg) == 0) {
 		json_object_set_new(data, "board", json_string(svg.data));
 	} else {
 		json_t *items = json_array(), *v;

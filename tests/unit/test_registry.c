@@ -16,8 +16,8 @@
 /*
  * The layout every game folder follows (docs/engine.md): the public header
  * <id with _ for ->.h, and files <p>_<role>.c / <p>_<role>.h with one prefix
- * p per folder. Roles marked required must be there; bot, board and story
- * (describe) are there exactly when the game_ops table has the method.
+ * p per folder. Roles marked required must be there; bot, board, story
+ * (describe) and picks are there exactly when the game_ops table has the method.
  */
 static const struct {
 	const char *role; /* "game.c" */
@@ -25,7 +25,7 @@ static const struct {
 } roles[] = {
 	{ "game.c", 1 }, { "rules.c", 1 }, { "text.c", 1 }, { "view.c", 1 }, { "data.c", 1 },
 	{ "data.h", 1 }, { "internal.h", 1 }, { "bot.c", 0 }, { "board.c", 0 }, { "state.c", 0 },
-	{ "story.c", 0 }, { NULL, 0 }
+	{ "story.c", 0 }, { "picks.c", 0 }, { NULL, 0 }
 };
 
 static const char *top(void)
@@ -227,6 +227,8 @@ static void test_registry__folders_share_one_layout(void)
 				want = ops && ops->board;
 			else if (strcmp(roles[r].role, "story.c") == 0)
 				want = ops && ops->describe;
+			else if (strcmp(roles[r].role, "picks.c") == 0)
+				want = ops && ops->picks;
 			else if (!roles[r].required)
 				continue;
 			if (want != seen[r])

@@ -15,6 +15,68 @@ static int seat_of(const json_t *ship)
 	return svg_seat_colour(json_integer_value(json_object_get(ship, "seat")));
 }
 
+/* How a part is drawn: offered (a link), chosen, greyed while choosing, or plain (nothing being built). */
+enum part_look { LOOK_PLAIN, LOOK_TAP, LOOK_CHOSEN, LOOK_GREY };
+
+#define HIGHLIGHT "#e0a800"
+
+/*
+ * The look of the nth (0-based) board part named part: the first parts of a
+ * repeated name (equal dice) are the chosen ones, the next one is offered.
+ */
+static enum part_look look_of(const struct game_tapset *t, const char *part, int nth, const struct game_tap **tap)
+{
+	int chosen = 0;
+
+	*tap = NULL;
+	if (!t)
+		return LOOK_PLAIN;
+	for (int i = 0; i < t->nchosen; i++)
+		chosen += !strcmp(t->chosen[i], part);
+	if (nth < chosen)
+		return LOOK_CHOSEN;
+	if (nth == chosen && (*tap = game_tap_find(t, part)))
+		return LOOK_TAP;
+	return LOOK_GREY;
+}
+
+/* Open a part: a link with its accessible name when offered, a greyed group while choosing. */
+static void part_open(struct buf *out, enum part_look look, const struct game_tap *tap)
+{
+	if (look == LOOK_TAP) {
+		buf_adds(out, "<a class=\"tap\" href=\"");
+		svg_esc(out, tap->href);
+		buf_adds(out, "\" aria-label=\"");
+		svg_esc(out, tap->label);
+		if (tap->cost && *tap->cost) {
+			buf_adds(out, " (");
+			svg_esc(out, tap->cost);
+			buf_adds(out, ")");
+		}
+		buf_adds(out, "\">");
+	} else if (look == LOOK_GREY) {
+		buf_adds(out, "<g opacity=\"0.4\">");
+	} else {
+		buf_adds(out, "<g>");
+	}
+}
+
+static void part_close(struct buf *out, enum part_look look)
+{
+	buf_adds(out, look == LOOK_TAP ? "</a>" : "</g>");
+}
+
+/* The outline of a part's box: thick and golden when chosen, blue when offered. */
+static const char *part_stroke(enum part_look look, const char *plain)
+{
+	return look == LOOK_CHOSEN ? HIGHLIGHT : look == LOOK_TAP ? "#1f5fae" : plain;
+}
+
+static const char *part_stroke_width(enum part_look look, const char *plain)
+{
+	return look == LOOK_CHOSEN ? "4" : look == LOOK_TAP ? "2" : plain;
+}
+
 /* A die: a rounded square in the owner's colour with its value (blank for a new ship). */
 static void die(struct buf *out, double x, double y, double size, const json_t *ship)
 {
@@ -31,7 +93,7 @@ static void die(struct buf *out, double x, double y, double size, const json_t *
 			 (long long)json_integer_value(v));
 }
 
-static void facilities(struct buf *out, const json_t *view, double *y)
+static void facilities(struct buf *out, const json_t *view, const struct game_tapset *taps, double *y)
 {
 	const json_t *list = json_object_get(view, "facilities"), *f;
 	size_t i;
@@ -42,10 +104,17 @@ static void facilities(struct buf *out, const json_t *view, double *y)
 	json_array_foreach(list, i, f) {
 		double x = 4 + (double)(i % 3) * (box_w + 4), top = *y + (double)(i / 3) * (box_h + 4);
 		const json_t *ships = json_object_get(f, "ships"), *sh, *tracks = json_object_get(f, "tracks");
+		const struct game_tap *tap;
+		enum part_look look;
+		char part[48];
 		size_t k;
 
-		buf_addf(out, "<g><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"6\" fill=\"#eef3fa\" "
-			      "stroke=\"#9fb3cc\"/>", x, top, box_w, box_h);
+		snprintf(part, sizeof(part), "fac-%s", json_string_value(json_object_get(f, "id")));
+		look = look_of(taps, part, 0, &tap);
+		part_open(out, look, tap);
+		buf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"6\" fill=\"#eef3fa\" "
+			      "stroke=\"%s\" stroke-width=\"%s\"/>", x, top, box_w, box_h, part_stroke(look, "#9fb3cc"),
+			 part_stroke_width(look, "1"));
 		buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" font-weight=\"700\">", x + 5, top + 13);
 		svg_esc(out, json_string_value(json_object_get(f, "name")));
 		buf_addf(out, "</text><text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" text-anchor=\"end\" fill=\"#5b6470\">%zu/%lld</text>",
@@ -67,12 +136,15 @@ static void facilities(struct buf *out, const json_t *view, double *y)
 					 (long long)json_integer_value(t));
 			buf_adds(out, "/7</text>");
 		}
-		buf_adds(out, "</g>");
+		if (tap && tap->cost && *tap->cost)
+			svg_text_fit(out, x + 5, top + box_h - (json_is_array(tracks) ? 16 : 5), 10, box_w - 30,
+				     "font-weight=\"700\" fill=\"#1f5fae\"", tap->cost, strlen(tap->cost));
+		part_close(out, look);
 	}
 	*y += 3 * (box_h + 4);
 }
 
-static void territories(struct buf *out, const json_t *view, double *y)
+static void territories(struct buf *out, const json_t *view, const struct game_tapset *taps, double *y)
 {
 	const json_t *list = json_object_get(view, "territories"), *t;
 	const json_t *relic = json_object_get(view, "relic_ship");
@@ -86,13 +158,19 @@ static void territories(struct buf *out, const json_t *view, double *y)
 		const json_t *ctl = json_object_get(t, "controller"), *cols = json_object_get(t, "colonies"), *c;
 		const json_t *fields = json_object_get(t, "fields"), *fd;
 		const char *id = json_string_value(json_object_get(t, "id"));
+		const struct game_tap *tap;
+		enum part_look look;
+		char part[48];
 		double cx = x + 8;
 		size_t k;
 
-		buf_addf(out, "<g><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"6\" fill=\"#f6efe4\" "
+		snprintf(part, sizeof(part), "terr-%s", id ? id : "");
+		look = look_of(taps, part, 0, &tap);
+		part_open(out, look, tap);
+		buf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"6\" fill=\"#f6efe4\" "
 			      "stroke=\"%s\" stroke-width=\"%s\"/>", x, top, box_w, box_h,
-			 json_is_integer(ctl) ? svg_seat_fill(json_integer_value(ctl) % 6) : "#c9b79c",
-			 json_is_integer(ctl) ? "3" : "1");
+			 part_stroke(look, json_is_integer(ctl) ? svg_seat_fill(json_integer_value(ctl) % 6) : "#c9b79c"),
+			 part_stroke_width(look, json_is_integer(ctl) ? "3" : "1"));
 		buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10.5\" font-weight=\"700\">", x + 6, top + 13);
 		svg_esc(out, json_string_value(json_object_get(t, "name")));
 		buf_adds(out, "</text>");
@@ -115,12 +193,15 @@ static void territories(struct buf *out, const json_t *view, double *y)
 		    !strcmp(id, json_string_value(json_object_get(relic, "where"))))
 			buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" text-anchor=\"end\" fill=\"#333\">Relic Ship</text>",
 				 x + box_w - 6, top + box_h - 6);
-		buf_adds(out, "</g>");
+		if (tap && tap->cost && *tap->cost)
+			svg_text_fit(out, cx + 2, top + 33, 10, x + box_w - cx - 8, "font-weight=\"700\" fill=\"#1f5fae\"",
+				     tap->cost, strlen(tap->cost));
+		part_close(out, look);
 	}
 	*y += 4 * (box_h + 4);
 }
 
-static void tech_and_turn(struct buf *out, const json_t *view, double *y)
+static void tech_and_turn(struct buf *out, const json_t *view, const struct game_tapset *t, double *y)
 {
 	const json_t *tech = json_object_get(view, "tech"), *c;
 	const json_t *turn = json_object_get(view, "this_turn"), *sh;
@@ -131,20 +212,121 @@ static void tech_and_turn(struct buf *out, const json_t *view, double *y)
 		 *y + 12, W - 8, *y + 12, (long long)json_integer_value(json_object_get(tech, "deck_size")));
 	*y += 18;
 	json_array_foreach(json_object_get(tech, "display"), i, c) {
-		double x = 4 + (double)i * ((W - 16) / 3.0 + 4);
-		buf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"24\" rx=\"5\" fill=\"#fff\" stroke=\"#9fb3cc\"/>"
-			      "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\">",
-			 x, *y, (W - 16) / 3.0, x + (W - 16) / 6.0, *y + 16);
+		double x = 4 + (double)i * ((W - 16) / 3.0 + 4), h = t ? 44 : 24;
+		const struct game_tap *tap;
+		enum part_look look;
+		char part[48];
+
+		snprintf(part, sizeof(part), "display-%s", json_is_string(c) ? json_string_value(c) : "");
+		look = look_of(t, part, 0, &tap);
+		part_open(out, look, tap);
+		buf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.0f\" rx=\"5\" fill=\"#fff\" "
+			      "stroke=\"%s\" stroke-width=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\">",
+			 x, *y, (W - 16) / 3.0, h, part_stroke(look, "#9fb3cc"), part_stroke_width(look, "1"),
+			 x + (W - 16) / 6.0, *y + 16);
 		svg_esc(out, json_is_string(c) ? json_string_value(c) : "(empty)");
 		buf_adds(out, "</text>");
+		if (look == LOOK_TAP)
+			buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\" font-weight=\"700\" "
+				      "fill=\"#1f5fae\">claim</text>", x + (W - 16) / 6.0, *y + 33);
+		part_close(out, look);
 	}
-	*y += 30;
-	if (json_array_size(json_object_get(turn, "unplaced"))) {
+	*y += t ? 50 : 30;
+	if (!t && json_array_size(json_object_get(turn, "unplaced"))) {
 		buf_addf(out, "<text x=\"8\" y=\"%.1f\" font-size=\"11\">Ships still to place:</text>", *y + 14);
 		json_array_foreach(json_object_get(turn, "unplaced"), i, sh)
 			die(out, 130 + (double)i * 22, *y + 1, 19, sh);
 		*y += 24;
 	}
+}
+
+/* A full-width button of the row of actions (act-* parts): what it does, and its cost on the right. */
+static void action(struct buf *out, const struct game_tap *tap, double *y)
+{
+	part_open(out, LOOK_TAP, tap);
+	buf_addf(out, "<rect x=\"4\" y=\"%.1f\" width=\"%d\" height=\"44\" rx=\"8\" fill=\"#eef3fa\" stroke=\"#1f5fae\" "
+		      "stroke-width=\"2\"/>", *y, W - 8);
+	svg_text_fit(out, 14, *y + 27, 13, tap->cost && *tap->cost ? W - 150 : W - 28, "font-weight=\"600\"", tap->label,
+		     strlen(tap->label));
+	if (tap->cost && *tap->cost)
+		svg_text_fit(out, W - 134, *y + 27, 11, 122, "fill=\"#1f5fae\" font-weight=\"700\"", tap->cost,
+			     strlen(tap->cost));
+	part_close(out, LOOK_TAP);
+	*y += 48;
+}
+
+/*
+ * The seat's own turn, on top while it builds a step: its unplaced ships as
+ * big dice, its alien tech with Use and Discard, and the actions that have
+ * no place of their own on the board.
+ */
+static void turn_area(struct buf *out, const json_t *view, int you, const struct game_tapset *t, double *y)
+{
+	const json_t *unplaced = json_object_get(json_object_get(view, "this_turn"), "unplaced"), *sh, *c;
+	const json_t *me = NULL, *p;
+	int nth[16] = { 0 };
+	size_t i;
+
+	json_array_foreach(json_object_get(view, "player_state"), i, p)
+		if (json_integer_value(json_object_get(p, "seat")) == you)
+			me = p;
+	if (json_array_size(unplaced)) {
+		buf_addf(out, "<text x=\"8\" y=\"%.1f\" font-size=\"13\" font-weight=\"700\">Your ships to place</text>", *y + 13);
+		*y += 20;
+		json_array_foreach(unplaced, i, sh) {
+			int v = (int)json_integer_value(json_object_get(sh, "value")) & 7;
+			int relic = json_is_true(json_object_get(sh, "relic"));
+			const struct game_tap *tap;
+			enum part_look look;
+			char part[16];
+			double x = 4 + (double)i * 54;
+
+			snprintf(part, sizeof(part), "die-%s%d", relic ? "r" : "", v);
+			look = look_of(t, part, nth[v | (relic ? 8 : 0)]++, &tap);
+			part_open(out, look, tap);
+			if (look == LOOK_CHOSEN || look == LOOK_TAP)
+				buf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"50\" height=\"50\" rx=\"8\" fill=\"none\" "
+					      "stroke=\"%s\" stroke-width=\"%s\"/>", x, *y, part_stroke(look, ""),
+					 look == LOOK_CHOSEN ? "4" : "2");
+			die(out, x + 4, *y + 4, 42, sh);
+			part_close(out, look);
+		}
+		*y += 56;
+	}
+	if (me && json_array_size(json_object_get(me, "cards"))) {
+		buf_addf(out, "<text x=\"8\" y=\"%.1f\" font-size=\"13\" font-weight=\"700\">Your alien tech</text>", *y + 13);
+		*y += 20;
+		json_array_foreach(json_object_get(me, "cards"), i, c) {
+			const char *id = json_string_value(c);
+			char part[64];
+
+			if (!id)
+				continue;
+			svg_text_fit(out, 8, *y + 27, 12, W - 200, "font-weight=\"600\"", id, strlen(id));
+			for (int use = 1; use >= 0; use--) {
+				const struct game_tap *tap;
+				enum part_look look;
+				double x = use ? W - 184 : W - 92;
+
+				snprintf(part, sizeof(part), "%s-%s", use ? "use" : "discard", id);
+				look = look_of(t, part, 0, &tap);
+				part_open(out, look, tap);
+				buf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"88\" height=\"44\" rx=\"8\" fill=\"#eef3fa\" "
+					      "stroke=\"%s\" stroke-width=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" "
+					      "text-anchor=\"middle\" font-weight=\"600\">%s</text>",
+					 x, *y, part_stroke(look, "#9fb3cc"), part_stroke_width(look, "1"), x + 44,
+					 *y + (tap && tap->cost && *tap->cost ? 19 : 27), use ? "Use" : "Discard");
+				if (tap && tap->cost && *tap->cost)
+					svg_text_fit(out, x + 6, *y + 36, 9.5, 76, "fill=\"#1f5fae\"", tap->cost, strlen(tap->cost));
+				part_close(out, look);
+			}
+			*y += 48;
+		}
+	}
+	for (int k = 0; t && k < t->nnext; k++)
+		if (!strncmp(t->next[k].part, "act-", 4))
+			action(out, &t->next[k], y);
+	*y += 4;
 }
 
 static void players(struct buf *out, const json_t *view, const json_t *seats, int you, double *y)
@@ -197,16 +379,19 @@ int af_board(const struct game_board_in *in, struct buf *out, struct err *err)
 
 	if (!json_is_object(view))
 		return err_set(err, ERR_INPUT, "the board is drawn from a view object");
-	facilities(&body, view, &y);
+	if (in->taps)
+		turn_area(&body, view, seat, in->taps, &y);
+	facilities(&body, view, in->taps, &y);
 	y += 6;
-	territories(&body, view, &y);
+	territories(&body, view, in->taps, &y);
 	y += 6;
-	tech_and_turn(&body, view, &y);
+	tech_and_turn(&body, view, in->taps, &y);
 	y += 4;
 	players(&body, view, seats, seat, &y);
-	buf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %.0f\" role=\"img\" "
+	/* with taps in it the board is a group of links, not one picture */
+	buf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %.0f\" role=\"%s\" "
 		      "aria-label=\"Alien Frontiers board\" font-family=\"system-ui, sans-serif\" fill=\"#1b1f24\">",
-		 W, y + 4);
+		 W, y + 4, in->taps ? "group" : "img");
 	buf_add(out, body.data, body.len);
 	buf_adds(out, "</svg>");
 	buf_release(&body);

@@ -181,4 +181,5 @@ const struct game_ops game_alien_frontiers = {
 	.bot = af_bot,
 	.board = af_board,
 	.describe = af_describe,
+	.picks = af_picks,
 };

@@ -124,6 +124,9 @@ int af__bot(const struct af_state *s, int seat, int level, struct rng *rng, stru
 int af__describe(const struct af_state *before, const struct af_state *after, const struct af_move *m, int seat,
 		 const json_t *seats, struct buf *out);
 
+/* af_picks.c: a legal step cut into the board parts a player taps (game_ops.picks) */
+int af_picks(const void *state, int seat, const void *move, struct game_pick *out, int max, struct err *err);
+
 /* af_board.c: the board as SVG, drawn from the view (game_ops.board) */
 int af_board(const struct game_board_in *in, struct buf *out, struct err *err);
 

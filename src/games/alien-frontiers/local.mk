@@ -10,7 +10,8 @@ libturnpost_a_SOURCES += \
 	src/games/alien-frontiers/af_view.c \
 	src/games/alien-frontiers/af_bot.c \
 	src/games/alien-frontiers/af_board.c \
-	src/games/alien-frontiers/af_story.c
+	src/games/alien-frontiers/af_story.c \
+	src/games/alien-frontiers/af_picks.c
 
 check_PROGRAMS += tests/games/alien-frontiers/test_af
 tests_games_alien_frontiers_test_af_SOURCES = \
