@@ -31,9 +31,12 @@
  *       return=minimal" (the answer may leave the view out). A 412 resyncs
  *       the game (GET /api/v1/games/{id}); a finished game is replaced by a
  *       new one. Prints moves/s and latency percentiles.
- *   tp-load read URL ADMIN_TOKEN CLIENTS SECONDS inm|full
+ *   tp-load read URL ADMIN_TOKEN CLIENTS SECONDS inm|full|page
  *       GET /api/v1/games/{id} with a seat token, with If-None-Match (304) or
- *       without it (200 with the whole view).
+ *       without it (200 with the whole view); page: the phone game page
+ *       GET /games/{id}?seat=0 of the seat on turn, signed in by its seat
+ *       link (/s/{token}, not timed), board and taps included. Prints the
+ *       mean size of an answer's body too.
  *   tp-load raw URL CLIENTS SECONDS
  *       GET URL as fast as possible (the ceiling of the HTTP layer).
  * Every client has one keep-alive HTTP/1.1 connection (opened again when the
@@ -59,6 +62,7 @@
 enum mode { PLAY, READ, RAW };
 
 static enum mode mode;
+static int read_page; /* read page: the games' players have emails, so their seat links sign in */
 static const char *admin_token;
 static int nplayers = 4;
 static double t_end;
@@ -138,8 +142,9 @@ struct client {
 	size_t nsteps, steps_alloc;
 	struct buf post;
 	/* read */
-	int inm;
-	char read_path[96], inm_hdr[48];
+	int inm, page;
+	char read_path[96], inm_hdr[48], cookie_hdr[192];
+	long long body_bytes;
 };
 
 /* One event loop and the clients it owns. */
@@ -735,7 +740,10 @@ static void game_new_start(struct client *c, void (*on_done)(struct client *c))
 	buf_reset(&c->post);
 	buf_adds(&c->post, "{\"game\":\"alien-frontiers\",\"players\":[");
 	for (int i = 0; i < nplayers; i++)
-		buf_addf(&c->post, "%s{\"name\":\"P%d\"}", i ? "," : "", i);
+		if (read_page)
+			buf_addf(&c->post, "%s{\"name\":\"P%d\",\"email\":\"p%d-%d@bench.example\"}", i ? "," : "", i, i, c->id);
+		else
+			buf_addf(&c->post, "%s{\"name\":\"P%d\"}", i ? "," : "", i);
 	buf_adds(&c->post, "],\"options\":{}}");
 	request_start(c, "POST", "/api/v1/games", admin_token, NULL, c->post.data, on_done);
 }
@@ -1138,6 +1146,33 @@ static void play_next(struct client *c)
 		play_legal(c);
 }
 
+/*
+ * Sign the client in as its game's seat 0 through the seat link, as a
+ * player's phone does: the session cookie of the answer, as a header line.
+ */
+static int page_signin(struct client *c)
+{
+	char path[96];
+	const char *h, *end, *v, *e;
+
+	snprintf(path, sizeof(path), "/s/%s", c->games[0].tokens[0]);
+	request_start(c, "GET", path, NULL, NULL, NULL, NULL);
+	request_wait(c);
+	h = c->in.data;
+	end = h + c->head_len;
+	for (const char *line = h; line && line < end; line = strstr(line, "\r\n") ? strstr(line, "\r\n") + 2 : NULL) {
+		if (strncasecmp(line, "Set-Cookie: tp_session=", 23) != 0)
+			continue;
+		v = line + 12;
+		e = v + strcspn(v, ";\r");
+		snprintf(c->cookie_hdr, sizeof(c->cookie_hdr), "Cookie: %.*s", (int)(e - v), v);
+		snprintf(c->read_path, sizeof(c->read_path), "/games/%lld?seat=0", c->games[0].id);
+		return 0;
+	}
+	complain("the seat link set no session", path);
+	return -1;
+}
+
 /* ---- read and raw */
 
 static void read_next(struct client *c);
@@ -1145,10 +1180,12 @@ static void read_next(struct client *c);
 static void read_on_done(struct client *c)
 {
 	lat_add(c->lat, &c->nlat, lat_ms(c));
-	if (c->status == (c->inm ? 304 : 200))
+	if (c->status == (c->inm ? 304 : 200)) {
 		c->ok++;
-	else
+		c->body_bytes += (long long)c->body_len;
+	} else {
 		c->errors++;
+	}
 	read_next(c);
 }
 
@@ -1158,7 +1195,11 @@ static void read_next(struct client *c)
 		client_stop(c);
 		return;
 	}
-	request_start(c, "GET", c->read_path, c->games[0].tokens[0], c->inm ? c->inm_hdr : NULL, NULL, read_on_done);
+	if (c->page)
+		request_start(c, "GET", c->read_path, NULL, c->cookie_hdr, NULL, read_on_done);
+	else
+		request_start(c, "GET", c->read_path, c->games[0].tokens[0], c->inm ? c->inm_hdr : NULL, NULL,
+			      read_on_done);
 }
 
 static void raw_next(struct client *c);
@@ -1342,7 +1383,7 @@ static void percentiles(struct client *cs, int n, int gets, double p[4])
 static int usage(void)
 {
 	fprintf(stderr, "usage: tp-load play URL ADMIN_TOKEN CLIENTS GAMES SECONDS [PLAYERS]\n"
-			"       tp-load read URL ADMIN_TOKEN CLIENTS SECONDS inm|full\n"
+			"       tp-load read URL ADMIN_TOKEN CLIENTS SECONDS inm|full|page\n"
 			"       tp-load raw URL CLIENTS SECONDS\n");
 	return 2;
 }
@@ -1374,6 +1415,7 @@ int main(int argc, char **argv)
 		if (argc < 7)
 			return usage();
 		mode = READ;
+		read_page = strcmp(argv[6], "page") == 0;
 		admin_token = argv[3];
 		nclients = (int)strtol(argv[4], NULL, 10);
 		secs = strtod(argv[5], NULL);
@@ -1438,8 +1480,11 @@ int main(int argc, char **argv)
 					goto done;
 			}
 			c->inm = mode == READ && strcmp(argv[6], "inm") == 0;
+			c->page = mode == READ && strcmp(argv[6], "page") == 0;
 			snprintf(c->read_path, sizeof(c->read_path), "/api/v1/games/%lld", c->games[0].id);
 			snprintf(c->inm_hdr, sizeof(c->inm_hdr), "If-None-Match: \"%d\"", c->games[0].move_count);
+			if (c->page && page_signin(c) < 0)
+				goto done;
 		}
 	}
 	t0 = now_s();
@@ -1468,12 +1513,19 @@ int main(int argc, char **argv)
 		       "req_per_s=%.0f\n",
 		       nclients, (double)ok / el, p[0], p[1], p[2], errors, stale, (double)(ok + stale + gets) / el);
 	} else {
+		long long bytes = 0;
+		const char *what = mode != READ ? "" : cs[0].inm ? " (If-None-Match, 304)" : cs[0].page ? " (game page 200)"
+												   : " (full 200)";
+
+		for (int i = 0; i < nclients; i++)
+			bytes += cs[i].body_bytes;
 		printf("%s%s: %d clients, %.1f s: %ld ok, %.0f requests/s, %ld errors; latency ms p50 %.2f p95 %.2f "
-		       "p99 %.2f max %.2f\n",
-		       argv[1], mode == READ ? (cs[0].inm ? " (If-None-Match, 304)" : " (full 200)") : "", nclients, el,
-		       ok, (double)ok / el, errors, p[0], p[1], p[2], p[3]);
-		printf("RESULT %s%s clients=%d req_per_s=%.0f p50_ms=%.2f p99_ms=%.2f errors=%ld\n", argv[1],
-		       mode == READ ? (cs[0].inm ? "_inm" : "_full") : "", nclients, (double)ok / el, p[0], p[2], errors);
+		       "p99 %.2f max %.2f; %.0f bytes per body\n",
+		       argv[1], what, nclients, el, ok, (double)ok / el, errors, p[0], p[1], p[2], p[3],
+		       ok ? (double)bytes / (double)ok : 0.0);
+		printf("RESULT %s%s clients=%d req_per_s=%.0f p50_ms=%.2f p99_ms=%.2f errors=%ld body_bytes=%.0f\n", argv[1],
+		       mode == READ ? (cs[0].inm ? "_inm" : cs[0].page ? "_page" : "_full") : "", nclients, (double)ok / el,
+		       p[0], p[2], errors, ok ? (double)bytes / (double)ok : 0.0);
 	}
 	rc = errors > ok / 100 ? 1 : 0;
 done:

@@ -85,9 +85,10 @@ URL="http://127.0.0.1:$(cat "$RUN/play.port")"
 say "play: $CLIENTS clients, $GAMES Alien Frontiers games, GET legal + POST move with If-Match"
 "$BUILD/bench/tp-load" play "$URL" "$TOKEN" "$CLIENTS" "$GAMES" "$SECONDS_EACH" 4 | tee "$RUN/play.out"
 
-say "read: game GETs, full answer and If-None-Match"
+say "read: game GETs, full answer and If-None-Match; the phone game page of the seat on turn"
 "$BUILD/bench/tp-load" read "$URL" "$TOKEN" "$CLIENTS" "$SECONDS_EACH" full | tee "$RUN/read_full.out"
 "$BUILD/bench/tp-load" read "$URL" "$TOKEN" "$CLIENTS" "$SECONDS_EACH" inm | tee "$RUN/read_inm.out"
+"$BUILD/bench/tp-load" read "$URL" "$TOKEN" "$CLIENTS" "$SECONDS_EACH" page | tee "$RUN/read_page.out"
 kill "$DPID"; wait "$DPID" 2>/dev/null || true
 
 # ---- 5. storage and start-up
@@ -143,11 +144,14 @@ play=$(val play.out moves_per_s)
 playreq=$(val play.out req_per_s)
 full=$(val read_full.out req_per_s)
 inm=$(val read_inm.out req_per_s)
+page=$(val read_page.out req_per_s)
 echo "raw ceiling:        $raw requests/s"
 echo "play:               $play moves/s (p50 $(val play.out p50_ms) ms, p95 $(val play.out p95_ms) ms, p99 $(val play.out p99_ms) ms);" \
 	"$playreq requests/s = $(awk "BEGIN{printf \"%.2f\", $playreq/$raw}") of the ceiling"
 echo "read, full:         $full requests/s = $(awk "BEGIN{printf \"%.2f\", $full/$raw}") of the ceiling"
 echo "read, If-None-Match: $inm requests/s = $(awk "BEGIN{printf \"%.2f\", $inm/$raw}") of the ceiling"
+echo "phone game page:    $page requests/s = $(awk "BEGIN{printf \"%.2f\", $page/$full}") of the JSON game GET;" \
+	"$(val read_page.out body_bytes) bytes per page"
 echo "storage:            $(val storage.out bytes_per_move) bytes per move"
 if [ -s "$RUN/peer.out" ] && grep -q '^RESULT' "$RUN/peer.out"; then
 	peer=$(val peer.out moves_per_s)
