@@ -40,8 +40,12 @@ static void shape_ssp(const void *state, struct bot_shape *out)
 		out->end = "4 or fewer Aliens";
 	else
 		out->end = "triggered (the condition has gone since)";
-	for (int p = 0; p < st->nplayers; p++)
+	for (int p = 0; p < st->nplayers; p++) {
 		out->built[p] = ssp_rules_nsectors(st, p);
+		out->incomes[p] = st->pl[p].incomes;
+		for (int r = 0; r < 4; r++)
+			out->goods[p][r] = st->pl[p].res[r];
+	}
 }
 
 /* A player finishes a Dock visit with 100+ credits (and chooses to end) or 150+; the others complete the circuit. */
@@ -68,7 +72,7 @@ int bot_shape_read(const char *game_id, const void *state, struct bot_shape *out
 
 	memset(out, 0, sizeof(*out));
 	for (int p = 0; p < GAME_MAX_SEATS; p++)
-		out->built[p] = -1;
+		out->built[p] = out->incomes[p] = -1;
 	for (size_t i = 0; i < sizeof(games) / sizeof(games[0]); i++)
 		if (strcmp(games[i].id, game_id) == 0) {
 			if (state)

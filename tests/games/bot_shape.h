@@ -11,6 +11,8 @@ struct bot_shape {
 	const char *unit;          /* what length counts: "rounds", "laps of the trigger player" */
 	int length;                /* in that unit */
 	int built[GAME_MAX_SEATS]; /* Sectors built per seat (Space Station Phoenix), else -1 */
+	int incomes[GAME_MAX_SEATS]; /* Income actions per seat (Space Station Phoenix), else -1 */
+	int goods[GAME_MAX_SEATS][4]; /* food, water, metal and GEMs left per seat (Space Station Phoenix) */
 };
 
 /*

@@ -121,18 +121,61 @@ static void reason_add(struct reasons *r, const char *name)
 	}
 }
 
+/* The winner's score sheet, summed per category (games whose result has a "sheet"). */
+struct sheet_sum {
+	char name[16][24];
+	double sum[16];
+	int n, games;
+};
+
+static void sheet_add(struct sheet_sum *s, json_t *row)
+{
+	const char *key;
+	json_t *v;
+
+	if (!json_is_object(row))
+		return;
+	s->games++;
+	json_object_foreach(row, key, v) {
+		int i = 0;
+
+		while (i < s->n && strcmp(s->name[i], key) != 0)
+			i++;
+		if (i == s->n) {
+			if (s->n == 16)
+				continue;
+			snprintf(s->name[s->n++], sizeof(s->name[0]), "%s", key);
+		}
+		s->sum[i] += (double)json_integer_value(v);
+	}
+}
+
+static void sheet_print(const struct sheet_sum *s)
+{
+	if (!s->games)
+		return;
+	printf("  winner's sheet (mean):");
+	for (int i = 0; i < s->n; i++)
+		printf("%s %s %.1f", i ? "," : "", s->name[i], s->sum[i] / s->games);
+	printf("\n");
+}
+
 static int match(const struct game_ops *g, int ngames, int level, int opp, int np)
 {
 	int *win = calloc((size_t)ngames, sizeof(int)), *mine = calloc((size_t)ngames, sizeof(int));
 	int *len = calloc((size_t)ngames, sizeof(int)), *built = calloc((size_t)ngames * GAME_MAX_SEATS, sizeof(int));
-	int *wbuilt = calloc((size_t)ngames, sizeof(int));
+	int *wbuilt = calloc((size_t)ngames, sizeof(int)), *incomes = calloc((size_t)ngames * GAME_MAX_SEATS, sizeof(int));
+	int nincomes = 0;
+	double goods[4] = { 0 };
 	int wins = 0, shared = 0, done = 0, nbuilt = 0, seatwins[GAME_MAX_SEATS] = { 0 }, rc = 0;
+	int anywins[GAME_MAX_SEATS] = { 0 };
+	struct sheet_sum sheet = { 0 };
 	long steps = 0;
 	struct reasons why = { 0 };
 	const char *unit = "";
 	double t0 = now();
 
-	if (!win || !mine || !len || !built || !wbuilt) {
+	if (!win || !mine || !len || !built || !wbuilt || !incomes) {
 		rc = -1;
 		goto done;
 	}
@@ -154,6 +197,7 @@ static int match(const struct game_ops *g, int ngames, int level, int opp, int n
 		for (int k = 0; k < nwin; k++) {
 			int w = (int)json_integer_value(json_array_get(winners, (size_t)k));
 
+			anywins[w]++;
 			if (w == me) {
 				wins++;
 				seatwins[me]++;
@@ -162,6 +206,7 @@ static int match(const struct game_ops *g, int ngames, int level, int opp, int n
 			if (top < 0)
 				top = w;
 		}
+		sheet_add(&sheet, json_array_get(json_object_get(res, "sheet"), (size_t)(top < 0 ? 0 : top)));
 		win[done] = (int)json_integer_value(json_array_get(scores, (size_t)(top < 0 ? 0 : top)));
 		mine[done] = (int)json_integer_value(json_array_get(scores, (size_t)me));
 		len[done] = sh.length;
@@ -170,6 +215,12 @@ static int match(const struct game_ops *g, int ngames, int level, int opp, int n
 			for (int p = 0; p < np; p++)
 				built[nbuilt++] = sh.built[p];
 			wbuilt[done] = sh.built[top < 0 ? 0 : top];
+		}
+		if (sh.incomes[0] >= 0) {
+			for (int p = 0; p < np; p++)
+				incomes[nincomes++] = sh.incomes[p];
+			for (int r = 0; r < 4; r++)
+				goods[r] += sh.goods[top < 0 ? 0 : top][r];
 		}
 		reason_add(&why, sh.end);
 		done++;
@@ -181,6 +232,9 @@ static int match(const struct game_ops *g, int ngames, int level, int opp, int n
 	       100.0 * wins / done, shared);
 	for (int p = 0; p < np; p++)
 		printf(" %d", seatwins[p]);
+	printf("\n  wins by seat, all games (a shared first place counts for each):");
+	for (int p = 0; p < np; p++)
+		printf(" %d (%.1f%%)", anywins[p], 100.0 * anywins[p] / done);
 	printf("\n  end:");
 	for (int r = 0; r < why.n; r++)
 		printf("%s %s %d (%.1f%%)", r ? "," : "", why.name[r], why.count[r], 100.0 * why.count[r] / done);
@@ -189,9 +243,15 @@ static int match(const struct game_ops *g, int ngames, int level, int opp, int n
 	dist("level's own score", mine, done);
 	dist(unit, len, done);
 	printf("  %-30s %.0f\n", "steps per game", (double)steps / done);
+	sheet_print(&sheet);
 	if (nbuilt) {
 		dist("sectors built, every player", built, nbuilt);
 		dist("sectors built, the winner", wbuilt, done);
+	}
+	if (nincomes) {
+		dist("Income actions, every player", incomes, nincomes);
+		printf("  winner's goods left (mean): food %.1f, water %.1f, metal %.1f, GEMs %.1f\n", goods[0] / done,
+		       goods[1] / done, goods[2] / done, goods[3] / done);
 	}
 	printf("  (%.1f CPU s)\n", now() - t0);
 done:
@@ -200,6 +260,7 @@ done:
 	free(len);
 	free(built);
 	free(wbuilt);
+	free(incomes);
 	return rc;
 }
 

@@ -145,6 +145,8 @@ int ssp_rules_legal(const struct ssp_state *st, int seat, struct ssp_move *out, 
  * seat has nothing to do.
  */
 int ssp_rules_random_legal(const struct ssp_state *st, int seat, struct rng *rng, struct ssp_move *out);
+/* The seats ssp_rules_pending names (bit mask), without formatting a prompt. */
+unsigned ssp_rules_who(const struct ssp_state *st);
 int ssp_rules_over(const struct ssp_state *st);
 
 /* Final scoring, per seat: the categories of the score sheet. */

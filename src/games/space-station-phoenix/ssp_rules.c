@@ -1926,6 +1926,22 @@ unsigned ssp_rules_pending(const struct ssp_state *st, char *kind, size_t ksz, c
 	}
 }
 
+unsigned ssp_rules_who(const struct ssp_state *st)
+{
+	switch (st->phase) {
+	case PH_DRAFT3:
+	case PH_DRAFT2:
+	case PH_HUB:
+	case PH_SETUP:
+	case PH_TURN:
+		return 1u << st->active;
+	case PH_DIPLO:
+		return (unsigned)st->dip_mask;
+	default:
+		return 0;
+	}
+}
+
 int ssp_rules_over(const struct ssp_state *st)
 {
 	return st->phase == PH_OVER;
@@ -2188,9 +2204,10 @@ static int filter(const struct ssp_state *st, int p, struct ssp_move *m, int n, 
 	if (!t)
 		return 0;
 	/* no message wanted: err_set skips formatting for a NULL err, the bulk of the cost */
-	for (int i = 0; i < n; i++) {
+	/* stops at max: the engine often asks only "none, one or more?" (max 2) */
+	for (int i = 0; i < n && k < max; i++) {
 		*t = *st;
-		if (step(t, p, &m[i], NULL) >= 0 && k < max)
+		if (step(t, p, &m[i], NULL) >= 0)
 			m[k++] = m[i];
 	}
 	free(t);
@@ -2205,9 +2222,7 @@ static int task_legal(const struct ssp_state *st, struct ssp_move *out, int max)
 	int n;
 
 	cand_task(st, st->active, &l);
-	n = filter(st, st->active, buf, l.n, 1024);
-	if (n > max)
-		n = max;
+	n = filter(st, st->active, buf, l.n, max < 1024 ? max : 1024);
 	memcpy(out, buf, (size_t)n * sizeof(*out));
 	return n;
 }
@@ -2263,11 +2278,13 @@ done:
 static int only_income(const struct ssp_state *st, int p)
 {
 	struct ssp_move *m = malloc(1024 * sizeof(*m));
+	struct mlist l = { m, 0, 1024 };
 	int n;
 
 	if (!m)
 		return 0;
-	n = ssp_rules_legal(st, p, m, 1024);
+	cand(st, p, &l, 1);
+	n = filter(st, p, m, l.n, 2); /* a second legal step settles it */
 	free(m);
 	return n == 1;
 }
@@ -2364,9 +2381,13 @@ int ssp_rules_apply(struct ssp_state *st, int seat, const struct ssp_move *m, st
 		}
 		return 0;
 	}
-	who = ssp_rules_pending(st, kind, sizeof(kind), prompt, sizeof(prompt));
-	if (!(who & (1u << seat)))
+	who = ssp_rules_who(st);
+	if (!(who & (1u << seat))) {
+		/* the prompt is formatted only for a refusal: bots apply thousands of steps */
+		if (err)
+			ssp_rules_pending(st, kind, sizeof(kind), prompt, sizeof(prompt));
 		return err_set(err, ERR_FORBIDDEN, "it is not your turn to act (waiting for: %s)", prompt);
+	}
 	if (m->kind == MV_INCOME && st->phase == PH_TURN && !st->ntask && !any_ship_usable(st, seat) &&
 	    only_income(st, seat) && (before = malloc(sizeof(*before))) != NULL)
 		*before = *st;
@@ -2409,22 +2430,34 @@ int ssp_rules_apply(struct ssp_state *st, int seat, const struct ssp_move *m, st
 
 void ssp_rules_score(const struct ssp_state *st, int sc[SSP_MAXP][SC_NCAT])
 {
-	int n = st->nplayers, cnt[SSP_MAXP][6];
+	int n = st->nplayers, cnt[SSP_MAXP][6] = { { 0 } };
+	int l3s[SSP_MAXP] = { 0 }, fulls[SSP_MAXP] = { 0 }, nsec[SSP_MAXP] = { 0 }, nship[SSP_MAXP] = { 0 };
 
 	memset(sc, 0, sizeof(int) * SSP_MAXP * SC_NCAT);
+	/* one pass over the Sectors and one over the ships for every seat: bots score every step they try */
+	for (int i = 0; i < SSP_NSECTORS; i++) {
+		int p = st->sec_loc[i];
+
+		if (p < 0 || p >= n)
+			continue;
+		nsec[p]++;
+		sc[p][SC_SECTORS] += (int[]){ 0, 4, 6, 10 }[ssp_sectors[i].level];
+		l3s[p] += ssp_sectors[i].level == 3;
+		fulls[p] += occupied(st, i) == ssp_sectors[i].nq;
+		for (int q = 0; q < ssp_sectors[i].nq; q++)
+			cnt[p][st->sec_res[i][q]]++;
+	}
+	for (int s = 0; s < SSP_NSHIPS; s++)
+		if (st->ship_loc[s] >= 0 && st->ship_loc[s] < n)
+			nship[st->ship_loc[s]]++;
 	for (int p = 0; p < n; p++) {
 		const struct ssp_player *pl = &st->pl[p];
-		int l3 = 0, full = 0, sectors = 0, ships = nships(st, p);
-		ssp_rules_residents(st, p, cnt[p]);
+		int l3 = l3s[p], full = fulls[p], sectors = nsec[p], ships = nship[p];
+
+		for (int q = 0; q < 5; q++)
+			cnt[p][pl->hubq[q]]++;
+		cnt[p][0] = 0;
 		sc[p][SC_POINTS] = pl->points;
-		for (int i = 0; i < SSP_NSECTORS; i++) {
-			if (st->sec_loc[i] != p)
-				continue;
-			sectors++;
-			sc[p][SC_SECTORS] += (int[]){ 0, 4, 6, 10 }[ssp_sectors[i].level];
-			l3 += ssp_sectors[i].level == 3;
-			full += occupied(st, i) == ssp_sectors[i].nq;
-		}
 		for (int k = 1; k <= 5; k++)
 			sc[p][SC_RESIDENTS] += 2 * cnt[p][k];
 		/* hub endgame bonuses */
