@@ -33,6 +33,23 @@ const struct sm_token_kind sm_kinds[SM_NKINDS] = {
 	[SM_XENITE]    = { "xenite",    "Xenite",    7, {  4,  5,  4 }, 0 },
 };
 
+/*
+ * Turn-order compensation (ours): players racing for the trigger (level-2
+ * bots in every seat) won 64 % from the first seat at 2 players. Ice-9 for
+ * the later seats narrows that and keeps the greedy players' seats within a
+ * few points of even; stronger tokens even out the racing players but hand
+ * the greedy ones' games to the later seats (docs/games/starship-merchants.md,
+ * "Seat balance").
+ */
+const int sm_seat_setup[3][4][SM_NKINDS] = {
+	/* 2 players */
+	{ { 0 }, { [SM_ICE9] = 2 } },
+	/* 3 players */
+	{ { 0 }, { [SM_ICE9] = 1 }, { 0 } },
+	/* 4 players */
+	{ { 0 }, { [SM_ICE9] = 1 }, { [SM_ICE9] = 1 }, { [SM_ICE9] = 2 } },
+};
+
 /* [mark-1][type]: cost, energy, cargo, supply at 2/3/4 players (one of each type per player and Mark) */
 const struct sm_ship_kind sm_ships[SM_NMARKS][SM_NTYPES] = {
 	{ [SM_SCOUT] = {  8, 4, 2, { 2, 3, 4 } }, [SM_TUG] = {  8, 3, 3, { 2, 3, 4 } } },

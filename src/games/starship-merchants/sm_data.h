@@ -53,6 +53,13 @@ struct sm_token_kind {
 	int setup;        /* of which each player gets this many at set-up */
 };
 
+/*
+ * Turn-order compensation: set-up tokens a seat gets beyond every player's
+ * (struct sm_token_kind.setup), by player count (2, 3, 4) and seat; they
+ * come out of the bag like the others (ours, docs/games/starship-merchants.md).
+ */
+extern const int sm_seat_setup[3][4][SM_NKINDS];
+
 struct sm_ship_kind {
 	int cost;
 	int energy;

@@ -128,8 +128,11 @@ int sm_state_setup(int n, struct rng *rng, struct sm_state **out, struct err *er
 	for (int m = 0; m < SM_NMARKS; m++)
 		for (int t = 0; t < SM_NTYPES; t++)
 			s->supply[m][t] = sm_ships[m][t].supply[col];
-	for (int k = 0; k < SM_NKINDS; k++)
+	for (int k = 0; k < SM_NKINDS; k++) {
 		s->bag[k] = sm_kinds[k].bag[col] - n * sm_kinds[k].setup;
+		for (int p = 0; p < n; p++)
+			s->bag[k] -= sm_seat_setup[col][p][k];
+	}
 	for (int i = 0; i < SM_NCARDS; i++)
 		s->deck[i] = sm_cards[i].count;
 	for (int i = 0; i < SM_NDESTS; i++)
@@ -147,7 +150,7 @@ int sm_state_setup(int n, struct rng *rng, struct sm_state **out, struct err *er
 		pl->pos = SM_SHIPYARD;
 		pl->next_no = 1;
 		for (int k = 0; k < SM_NKINDS; k++)
-			pl->setup[k] = sm_kinds[k].setup;
+			pl->setup[k] = sm_kinds[k].setup + sm_seat_setup[col][p][k];
 	}
 	*out = s;
 	return 0;
