@@ -10,10 +10,12 @@
 /*
  * What the parts of a position are worth to a bot beyond the score sheet as
  * it stands. Level 1 plays the first set. Level 2 plays the same search with
- * the second: an empty living quarter is worth a resident to come, food,
- * water and metal beyond what the next actions use are worth only what they
- * score at the end, so it builds its station and fills it instead of
- * hoarding (docs/games/space-station-phoenix.md, "Bots").
+ * the second: an empty living quarter is worth a resident to come, food and
+ * water beyond what the next actions use and GEMs beyond a dozen are worth
+ * only what they score at the end, and metal, which construction waits for,
+ * is worth 1.5 up to the dearest Sector's 14; so it builds its station and
+ * fills it, and spends its GEMs, instead of hoarding
+ * (docs/games/space-station-phoenix.md, "Bots").
  */
 struct weights {
 	double quarter;        /* per empty living quarter */
@@ -33,8 +35,8 @@ static const struct weights level1 = {
 };
 
 static const struct weights level2 = {
-	.quarter = 2.0, .food_water = 0.7, .metal = 0.8, .cap_fw = 3, .cap_metal = 10, .over = 0.2,
-	.gem_lo = 0.5, .gem_hi = 0.2, .dip = 1.2, .ship = 10.0, .opp = 0.1,
+	.quarter = 2.0, .food_water = 0.7, .metal = 1.5, .cap_fw = 3, .cap_metal = 14, .over = 0.2,
+	.gem_lo = 0.5, .gem_hi = 0.05, .dip = 1.2, .ship = 10.0, .opp = 0.1,
 };
 
 /* A rough worth of seat's position: the final score as it stands plus what its goods may become. */
