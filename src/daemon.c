@@ -136,6 +136,7 @@ int daemon_main(int argc, char **argv)
 	hc.inbound_secret = cfg.inbound_secret;
 	hc.inbound_body_limit = cfg.inbound_body_limit;
 	hc.inbound_any_sender = cfg.inbound_any_sender;
+	hc.rate_limits = cfg.rate_limits;
 	if (http_server_start(&hc, store, &srv, &e) < 0) {
 		log_error("%s", e.msg);
 		goto done;

@@ -10,6 +10,7 @@
 
 #include "util/netaddr.h"
 
+#include "http/ratelimit.h"
 #include "util/banned.h"
 
 enum settings_type {
@@ -52,6 +53,16 @@ struct settings_opt {
 #define SEC_NOTIFY "Notifications (see docs/notifications.md)"
 #define SEC_EMAIL "Play by email (see docs/email.md)"
 
+static int settings_check_rate_limits(const char *v)
+{
+	struct ratelimit *rl = NULL;
+	struct err e = {0};
+	int rc = ratelimit_new(v, &rl, &e);
+
+	ratelimit_free(rl);
+	return rc < 0 ? -1 : 0;
+}
+
 static int settings_check_domain(const char *v)
 {
 	for (const char *p = v; *p; p++)
@@ -90,6 +101,14 @@ static const struct settings_opt settings_table[] = {
 	  3600, .unit = " seconds", .def = "30", .help = "idle connection timeout" },
 	{ .name = "max-connections", .env = "TURNPOST_MAX_CONNECTIONS", .arg = "N", .type = SETTINGS_UINT,
 	  AT(max_connections), 0, 1, 100000, .def = "256", .help = "concurrent connections; further ones are refused" },
+	{ .name = "rate-limits", .env = "TURNPOST_RATE_LIMITS", .arg = "LIMITS", .type = SETTINGS_STRING,
+	  STR(rate_limits), .min = 1, .check = settings_check_rate_limits,
+	  .expect = "be NAME=COUNT/PERIOD,... (such as chat=30/10m,bad_token=30/m) or off", .def = RATELIMIT_DEFAULT,
+	  .help = "abuse limits, each COUNT per PERIOD (s, m, h or d, as 10m): sign-in emails per address "
+		  "(signin_email) and per client address (signin_client), games created (create) and players "
+		  "invited by email (invite) per account but admins, chat lines per seat (chat), tokens and links "
+		  "that do not work per client address (bad_token); a name left out keeps its default; off: none. "
+		  "Over a limit the answer is 429 with Retry-After" },
 	{ .name = "trusted-proxy", .env = "TURNPOST_TRUSTED_PROXY", .arg = "ADDRS", .type = SETTINGS_STRING,
 	  STR(trusted_proxy), .min = 1, .check = settings_check_proxies,
 	  .expect = "be IP addresses or ADDRESS/BITS ranges separated by commas (at most 32)",

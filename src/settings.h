@@ -23,6 +23,7 @@ struct settings {
 	size_t body_limit;
 	unsigned timeout_s;
 	unsigned max_connections;
+	char rate_limits[512];     /* abuse limits (http/ratelimit.h) */
 	int quiet;
 	/* notifications (src/notify/) */
 	char mail_transport[16]; /* "file", "smtp", "webhook" */

@@ -205,3 +205,13 @@ int create_game(struct store *s, const struct create_request *rq, int64_t *id, c
 		*problem = CREATE_BAD_OPTIONS;
 	return rc;
 }
+
+int create_invites(const struct create_request *rq)
+{
+	int n = 0;
+
+	for (int i = 0; i < rq->nplayers; i++)
+		if (rq->players[i].email && *rq->players[i].email)
+			n++;
+	return n;
+}

@@ -72,6 +72,9 @@ struct create_request {
  * be NULL) saying which part and a message a person can act on; the
  * store's errors with CREATE_OK. No audit row.
  */
+/* How many of rq's players are invited by email (have an address). */
+int create_invites(const struct create_request *rq);
+
 int create_game(struct store *s, const struct create_request *rq, int64_t *id, char (*tokens)[TOKEN_TEXT_MAX],
 		enum create_problem *problem, struct err *err);
 

@@ -52,10 +52,14 @@ void api_games_create(struct http_request *rq, struct http_reply *r)
 	cr.nplayers = (int)(n > 1000 ? 1000 : n);
 	cr.clock = json_object_get(body, "clock");
 	cr.created_by = rq->auth.user_id;
+	if (!rq->auth.is_admin && http_limited_create(rq, r, rq->auth.user_id, create_invites(&cr), 0))
+		goto done;
 	if ((rc = create_game(http_store(rq), &cr, &id, tokens, &problem, &e)) < 0) {
 		http_reply_problem(r, rc, create_problem_code(problem), e.msg, NULL);
 		goto done;
 	}
+	if (!rq->auth.is_admin)
+		http_limited_create(rq, r, rq->auth.user_id, create_invites(&cr), 1);
 	seats = json_array();
 	for (size_t i = 0; i < n; i++) {
 		json_t *s = json_pack("{s:i,s:s,s:s?}", "seat", (int)i, "name", players[i].name, "email",

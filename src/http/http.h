@@ -9,6 +9,7 @@
 
 #include "render/render.h"
 #include "store/store.h"
+#include "http/ratelimit.h"
 #include "util/buf.h"
 #include "util/err.h"
 
@@ -27,6 +28,7 @@ struct http_config {
 	const char *inbound_secret; /* shared secret of POST /api/v1/inbound/email; NULL or "": the endpoint is off */
 	size_t inbound_body_limit;  /* body limit of that route; 0 means 1 MiB */
 	int inbound_any_sender;     /* accept replies from any address, not only the seat's */
+	const char *rate_limits;    /* --rate-limits (http/ratelimit.h); NULL or "": the defaults */
 };
 
 struct http_server;
@@ -154,6 +156,20 @@ const char *http_query(const struct http_request *rq, const char *name);
 /* A cookie sent by the browser or NULL. */
 const char *http_cookie(const struct http_request *rq, const char *name);
 struct store *http_store(const struct http_request *rq);
+/* The server's abuse limits (http/ratelimit.h). */
+struct ratelimit *http_ratelimit(const struct http_request *rq);
+/*
+ * Abuse limits (docs/security.md): n events of kind by key, counted when
+ * count is set and they are allowed (else only checked). When the limit is
+ * used up: 429 with Retry-After (problem+json under /api/, else a page),
+ * nothing counted, and 1; else 0.
+ */
+int http_limited(struct http_request *rq, struct http_reply *r, enum ratelimit_kind kind, const char *key, int n,
+		 int count);
+/* Game creation by user_id with invites players given an email: both limits (RATELIMIT_CREATE, _INVITE). */
+int http_limited_create(struct http_request *rq, struct http_reply *r, int64_t user_id, int invites, int count);
+/* A token or link the client sent was unknown, expired or revoked: one more against its address. */
+void http_bad_token(struct http_request *rq);
 /* The web page templates (read-only, shared by all threads). */
 const struct render_set *http_pages(const struct http_request *rq);
 /* The public base URL without a trailing slash. */

@@ -19,6 +19,7 @@
 #include "http/api_inbound.h"
 #include "http/auth.h"
 #include "http/form.h"
+#include "http/ratelimit.h"
 #include "http/http.h"
 #include "http/session.h"
 #include "http/web.h"
@@ -41,6 +42,7 @@ struct http_server {
 	char base_url[256];
 	int secure_cookies;
 	struct render_set *pages;
+	struct ratelimit *limits;
 	void (*_Atomic on_write)(void *ctx); /* called after a successful write request */
 	_Atomic(void *) on_write_ctx;
 	struct netaddr_range proxies[NETADDR_MAX_RANGES]; /* --trusted-proxy */
@@ -68,6 +70,51 @@ const char *http_cookie(const struct http_request *rq, const char *name)
 struct store *http_store(const struct http_request *rq)
 {
 	return rq->srv->store;
+}
+
+struct ratelimit *http_ratelimit(const struct http_request *rq)
+{
+	return rq->srv->limits;
+}
+
+int http_limited_create(struct http_request *rq, struct http_reply *r, int64_t user_id, int invites, int count)
+{
+	char key[24];
+	int retry;
+
+	snprintf(key, sizeof(key), "%lld", (long long)user_id);
+	if (!count)
+		return http_limited(rq, r, RATELIMIT_CREATE, key, 1, 0) ||
+		       http_limited(rq, r, RATELIMIT_INVITE, key, invites, 0);
+	/* after the game was made (checked just before): counted, and the answer stays the game's */
+	ratelimit_take(rq->srv->limits, RATELIMIT_CREATE, key, 1, clock_now_ms(), &retry);
+	ratelimit_take(rq->srv->limits, RATELIMIT_INVITE, key, invites, clock_now_ms(), &retry);
+	return 0;
+}
+
+void http_bad_token(struct http_request *rq)
+{
+	int retry;
+
+	ratelimit_take(rq->srv->limits, RATELIMIT_BAD_TOKEN, rq->client, 1, clock_now_ms(), &retry);
+}
+
+int http_limited(struct http_request *rq, struct http_reply *r, enum ratelimit_kind kind, const char *key, int n,
+		 int count)
+{
+	int64_t now = clock_now_ms();
+	int retry, rc;
+
+	rc = count ? ratelimit_take(rq->srv->limits, kind, key, n, now, &retry)
+		   : ratelimit_check(rq->srv->limits, kind, key, n, now, &retry);
+	if (rc == 0)
+		return 0;
+	snprintf(r->retry_after, sizeof(r->retry_after), "%d", retry);
+	if (strncmp(rq->path, "/api/", 5) == 0)
+		http_reply_problem(r, ERR_LIMIT, "rate_limited", ratelimit_message(kind), NULL);
+	else
+		web_error_page(rq, r, 429, ratelimit_message(kind));
+	return 1;
 }
 
 const struct render_set *http_pages(const struct http_request *rq)
@@ -318,8 +365,15 @@ static void dispatch(struct http_request *rq, struct http_reply *reply)
 	}
 	if (!(rt->flags & ROUTE_PUBLIC) ||
 	    (http_header(rq, MHD_HTTP_HEADER_AUTHORIZATION) && !(rt->flags & ROUTE_INBOUND))) {
-		int rc = auth_request(rq, &rq->auth, &e);
+		int rc;
+		/* guessing tokens: a client that sent too many bad ones is stopped before the next lookup */
+		if (http_header(rq, MHD_HTTP_HEADER_AUTHORIZATION) &&
+		    http_limited(rq, reply, RATELIMIT_BAD_TOKEN, rq->client, 1, 0))
+			return;
+		rc = auth_request(rq, &rq->auth, &e);
 		if (rc < 0) {
+			if (rc == ERR_UNAUTH && http_header(rq, MHD_HTTP_HEADER_AUTHORIZATION))
+				http_bad_token(rq);
 			http_reply_problem(reply, rc, NULL, e.msg, NULL);
 			return;
 		}
@@ -701,7 +755,12 @@ int http_server_start(const struct http_config *cfg, struct store *store, struct
 	srv->store = store;
 	if (getrandom(&srv->id_prefix, sizeof(srv->id_prefix), 0) != (ssize_t)sizeof(srv->id_prefix))
 		srv->id_prefix = (uint32_t)getpid() ^ (uint32_t)clock_now_ms();
+	if (ratelimit_new(cfg->rate_limits, &srv->limits, err) < 0) {
+		free(srv);
+		return ERR_INPUT;
+	}
 	if (render_set_new(&srv->pages) < 0) {
+		ratelimit_free(srv->limits);
 		free(srv);
 		return err_set(err, ERR_NOMEM, "out of memory");
 	}
@@ -713,12 +772,14 @@ int http_server_start(const struct http_config *cfg, struct store *store, struct
 		snprintf(name, sizeof(name), "%.*s", (int)n, f->name);
 		if (render_set_add(srv->pages, name, f->text, strlen(f->text), err) < 0) {
 			render_set_free(srv->pages);
-			free(srv);
+			ratelimit_free(srv->limits);
+		free(srv);
 			return ERR_INTERNAL;
 		}
 	}
 	if (render_set_verify(srv->pages, err) < 0) {
 		render_set_free(srv->pages);
+		ratelimit_free(srv->limits);
 		free(srv);
 		return ERR_INTERNAL;
 	}
@@ -727,12 +788,14 @@ int http_server_start(const struct http_config *cfg, struct store *store, struct
 		srv->nproxies = netaddr_parse_list(cfg->trusted_proxies, srv->proxies, NETADDR_MAX_RANGES, &pe);
 		if (srv->nproxies < 0) {
 			render_set_free(srv->pages);
-			free(srv);
+			ratelimit_free(srv->limits);
+		free(srv);
 			return err_set(err, ERR_INPUT, "--trusted-proxy: %s", pe.msg);
 		}
 	}
 	if (listen_on(srv, listen_addr, cfg->port, &flags, &addr, &lsock, err) < 0) {
 		render_set_free(srv->pages);
+		ratelimit_free(srv->limits);
 		free(srv);
 		return err->code;
 	}
@@ -758,6 +821,7 @@ int http_server_start(const struct http_config *cfg, struct store *store, struct
 		if (srv->unix_path[0])
 			unlink(srv->unix_path);
 		render_set_free(srv->pages);
+		ratelimit_free(srv->limits);
 		free(srv);
 		return err_set(err, ERR_IO, "cannot listen on %s:%d (is the port in use?)", listen_addr, cfg->port);
 	}
@@ -819,5 +883,6 @@ void http_server_stop(struct http_server *srv, unsigned grace_ms)
 	if (srv->unix_path[0])
 		unlink(srv->unix_path);
 	render_set_free(srv->pages);
+	ratelimit_free(srv->limits);
 	free(srv);
 }

@@ -19,6 +19,9 @@ void web_chat_post(struct http_request *rq, struct http_reply *r)
 	int rc;
 
 	/* a signed-in player of this game (routes.h: ROUTE_USER | ROUTE_SEAT | ROUTE_PLAYER) */
+	snprintf(path, sizeof(path), "%lld:%d", (long long)id, rq->seat);
+	if (http_limited(rq, r, RATELIMIT_CHAT, path, 1, 1))
+		return;
 	rc = chat_post(http_store(rq), id, rq->seat, rq->sess.user_id, form_get(rq->form, "text"), clock_now_ms(), &e);
 	if (rc == ERR_INPUT) {
 		web_game_page(rq, r, id, 400, json_pack("{s:s}", "detail", e.msg), NULL);

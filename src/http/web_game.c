@@ -217,9 +217,11 @@ static char *result_text(json_t *result, json_t *seats)
 static int web_game_access(struct http_request *rq, struct http_reply *r, int64_t id, int *seat, int *held)
 {
 	struct access_grant a;
+	int rc;
 
-	if (web_access(rq, id, &a) < 0) {
-		web_error_page(rq, r, 404, "No such game.");
+	if ((rc = web_access(rq, id, &a)) < 0) {
+		web_error_page(rq, r, rc == ERR_NOTFOUND ? 404 : 500,
+			       rc == ERR_NOTFOUND ? "No such game." : "This game cannot be read now; try again.");
 		return -1;
 	}
 	if (a.level == ACCESS_JOIN) {

@@ -208,12 +208,16 @@ void web_new_game_create(struct http_request *rq, struct http_reply *r)
 	cr.players = players;
 	cr.nplayers = n;
 	cr.created_by = rq->sess.user_id;
-	if (create_game(http_store(rq), &cr, &id, NULL, NULL, &e) < 0) {
+	if ((!rq->sess.is_admin && http_limited_create(rq, r, rq->sess.user_id, create_invites(&cr), 0)) ||
+	    create_game(http_store(rq), &cr, &id, NULL, NULL, &e) < 0) {
 		json_decref(options);
 		json_decref(clock);
-		new_game_page(rq, r, 400, e.msg);
+		if (r->status != 429)
+			new_game_page(rq, r, 400, e.msg);
 		return;
 	}
+	if (!rq->sess.is_admin)
+		http_limited_create(rq, r, rq->sess.user_id, create_invites(&cr), 1);
 	json_decref(options);
 	json_decref(clock);
 	snprintf(path, sizeof(path), "/games/%lld", (long long)id);

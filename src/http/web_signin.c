@@ -20,7 +20,18 @@ void web_signin_send(struct http_request *rq, struct http_reply *r)
 {
 	const char *email = form_get(rq->form, "email");
 	struct err e = {0};
+	char key[300];
 
+	/* abuse limits per address asked for and per client, the same whether or not the address has an account */
+	snprintf(key, sizeof(key), "%s", email ? email : "");
+	for (char *p = key; *p; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	if (http_limited(rq, r, RATELIMIT_SIGNIN_EMAIL, key, 1, 0) ||
+	    http_limited(rq, r, RATELIMIT_SIGNIN_CLIENT, rq->client, 1, 0) ||
+	    http_limited(rq, r, RATELIMIT_SIGNIN_EMAIL, key, 1, 1) ||
+	    http_limited(rq, r, RATELIMIT_SIGNIN_CLIENT, rq->client, 1, 1))
+		return;
 	/* the same answer whether or not the address has an account: no one learns who plays here */
 	if (signin_link_request(http_store(rq), email, clock_now_ms(), &e) == ERR_INPUT) {
 		web_render(rq, r, 400, "signin", "Sign in",
@@ -40,7 +51,10 @@ void web_signin_use(struct http_request *rq, struct http_reply *r)
 	struct err e = {0};
 	int64_t user_id;
 
+	if (http_limited(rq, r, RATELIMIT_BAD_TOKEN, rq->client, 1, 0))
+		return;
 	if (signin_link_use(http_store(rq), rq->param, clock_now_ms(), &user_id, &e) < 0) {
+		http_bad_token(rq);
 		web_error_page(rq, r, 400, "This sign-in link has expired or was used already. Ask for a new one.");
 		return;
 	}
@@ -56,7 +70,10 @@ static int seat_link_token(struct http_request *rq, struct http_reply *r, struct
 {
 	struct err e = {0};
 
+	if (http_limited(rq, r, RATELIMIT_BAD_TOKEN, rq->client, 1, 0))
+		return -1;
 	if (signin_seat_link(http_store(rq), rq->param, clock_now_ms(), t, &e) < 0) {
+		http_bad_token(rq);
 		web_error_page(rq, r, 400, "This link has expired or is not valid. Sign in with your email instead.");
 		return -1;
 	}

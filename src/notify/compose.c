@@ -8,6 +8,7 @@
 
 #include "engine/story.h"
 #include "engine/views.h"
+#include "engine/account_email.h"
 #include "engine/signin.h"
 #include "mail/inbound.h"
 #include "util/clock.h"
@@ -173,6 +174,17 @@ static int row_data(struct notify *n, const struct store_outbox_row *row, const 
 			goto done;
 		buf_addf(&b, "%s/signin/%s", n->base_url, tok);
 		json_object_set_new(links, "signin", json_string(b.data));
+		buf_reset(&b);
+	}
+	if (strcmp(row->event, "email_change") == 0) {
+		/* the link that confirms a new address, made as the email goes out to it (engine/account_email.h) */
+		char tok[TOKEN_TEXT_MAX];
+		const char *email = json_string_value(json_object_get(payload, "email"));
+
+		if ((rc = account_email_link_new(n->store, row->user_id, email ? email : "", now, tok, err)) < 0)
+			goto done;
+		buf_addf(&b, "%s/account/email/%s", n->base_url, tok);
+		json_object_set_new(links, "confirm", json_string(b.data));
 		buf_reset(&b);
 	}
 	if (!row->game_id)
@@ -365,6 +377,12 @@ int notify__compose(struct notify *n, const struct store_outbox_row *rows, int n
 		snprintf(out->event, sizeof(out->event), "%s", rows[0].event);
 		if ((rc = row_data(n, &rows[0], &to, now, &data, &out->seat_link, &out->reply_to, err)) < 0)
 			goto done;
+		if (strcmp(rows[0].event, "email_change") == 0) {
+			/* a new address is confirmed by its own mailbox: the link goes there, not to the old one */
+			const char *email = json_string_value(json_object_get(json_object_get(data, "payload"), "email"));
+			free(out->to);
+			out->to = strdup(email ? email : "");
+		}
 		{
 			const char *irt = json_string_value(json_object_get(json_object_get(data, "payload"), "in_reply_to"));
 			if (irt && *irt)

@@ -27,6 +27,8 @@ EMAIL_FILES = \
 	templates/email/dropped.subject.mustache templates/email/dropped.text.mustache \
 	templates/email/dropped.html.mustache \
 	templates/email/digest.subject.mustache templates/email/digest.text.mustache \
+	templates/email/email_change.subject.mustache templates/email/email_change.text.mustache \
+	templates/email/email_change.html.mustache \
 	templates/email/digest.html.mustache \
 	templates/email/signin.subject.mustache templates/email/signin.text.mustache templates/email/signin.html.mustache
 emailtemplatesdir = $(templatesdir)/email

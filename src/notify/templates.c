@@ -15,7 +15,9 @@ static const char *const required[] = {
 	"email/email_refused.subject", "email/email_refused.text", "email/email_refused.html",
 	/* an admin's abort and drop: always sent, so not among the preference events */
 	"email/abort.subject", "email/abort.text", "email/abort.html",
-	"email/dropped.subject", "email/dropped.text", "email/dropped.html", NULL
+	"email/dropped.subject", "email/dropped.text", "email/dropped.html",
+	/* the link that confirms a new address: always sent, to that address */
+	"email/email_change.subject", "email/email_change.text", "email/email_change.html", NULL
 };
 
 int notify__templates_load(const char *dir, struct render_set **out, struct err *err)

@@ -775,8 +775,18 @@ int store_open(const char *path, const struct store_options *opt, struct store *
 	pthread_mutex_init(&s->heads_lock, NULL);
 	pthread_mutex_init(&s->read_lock, NULL);
 	pthread_cond_init(&s->read_free, NULL);
-	if (opt && opt->hold_lock && (rc = store_lock(path, LOCK_SH, &s->lock_fd, err)) < 0)
+	/*
+	 * one turnpostd per SQLite database: a second one would keep its own
+	 * caches (positions, tokens, answers) and clocks beside the first
+	 * one's, and neither would see the other's changes in time
+	 */
+	if (opt && opt->hold_lock && (rc = store_lock(path, LOCK_EX, &s->lock_fd, err)) < 0) {
+		if (rc == ERR_CONFLICT)
+			err_set(err, ERR_CONFLICT,
+				"another turnpostd is running on the database %s (or a restore is replacing it): "
+				"stop it first; each turnpostd needs a database of its own", path);
 		goto done;
+	}
 	if ((rc = conn_open(s, &s->writer, 1, busy, err)) < 0)
 		goto done;
 	if ((rc = migrate(s, err)) < 0)

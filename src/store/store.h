@@ -39,10 +39,11 @@ struct store_options {
 	int background_checkpoints;
 	int checkpoint_pages; /* the WAL's length in pages when a commit finishes the copy; 0 means 8000 (32 MB) */
 	/*
-	 * 1: hold a shared lock (flock) on PATH-lock while open, which
-	 * store_restore waits for in vain: a restore cannot replace the database
-	 * under a running server. Other processes holding it too are fine. For
-	 * turnpostd.
+	 * 1: hold an exclusive lock (flock) on PATH-lock while open, which
+	 * store_restore waits for in vain (a restore cannot replace the database
+	 * under a running server) and a second turnpostd on the same database
+	 * too (ERR_CONFLICT: it does not start). The turnpost command does not
+	 * take it and works beside a running turnpostd. For turnpostd.
 	 */
 	int hold_lock;
 };

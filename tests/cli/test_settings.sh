@@ -60,6 +60,7 @@ sample() {
 	reply-days) echo 12 ;; inbound-secret) echo 0123456789abcdef0123 ;; inbound-body-limit) echo 4096 ;;
 	inbound-sender) echo any ;; trusted-proxy) echo 10.0.0.0/8,127.0.0.1,::1 ;;
 	log-file) echo "$tmp/d.log" ;; degraded-after) echo 120 ;; log-format) echo json ;; smtp-tls) echo required ;;
+	rate-limits) echo chat=5/m,bad_token=10/h ;;
 	*) return 1 ;;
 	esac
 }

@@ -569,6 +569,251 @@ static void test_security__game_pages_only_for_players(void)
 	ht_cleanup(&d);
 }
 
+/* The newest link matching pattern (an ERE) in mail of event to address to, waiting up to 20 s; "" when none. */
+static void mail_link(const struct ht_daemon *d, const char *to, const char *event, const char *pattern, char *out,
+		      size_t size)
+{
+	char cmd[800];
+
+	out[0] = '\0';
+	snprintf(cmd, sizeof(cmd),
+		 "for f in $(grep -l 'X-Turnpost-Event: %s' %s/var/mail/*.eml 2>/dev/null); do"
+		 " grep -qi '^To: .*%s' $f && cat $f; done | tr -d '\\r' |"
+		 " sed -e ':a' -e '/=$/{N;s/=\\n//;ba' -e '}' | grep -oE '%s' | tail -n 1",
+		 event, d->dir, to, pattern);
+	for (int i = 0; i < 200 && !out[0]; i++) {
+		FILE *p = popen(cmd, "r");
+		char line[256] = "";
+		if (p) {
+			if (fgets(line, sizeof(line), p)) {
+				line[strcspn(line, "\n")] = '\0';
+				snprintf(out, size, "%s", line);
+			}
+			pclose(p);
+		}
+		if (!out[0])
+			sleep_ms(100);
+	}
+}
+
+/* Ask, on the account page of cookie, for the address email: the answer's status and body. */
+static long ask_email(const struct ht_daemon *d, const char *cookie, const char *name, const char *email,
+		      struct buf *body)
+{
+	struct ht_resp r;
+	char csrf[64], form[300];
+	long status;
+
+	if (page_csrf(d, "/account", cookie, csrf) < 0)
+		return -1;
+	snprintf(form, sizeof(form), "csrf=%s&name=%s&email=%s", csrf, name, email);
+	if (ht_page(d, "POST", "/account", cookie, form, &r) < 0)
+		return -1;
+	status = r.status;
+	buf_reset(body);
+	buf_add(body, r.body.data, r.body.len);
+	ht_resp_release(&r);
+	return status;
+}
+
+/*
+ * A new address is the account's only once a link sent to it is opened in
+ * the account's own browser; until then the old one stays, and an address
+ * nobody confirmed never captures a seat invited to it.
+ */
+static void test_security__email_change_needs_confirmation(void)
+{
+	struct ht_daemon d;
+	struct ht_resp r;
+	struct buf out = BUF_INIT;
+	char admin[64], g[2][64], path[160], bob[128], carl[128], csrf[64], form[96], link[200];
+	int64_t id;
+
+	CU_ASSERT_EQUAL_FATAL(ht_start(&d, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_cli(&d, "user add admin@example.org --name Admin --admin", &out), 0);
+	ht_last_line(&out, admin, sizeof(admin));
+	CU_ASSERT_EQUAL_FATAL(ht_cli(&d, "user add bob@example.org --name Bob", &out), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_cli(&d, "user add carl@example.org --name Carl", &out), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_sign_in(&d, "bob@example.org", bob, sizeof(bob)), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_sign_in(&d, "carl@example.org", carl, sizeof(carl)), 0);
+	/* Bob asks for robert@: his address stays until he confirms */
+	CU_ASSERT_EQUAL(ask_email(&d, bob, "Bob", "robert%40example.org", &out), 200);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "robert@example.org"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "value=\"bob@example.org\""));
+	CU_ASSERT_EQUAL(page_status(&d, "/account", bob, &out), 200);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "value=\"bob@example.org\""));
+	mail_link(&d, "robert@example.org", "email_change", "/account/email/tp_[A-Za-z0-9_-]{43}", link, sizeof(link));
+	CU_ASSERT_EQUAL_FATAL(strncmp(link, "/account/email/tp_", 18), 0);
+	/* the link does nothing signed out, nor in another account's browser */
+	CU_ASSERT_EQUAL(page_status(&d, link, NULL, NULL), 303);
+	CU_ASSERT_EQUAL(page_status(&d, link, carl, NULL), 200);
+	CU_ASSERT_EQUAL_FATAL(page_csrf(&d, link, carl, csrf), 0);
+	snprintf(form, sizeof(form), "csrf=%s", csrf);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", link, carl, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 400);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(page_status(&d, "/account", carl, &out), 200);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "value=\"carl@example.org\""));
+	/* in Bob's browser, with a POST, it is done, once */
+	CU_ASSERT_EQUAL_FATAL(page_csrf(&d, link, bob, csrf), 0);
+	snprintf(form, sizeof(form), "csrf=%s", csrf);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", link, bob, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(page_status(&d, "/account", bob, &out), 200);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "value=\"robert@example.org\""));
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", link, bob, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 400);
+	ht_resp_release(&r);
+	/* Bob asks for dora@, which nobody confirmed; a seat invited to it is not his */
+	CU_ASSERT_EQUAL(ask_email(&d, bob, "Bob", "dora%40example.org", &out), 200);
+	mail_link(&d, "dora@example.org", "email_change", "/account/email/tp_[A-Za-z0-9_-]{43}", link, sizeof(link));
+	CU_ASSERT_EQUAL_FATAL(strncmp(link, "/account/email/tp_", 18), 0);
+	CU_ASSERT_FATAL((id = new_game(&d, admin,
+				       "[{\"name\":\"Admin\",\"email\":\"admin@example.org\"},"
+				       "{\"name\":\"Dora\",\"email\":\"dora@example.org\"}]", g, 2)) > 0);
+	snprintf(path, sizeof(path), "/games/%lld", (long long)id);
+	CU_ASSERT_EQUAL(page_status(&d, path, bob, NULL), 403);
+	/* and the address is Dora's now: Bob's link is refused */
+	CU_ASSERT_EQUAL_FATAL(page_csrf(&d, link, bob, csrf), 0);
+	snprintf(form, sizeof(form), "csrf=%s", csrf);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", link, bob, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 409);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(page_status(&d, "/account", bob, &out), 200);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "value=\"robert@example.org\""));
+	buf_release(&out);
+	ht_cleanup(&d);
+}
+
+/* A 429 with a Retry-After of 1 second to an hour. */
+static void assert_limited(const struct ht_resp *r)
+{
+	long s = strtol(r->retry_after, NULL, 10);
+
+	CU_ASSERT_EQUAL(r->status, 429);
+	CU_ASSERT(s >= 1 && s <= 3600);
+}
+
+/* Sign-in emails, game creation, invitations, chat lines and bad tokens have limits: 429 and Retry-After. */
+static void test_security__rate_limits(void)
+{
+	struct ht_daemon d;
+	struct ht_resp r;
+	struct buf out = BUF_INIT;
+	const char *args[] = { "--rate-limits", "signin_email=2/h,signin_client=3/h,create=2/h,invite=3/h,chat=2/h,"
+			       "bad_token=3/h", NULL };
+	const char *emails[] = { "ann", "ANN", "ann", "zed", "zoe" };
+	const long want[] = { 200, 200, 429, 200, 429 };
+	char admin[64], carl[64], g[2][64], csrf[64], jar[96], form[200], path[128], cookie[128];
+	const char *two = "{\"game\":\"counting-race\",\"players\":[{\"name\":\"Carl\",\"email\":\"carl@example.org\"},"
+			  "{\"name\":\"Bob\",\"email\":\"bob@example.org\"}]}";
+	const char *one = "{\"game\":\"counting-race\",\"players\":[{\"name\":\"Carl\",\"email\":\"carl@example.org\"},"
+			  "{\"name\":\"Anyone\"}]}";
+	int64_t id;
+
+	CU_ASSERT_EQUAL_FATAL(ht_start(&d, args), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_cli(&d, "user add admin@example.org --name Admin --admin", &out), 0);
+	ht_last_line(&out, admin, sizeof(admin));
+	CU_ASSERT_EQUAL_FATAL(ht_cli(&d, "user add carl@example.org --name Carl", &out), 0);
+	ht_last_line(&out, carl, sizeof(carl));
+	/* sign-in emails: two per address (whatever its case), three per client */
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/signin", NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_cookie(&r, "tp_csrf", csrf, sizeof(csrf)), 0);
+	ht_resp_release(&r);
+	snprintf(jar, sizeof(jar), "tp_csrf=%s", csrf);
+	for (int i = 0; i < 5; i++) {
+		snprintf(form, sizeof(form), "csrf=%s&email=%s%%40example.org", csrf, emails[i]);
+		CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/signin", jar, form, &r), 0);
+		if (want[i] == 429) {
+			assert_limited(&r);
+		} else {
+			CU_ASSERT_EQUAL(r.status, want[i]);
+		}
+		ht_resp_release(&r);
+	}
+	/* games and invitations per account: Carl's third invitation and third game are refused */
+	CU_ASSERT_EQUAL_FATAL(ht_request(&d, "POST", "/api/v1/games", carl, NULL, two, strlen(two), &r), 0);
+	CU_ASSERT_EQUAL(r.status, 201);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL_FATAL(ht_request(&d, "POST", "/api/v1/games", carl, NULL, two, strlen(two), &r), 0);
+	assert_limited(&r);
+	ASSERT_STR_EQ(json_string_value(json_object_get(r.json, "code")), "rate_limited");
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL_FATAL(ht_request(&d, "POST", "/api/v1/games", carl, NULL, one, strlen(one), &r), 0);
+	CU_ASSERT_EQUAL(r.status, 201);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL_FATAL(ht_request(&d, "POST", "/api/v1/games", carl, NULL, one, strlen(one), &r), 0);
+	assert_limited(&r);
+	ht_resp_release(&r);
+	/* an admin is not limited */
+	for (int i = 0; i < 3; i++)
+		CU_ASSERT_FATAL((id = new_game(&d, admin, "[{\"name\":\"Admin\",\"email\":\"admin@example.org\"},"
+						   "{\"name\":\"Bob\",\"email\":\"bob@example.org\"}]", g, 2)) > 0);
+	/* chat lines per seat */
+	snprintf(path, sizeof(path), "/s/%s", g[0]);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_cookie(&r, "tp_session", csrf, sizeof(csrf)), 0);
+	ht_resp_release(&r);
+	snprintf(cookie, sizeof(cookie), "tp_session=%s", csrf);
+	snprintf(path, sizeof(path), "/games/%lld", (long long)id);
+	CU_ASSERT_EQUAL_FATAL(page_csrf(&d, path, cookie, csrf), 0);
+	snprintf(path, sizeof(path), "/games/%lld/chat", (long long)id);
+	snprintf(form, sizeof(form), "csrf=%s&text=hi", csrf);
+	for (int i = 0; i < 3; i++) {
+		CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, cookie, form, &r), 0);
+		if (i < 2) {
+			CU_ASSERT_EQUAL(r.status, 303);
+		} else {
+			assert_limited(&r);
+		}
+		ht_resp_release(&r);
+	}
+	/* bad tokens per client address: after three, even a good token waits */
+	for (int i = 0; i < 3; i++) {
+		CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", "/api/v1/me", "tp_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", NULL,
+					     &r), 0);
+		CU_ASSERT_EQUAL(r.status, 401);
+		ht_resp_release(&r);
+	}
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", "/api/v1/me", carl, NULL, &r), 0);
+	assert_limited(&r);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/s/tp_nonsense", NULL, NULL, &r), 0);
+	assert_limited(&r);
+	ht_resp_release(&r);
+	/* pages that need no token still work */
+	CU_ASSERT_EQUAL(page_status(&d, "/", NULL, NULL), 200);
+	buf_release(&out);
+	ht_cleanup(&d);
+}
+
+/* A second daemon on the same database does not start; the command line still works beside the first. */
+static void test_security__database_not_shared(void)
+{
+	struct ht_daemon a, b;
+	struct buf log = BUF_INIT;
+	struct ht_resp r;
+	const char *args[] = { "--db", NULL, NULL };
+
+	CU_ASSERT_EQUAL_FATAL(ht_start(&a, NULL), 0);
+	args[1] = a.db;
+	CU_ASSERT_NOT_EQUAL(ht_start(&b, args), 0);
+	read_log(&b, &log);
+	CU_ASSERT_PTR_NOT_NULL(strstr(log.data, "another turnpostd is running on the database"));
+	ht_cleanup(&b);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&a, "GET", "/healthz", NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(ht_cli(&a, "user add x@example.org --name X", &log), 0);
+	/* once the first has stopped, another may start on it */
+	CU_ASSERT_EQUAL(ht_stop(&a, SIGTERM), 0);
+	CU_ASSERT_EQUAL(ht_start(&b, args), 0);
+	ht_cleanup(&b);
+	ht_cleanup(&a);
+	buf_release(&log);
+}
+
 static int suite_init(void)
 {
 	curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -590,6 +835,9 @@ static CU_TestInfo security_cases[] = {
 	{ "test_security__seat_link_opens_one_game", test_security__seat_link_opens_one_game },
 	{ "test_security__seat_link_asks_before_switching", test_security__seat_link_asks_before_switching },
 	{ "test_security__game_pages_only_for_players", test_security__game_pages_only_for_players },
+	{ "test_security__email_change_needs_confirmation", test_security__email_change_needs_confirmation },
+	{ "test_security__rate_limits", test_security__rate_limits },
+	{ "test_security__database_not_shared", test_security__database_not_shared },
 	CU_TEST_INFO_NULL
 };
 

@@ -454,15 +454,17 @@ static void test_web__account_new_game_join(void)
 	CU_ASSERT(strstr(r.body.data, "value=\"Robert\"") != NULL);
 	CU_ASSERT(strstr(r.body.data, "value=\"bob@example.org\"") != NULL);
 	ht_resp_release(&r);
-	/* a new address of his own is taken, and changed back */
+	/* a new address of his own waits for the link sent to it (test_security), and is withdrawn */
 	snprintf(form, sizeof(form), "csrf=%s&name=Robert&email=robert%%40example.org", csrf);
 	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/account", bob_full, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
-	CU_ASSERT(strstr(r.body.data, "value=\"robert@example.org\"") != NULL);
+	CU_ASSERT(strstr(r.body.data, "We sent a link to robert@example.org") != NULL);
+	CU_ASSERT(strstr(r.body.data, "value=\"bob@example.org\"") != NULL);
 	ht_resp_release(&r);
 	snprintf(form, sizeof(form), "csrf=%s&name=Robert&email=bob%%40example.org&ev_your_turn=1&delivery=digest", csrf);
 	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/account", bob_full, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT(strstr(r.body.data, "We sent a link") == NULL);
 	ht_resp_release(&r);
 	/* a malformed form body is refused */
 	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/account", bob_full, "csrf=%zz", &r), 0);
