@@ -103,18 +103,54 @@ static int turn_passed(const struct engine_game *eg, const struct store_seat *se
 }
 
 /*
+ * A batch failed after a step that revealed something: keep its first rows
+ * rows (through that step) and their position in eg. 0 (err keeps the
+ * failure's message) or the error that made that impossible.
+ */
+static int keep_revealed(struct engine_game *eg, struct batch *b, int rows, int nlines, int *untried,
+			 struct err *err)
+{
+	struct engine_game kept = {0};
+	struct err e = {0};
+
+	if (engine_game_decode(eg->ops, b->rows[rows - 1].m.snapshot, &kept, &e) < 0) {
+		*err = e;
+		return e.code;
+	}
+	engine_game_release(eg);
+	*eg = kept;
+	for (int i = rows; i < b->n; i++) {
+		free(b->rows[i].m.text);
+		free(b->rows[i].m.snapshot);
+		free(b->rows[i].m.client);
+	}
+	b->n = rows;
+	*untried = nlines - rows;
+	return 0;
+}
+
+/*
  * Apply lines on top of the position after step b->base, whose row is head.
  * Adds one row per line to b. eg holds the position and is updated.
+ *
+ * All or nothing, up to a step that reveals new information (a roll, a
+ * draw): when a later line fails, the steps up to the last such step are
+ * kept (they are stored), the position is theirs again, and 0 is returned
+ * with *failed_line and err saying what failed and *untried how many lines
+ * were not applied. So no answer, not even whether a batch was refused,
+ * depends on a draw that is thrown away, and nobody can try a draw again
+ * (docs/security.md, "Hidden draws").
  */
 static int apply_lines(struct store_conn *c, const struct store_game *g, const struct store_seat *seats,
 		       int nseats, struct engine_game *eg, const struct store_move *head, struct batch *b,
-		       const struct submit_request *rq, int64_t at, int *failed_line, const char **code,
+		       const struct submit_request *rq, int64_t at, int *failed_line, const char **code, int *untried,
 		       struct err *err)
 {
 	struct buf canon = BUF_INIT;
 	int cur_back = head->back, cur_undo = head->undo_seat;
-	int rc = 0;
+	int rc = 0, revealed_rows = 0;
 
+	*untried = 0;
 	for (int i = 0; i < rq->nlines; i++) {
 		const char *line = rq->lines[i];
 		struct store_move *m;
@@ -196,6 +232,8 @@ static int apply_lines(struct store_conn *c, const struct store_game *g, const s
 			m->back = count;
 			m->undo_seat = revealed ? -1 : rq->seat;
 			m->snapshot = snap;
+			if (revealed)
+				revealed_rows = b->n;
 		}
 		snprintf(m->via, sizeof(m->via), "%s", rq->via ? rq->via : "api");
 		m->client = rq->client ? strdup(rq->client) : NULL;
@@ -206,6 +244,8 @@ static int apply_lines(struct store_conn *c, const struct store_game *g, const s
 	*failed_line = 0;
 done:
 	buf_release(&canon);
+	if (rc == ERR_ILLEGAL && revealed_rows > 0)
+		rc = keep_revealed(eg, b, revealed_rows, rq->nlines, untried, err);
 	return rc;
 }
 
@@ -265,6 +305,31 @@ static int submit_answer(int64_t game_id, int base, const struct batch *b, const
 }
 
 /*
+ * A batch refused after a reveal, in the answer: "refused" {"line","text",
+ * "detail"}, "not_applied" (the lines after the reveal) and "note" (what
+ * happened, in words).
+ */
+static void untried_answer(json_t *res, const struct submit_request *rq, int untried, int failed_line,
+			   const char *why)
+{
+	json_t *lines = json_array();
+	char note[sizeof(((struct err *)0)->msg) + 400];
+	int kept = rq->nlines - untried;
+
+	for (int i = kept; i < rq->nlines; i++)
+		json_array_append_new(lines, json_string(rq->lines[i]));
+	json_object_set_new(res, "not_applied", lines);
+	json_object_set_new(res, "refused", json_pack("{s:i,s:s,s:s}", "line", failed_line, "text",
+						      rq->lines[failed_line - 1], "detail", why));
+	snprintf(note, sizeof(note),
+		 "Line %d (%s) was refused: %s. Line %d revealed something new (a roll or a draw), so the steps up "
+		 "to it were played; the line%s after it %s not: send %s again as you see fit.",
+		 failed_line, rq->lines[failed_line - 1], why, kept, untried == 1 ? "" : "s",
+		 untried == 1 ? "was" : "were", untried == 1 ? "it" : "them");
+	json_object_set_new(res, "note", json_string(note));
+}
+
+/*
  * A submission worked out on one state of the game: the rows to store and
  * the answer. submit_prepare fills it from a read transaction, outside the
  * writer; submit_in_tx from the writer's own transaction.
@@ -300,6 +365,7 @@ static int submit_work(struct store_conn *c, const struct submit_request *rq, st
 	struct store_seat *seats = NULL;
 	struct store_move head = {0};
 	struct engine_game eg = {0};
+	struct err refused = {0};
 	const struct game_ops *ops;
 	int nseats = 0, rc;
 
@@ -333,14 +399,21 @@ static int submit_work(struct store_conn *c, const struct submit_request *rq, st
 	engine_game_pending(&eg, &p->before);
 	p->b.base = p->g.move_count;
 	if ((rc = apply_lines(c, &p->g, seats, nseats, &eg, &head, &p->b, rq, p->now, &out->failed_line, &out->code,
-			       err)) < 0)
+			      &out->untried, err)) < 0)
 		goto done;
+	/* a refusal after a reveal: the steps through it are kept, the refusal goes into the answer */
+	if (out->untried) {
+		refused = *err;
+		err_clear(err);
+	}
 	engine_game_pending(&eg, &p->after);
 	p->final = ops->result(eg.state);
 	p->final_text = p->final ? json_dumps(p->final, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 	/* an answer kept for an Idempotency-Key is whole: a replay may be asked for without the preference */
 	rc = submit_answer(p->g.id, p->g.move_count, &p->b, &p->after, p->final, &eg, rq->seat,
 			   !rq->no_view || rq->idem_key, &p->res, err);
+	if (rc == 0 && out->untried)
+		untried_answer(p->res, rq, out->untried, out->failed_line, refused.msg);
 done:
 	engine_game_release(&eg);
 	store_move_release(&head);

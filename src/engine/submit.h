@@ -32,6 +32,8 @@ struct submit_request {
 
 struct submit_outcome {
 	int failed_line;  /* 1-based line that failed, 0 when none */
+	int untried;      /* stored but refused after a step that revealed something: the lines not applied
+			     (failed_line says which was refused; the answer's "refused" and "not_applied") */
 	int replayed;     /* 1 when this is the stored answer to an earlier identical request */
 	int status;       /* HTTP status of a replayed answer */
 	const char *code; /* on some errors, a machine word for the API's problem ("step_too_long"); else NULL */
@@ -39,7 +41,11 @@ struct submit_outcome {
 
 /*
  * Apply lines for seat, all or nothing, in one transaction with the new
- * snapshots and the notifications they cause. "undo" is a line too.
+ * snapshots and the notifications they cause. "undo" is a line too. All or
+ * nothing up to a step that reveals new information (a roll, a draw): when
+ * a later line is refused, the steps through the last such step are stored
+ * and the answer (0) adds "refused" {"line","text","detail"}, "not_applied"
+ * (the lines after it) and "note"; out->untried and out->failed_line say so.
  * *result is a new JSON object {"game","move_count","applied":[{"n","text"}],"status",
  * "active_seats","pending","view"} ("view" left out when rq->no_view and no idempotency key is
  * given); for an idempotent replay it is the first answer.

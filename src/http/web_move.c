@@ -59,6 +59,24 @@ static void web_move_reply(struct http_request *rq, struct http_reply *r, int64_
 	http_reply_redirect(r, path);
 }
 
+/*
+ * Stored, but a step revealed something and the lines after it were not
+ * tried (engine/submit.h): the game page says so, with those lines in the
+ * box to send again.
+ */
+static void web_move_untried(struct http_request *rq, struct http_reply *r, int64_t id, const json_t *res)
+{
+	struct buf typed = BUF_INIT;
+	json_t *line;
+	size_t i;
+
+	json_array_foreach(json_object_get(res, "not_applied"), i, line)
+		buf_addf(&typed, "%s%s", i ? "\n" : "", json_string_value(line));
+	web_game_page(rq, r, id, 200, json_pack("{s:s}", "detail", json_string_value(json_object_get(res, "note"))),
+		      typed.data);
+	buf_release(&typed);
+}
+
 /* A move from the form whose write waits for its commit and sync. */
 struct web_move_wait {
 	struct submit_pending *pending;
@@ -75,6 +93,12 @@ static void web_move_finish(struct http_request *rq, struct http_reply *r, void 
 	int rc;
 
 	rc = submit_finish(mv->pending, &res, &out, &e);
+	if (rc == 0 && json_array_size(json_object_get(res, "not_applied"))) {
+		web_move_untried(rq, r, mv->id, res);
+		json_decref(res);
+		free(mv);
+		return;
+	}
 	json_decref(res);
 	web_move_reply(rq, r, mv->id, mv->seat, mv->held, rc, &out, &e, NULL, form_get(rq->form, "moves"));
 	free(mv);

@@ -505,6 +505,12 @@ int mail_inbound_handle(struct store *s, const struct mail_inbound_config *cfg, 
 		json_object_set(in.answer, "applied", applied);
 		json_object_set_new(in.answer, "move_count", json_integer(json_integer_value(json_object_get(res, "move_count"))));
 		json_object_set(in.payload, "applied", applied);
+		/* lines after a step that revealed something were not tried (engine/submit.h) */
+		if (json_object_get(res, "not_applied")) {
+			json_object_set(in.answer, "not_applied", json_object_get(res, "not_applied"));
+			json_object_set(in.payload, "not_applied", json_object_get(res, "not_applied"));
+			json_object_set(in.payload, "note", json_object_get(res, "note"));
+		}
 		json_object_set_new(in.payload, "kind", json_string("accepted"));
 		json_object_set_new(in.payload, "prompt", json_string(prompt ? prompt : ""));
 		json_object_set_new(in.payload, "finished",

@@ -814,6 +814,71 @@ static void test_security__database_not_shared(void)
 	buf_release(&log);
 }
 
+/*
+ * A batch is all or nothing only up to a step that reveals a draw: a line
+ * refused after it leaves the draw stored, so no answer (API or web form)
+ * depends on a draw that is thrown away, and nobody can try a draw again.
+ */
+static void test_security__refused_batch_keeps_its_draw(void)
+{
+	struct ht_daemon d;
+	struct ht_resp r;
+	struct buf out = BUF_INIT;
+	char admin[64], g[2][64], path[128], cookie[128], sess[80], csrf[64], form[200];
+	const char *players = "[{\"name\":\"Ann\",\"email\":\"ann@example.org\"},"
+			      "{\"name\":\"Bob\",\"email\":\"bob@example.org\"}]";
+	const char *batch = "{\"moves\":[\"roll\",\"add 9\",\"end\"]}";
+	json_t *applied, *refused;
+	int64_t id;
+
+	CU_ASSERT_EQUAL_FATAL(ht_start(&d, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_cli(&d, "user add admin@example.org --name Admin --admin", &out), 0);
+	ht_last_line(&out, admin, sizeof(admin));
+	CU_ASSERT_FATAL((id = new_game(&d, admin, players, g, 2)) > 0);
+	/* the API: the roll is stored; the refused line and the one after it are not */
+	snprintf(path, sizeof(path), "/api/v1/games/%lld/moves", (long long)id);
+	CU_ASSERT_EQUAL_FATAL(ht_request(&d, "POST", path, g[0], NULL, batch, strlen(batch), &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	applied = json_object_get(r.json, "applied");
+	CU_ASSERT_EQUAL(json_array_size(applied), 1);
+	ASSERT_STR_EQ(json_string_value(json_object_get(json_array_get(applied, 0), "text")), "roll");
+	refused = json_object_get(r.json, "refused");
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(refused, "line")), 2);
+	ASSERT_STR_EQ(json_string_value(json_object_get(refused, "text")), "add 9");
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(r.json, "not_applied")), 2);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(r.json, "move_count")), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(json_string_value(json_object_get(r.json, "note")), "Line 2 (add 9) was refused"));
+	ht_resp_release(&r);
+	/* the draw is on the record: the player goes on from it */
+	batch = "{\"moves\":[\"add 1\",\"end\"]}";
+	CU_ASSERT_EQUAL_FATAL(ht_request(&d, "POST", path, g[0], NULL, batch, strlen(batch), &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(r.json, "applied")), 2);
+	CU_ASSERT_PTR_NULL(json_object_get(r.json, "refused"));
+	ht_resp_release(&r);
+	/* the web form: the page says what was refused and keeps what was not played */
+	snprintf(path, sizeof(path), "/s/%s", g[1]);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_cookie(&r, "tp_session", sess, sizeof(sess)), 0);
+	ht_resp_release(&r);
+	snprintf(cookie, sizeof(cookie), "tp_session=%s", sess);
+	snprintf(path, sizeof(path), "/games/%lld", (long long)id);
+	CU_ASSERT_EQUAL_FATAL(page_csrf(&d, path, cookie, csrf), 0);
+	snprintf(path, sizeof(path), "/games/%lld/move", (long long)id);
+	snprintf(form, sizeof(form), "csrf=%s&seat=1&mc=3&moves=roll%%0Aadd+9%%0Aend", csrf);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.body.data, "was refused"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.body.data, "add 9\nend</textarea>"));
+	ht_resp_release(&r);
+	snprintf(path, sizeof(path), "/api/v1/games/%lld/moves", (long long)id);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, admin, NULL, &r), 0);
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(r.json, "moves")), 4);
+	ht_resp_release(&r);
+	buf_release(&out);
+	ht_cleanup(&d);
+}
+
 static int suite_init(void)
 {
 	curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -838,6 +903,7 @@ static CU_TestInfo security_cases[] = {
 	{ "test_security__email_change_needs_confirmation", test_security__email_change_needs_confirmation },
 	{ "test_security__rate_limits", test_security__rate_limits },
 	{ "test_security__database_not_shared", test_security__database_not_shared },
+	{ "test_security__refused_batch_keeps_its_draw", test_security__refused_batch_keeps_its_draw },
 	CU_TEST_INFO_NULL
 };
 
