@@ -118,6 +118,7 @@ int create_setup_in_tx(struct store_conn *c, const struct create_spec *ng, int64
 	g.active_seats = p.seats;
 	g.initial = initial;
 	g.created_by = ng->created_by;
+	g.players_see_emails = ng->players_see_emails;
 	g.created_at = now;
 	g.updated_at = now;
 
@@ -196,6 +197,7 @@ int create_game(struct store *s, const struct create_request *rq, int64_t *id, c
 	ng.players = rq->players;
 	ng.nplayers = rq->nplayers;
 	ng.created_by = rq->created_by;
+	ng.players_see_emails = rq->players_see_emails;
 	ng.seed = rq->seed;
 	ng.have_seed = rq->have_seed;
 	ng.clock = have_clock ? &clock : NULL;

@@ -26,6 +26,7 @@ struct create_spec {
 	int have_seed;
 	int64_t created_at;      /* 0: now */
 	int quiet;               /* no invitations (imports) */
+	int players_see_emails;  /* the players see each other's email addresses */
 	const struct store_game_clock *clock; /* time control; NULL: none */
 };
 
@@ -62,6 +63,7 @@ struct create_request {
 	int64_t created_by;                /* user id or 0 */
 	uint64_t seed;                     /* used when have_seed */
 	int have_seed;
+	int players_see_emails;            /* the creator's choice: players see each other's addresses */
 };
 
 /*

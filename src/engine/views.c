@@ -200,11 +200,13 @@ int views_game_json(struct store *s, int64_t id, int viewer_seat, int with_email
 		json_object_set_new(so, "open", json_boolean(!seats[i].user_id && !((dropped >> seats[i].seat) & 1u)));
 		if ((dropped >> seats[i].seat) & 1u)
 			json_object_set_new(so, "bot", json_true());
-		if (with_emails && seats[i].email)
+		if (seats[i].email && (with_emails == VIEWS_EMAILS_ALL ||
+				       (with_emails == VIEWS_EMAILS_IF_SHARED && g.players_see_emails)))
 			json_object_set_new(so, "email", json_string(seats[i].email));
 		json_array_append_new(sa, so);
 	}
 	json_object_set_new(o, "seats", sa);
+	json_object_set_new(o, "players_see_emails", json_boolean(g.players_see_emails));
 	if (viewer_seat >= 0)
 		json_object_set_new(o, "you", json_integer(viewer_seat));
 	json_object_set_new(o, "view", view);

@@ -21,8 +21,11 @@ int views_move_count(struct store *s, int64_t id, int *move_count, struct err *e
 /*
  * The game as the API shows it to viewer_seat (-1: spectator):
  * {"id","game","title","status","move_count","active_seats","pending","seats","view","result"}. New.
- * with_emails: include the seats' emails (admins and players of the game).
+ * with_emails: VIEWS_EMAILS_ALL includes the seats' emails (admins, the
+ * creator), VIEWS_EMAILS_IF_SHARED only when the creator let the players
+ * see them (players), 0 never (docs/security.md).
  */
+enum views_emails { VIEWS_EMAILS_NONE = 0, VIEWS_EMAILS_ALL = 1, VIEWS_EMAILS_IF_SHARED = 2 };
 int views_game_json(struct store *s, int64_t id, int viewer_seat, int with_emails, json_t **out,
 		   struct err *err);
 /*

@@ -47,7 +47,7 @@ int api_seat_resolve(struct http_request *rq, struct http_reply *r, int64_t id, 
 	 */
 	if (rq->auth.kind == TOKEN_SEAT && rq->auth.game_id == id) {
 		*seat = rq->auth.seat;
-		*with_emails = 1;
+		*with_emails = VIEWS_EMAILS_IF_SHARED;
 		return 0;
 	}
 	if ((rc = views_game_info(http_store(rq), id, &g, &seats, &nseats, &e)) < 0) {
@@ -61,7 +61,7 @@ int api_seat_resolve(struct http_request *rq, struct http_reply *r, int64_t id, 
 			goto done;
 		}
 		*seat = rq->auth.seat;
-		*with_emails = 1;
+		*with_emails = VIEWS_EMAILS_IF_SHARED;
 		rc = 0;
 		goto done;
 	}
@@ -84,7 +84,9 @@ int api_seat_resolve(struct http_request *rq, struct http_reply *r, int64_t id, 
 	}
 	(void)owned;
 	*seat = found;
-	*with_emails = 1;
+	/* players see each other's addresses only when the creator chose so; admins and the creator always */
+	*with_emails = rq->auth.is_admin || (g.created_by && g.created_by == rq->auth.user_id) ? VIEWS_EMAILS_ALL
+												: VIEWS_EMAILS_IF_SHARED;
 	rc = 0;
 done:
 	views_game_info_release(&g, seats, nseats);

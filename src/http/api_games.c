@@ -52,6 +52,7 @@ void api_games_create(struct http_request *rq, struct http_reply *r)
 	cr.nplayers = (int)(n > 1000 ? 1000 : n);
 	cr.clock = json_object_get(body, "clock");
 	cr.created_by = rq->auth.user_id;
+	cr.players_see_emails = json_is_true(json_object_get(body, "players_see_emails"));
 	if (!rq->auth.is_admin && http_limited_create(rq, r, rq->auth.user_id, create_invites(&cr), 0))
 		goto done;
 	if ((rc = create_game(http_store(rq), &cr, &id, tokens, &problem, &e)) < 0) {

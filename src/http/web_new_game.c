@@ -208,6 +208,7 @@ void web_new_game_create(struct http_request *rq, struct http_reply *r)
 	cr.players = players;
 	cr.nplayers = n;
 	cr.created_by = rq->sess.user_id;
+	cr.players_see_emails = form_get(rq->form, "players_see_emails") != NULL;
 	if ((!rq->sess.is_admin && http_limited_create(rq, r, rq->sess.user_id, create_invites(&cr), 0)) ||
 	    create_game(http_store(rq), &cr, &id, NULL, NULL, &e) < 0) {
 		json_decref(options);

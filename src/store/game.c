@@ -26,7 +26,7 @@ int store_game_insert(struct store_conn *c, const struct store_game *g, int64_t 
 {
 	static const char sql[] =
 		"INSERT INTO games(game, options, seed, status, nplayers, move_count, active_seats, result,"
-		" initial, created_by, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)";
+		" initial, created_by, created_at, updated_at, players_see_emails) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	struct store__st *st = store__stmt(c, sql, err);
 
 	*id = 0;
@@ -45,6 +45,7 @@ int store_game_insert(struct store_conn *c, const struct store_game *g, int64_t 
 		store__bind_int64(st, 10, g->created_by);
 	store__bind_int64(st, 11, g->created_at);
 	store__bind_int64(st, 12, g->updated_at);
+	store__bind_int(st, 13, g->players_see_emails ? 1 : 0);
 	if (store__step(st) != STORE__DONE)
 		return store__fail(c, "insert game", err);
 	*id = store__last_id(c);
@@ -55,7 +56,7 @@ int store_game_get(struct store_conn *c, int64_t id, struct store_game *out, str
 {
 	static const char sql[] =
 		"SELECT id, game, options, seed, status, nplayers, move_count, active_seats, result,"
-		" initial, created_by, created_at, updated_at FROM games WHERE id = ?";
+		" initial, created_by, created_at, updated_at, players_see_emails FROM games WHERE id = ?";
 	struct store__st *st = store__stmt(c, sql, err);
 	int rc;
 
@@ -75,6 +76,7 @@ int store_game_get(struct store_conn *c, int64_t id, struct store_game *out, str
 	out->created_by = store__col_int64(st, 10);
 	out->created_at = store__col_int64(st, 11);
 	out->updated_at = store__col_int64(st, 12);
+	out->players_see_emails = store__col_int(st, 13);
 	store__reset(st);
 	return 0;
 }

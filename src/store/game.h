@@ -24,6 +24,7 @@ struct store_game {
 	char *result; /* NULL while running */
 	char *initial;
 	int64_t created_by;
+	int players_see_emails; /* the creator let the players see each other's email addresses */
 	int64_t created_at;
 	int64_t updated_at;
 };

@@ -682,6 +682,10 @@ static void test_security__email_change_needs_confirmation(void)
 	ht_resp_release(&r);
 	CU_ASSERT_EQUAL(page_status(&d, "/account", bob, &out), 200);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "value=\"robert@example.org\""));
+	/* the links' tokens never reach the request log */
+	read_log(&d, &out);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "/account/email/"));
+	CU_ASSERT_PTR_NULL(strstr(out.data, link + strlen("/account/email/")));
 	buf_release(&out);
 	ht_cleanup(&d);
 }
@@ -879,6 +883,105 @@ static void test_security__refused_batch_keeps_its_draw(void)
 	ht_cleanup(&d);
 }
 
+/* Players see each other's email addresses only when the game's creator chose so; admins always. */
+static void test_security__emails_only_when_shared(void)
+{
+	struct ht_daemon d;
+	struct ht_resp r;
+	struct buf out = BUF_INIT;
+	char admin[64], ann[64], g[2][64], s[2][64], path[96];
+	const char *players = "[{\"name\":\"Ann\",\"email\":\"ann@example.org\"},"
+			      "{\"name\":\"Bob\",\"email\":\"bob@example.org\"}]";
+	const char *shared = "{\"game\":\"counting-race\",\"players_see_emails\":true,\"players\":"
+			     "[{\"name\":\"Ann\",\"email\":\"ann@example.org\"},{\"name\":\"Bob\",\"email\":\"bob@example.org\"}]}";
+	int64_t id, sid;
+
+	CU_ASSERT_EQUAL_FATAL(ht_start(&d, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_cli(&d, "user add admin@example.org --name Admin --admin", &out), 0);
+	ht_last_line(&out, admin, sizeof(admin));
+	CU_ASSERT_EQUAL_FATAL(ht_cli(&d, "user add ann@example.org --name Ann", &out), 0);
+	ht_last_line(&out, ann, sizeof(ann));
+	CU_ASSERT_FATAL((id = new_game(&d, admin, players, g, 2)) > 0);
+	snprintf(path, sizeof(path), "/api/v1/games/%lld", (long long)id);
+	/* a player, by seat token or account token: names, no addresses */
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, g[0], NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	ASSERT_STR_EQ(json_string_value(json_object_get(json_array_get(json_object_get(r.json, "seats"), 1), "name")),
+		      "Bob");
+	CU_ASSERT_PTR_NULL(json_object_get(json_array_get(json_object_get(r.json, "seats"), 1), "email"));
+	CU_ASSERT_PTR_NULL(strstr(r.body.data, "bob@example.org"));
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, ann, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT_PTR_NULL(strstr(r.body.data, "bob@example.org"));
+	ht_resp_release(&r);
+	/* an admin sees them */
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, admin, NULL, &r), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.body.data, "bob@example.org"));
+	ht_resp_release(&r);
+	/* a game whose creator lets the players see them */
+	CU_ASSERT_EQUAL_FATAL(ht_request(&d, "POST", "/api/v1/games", admin, NULL, shared, strlen(shared), &r), 0);
+	CU_ASSERT_EQUAL_FATAL(r.status, 201);
+	sid = json_integer_value(json_object_get(r.json, "id"));
+	snprintf(s[0], sizeof(s[0]), "%s",
+		 json_string_value(json_object_get(json_array_get(json_object_get(r.json, "seats"), 0), "token")));
+	ht_resp_release(&r);
+	snprintf(path, sizeof(path), "/api/v1/games/%lld", (long long)sid);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, s[0], NULL, &r), 0);
+	ASSERT_STR_EQ(json_string_value(json_object_get(json_array_get(json_object_get(r.json, "seats"), 1), "email")),
+		      "bob@example.org");
+	CU_ASSERT(json_is_true(json_object_get(r.json, "players_see_emails")));
+	ht_resp_release(&r);
+	buf_release(&out);
+	ht_cleanup(&d);
+}
+
+/* The generator's seed is for admins (the replay file): no answer to a player holds it. */
+static void test_security__seed_stays_with_admins(void)
+{
+	struct ht_daemon d;
+	struct ht_resp r;
+	struct buf out = BUF_INIT;
+	char admin[64], g[2][64], path[128], seed[64] = "";
+	const char *players = "[{\"name\":\"Ann\",\"email\":\"ann@example.org\"},"
+			      "{\"name\":\"Bob\",\"email\":\"bob@example.org\"}]";
+	const char *batch = "{\"moves\":[\"roll\",\"add 9\"]}";
+	const char *paths[] = { "", "/moves", "/legal", "/log", NULL };
+	int64_t id;
+
+	CU_ASSERT_EQUAL_FATAL(ht_start(&d, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_cli(&d, "user add admin@example.org --name Admin --admin", &out), 0);
+	ht_last_line(&out, admin, sizeof(admin));
+	CU_ASSERT_FATAL((id = new_game(&d, admin, players, g, 2)) > 0);
+	snprintf(path, sizeof(path), "/api/v1/admin/games/%lld/export", (long long)id);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, admin, NULL, &r), 0);
+	if (json_string_value(json_object_get(r.json, "seed")))
+		snprintf(seed, sizeof(seed), "%s", json_string_value(json_object_get(r.json, "seed")));
+	ht_resp_release(&r);
+	CU_ASSERT_FATAL(strlen(seed) >= 6);
+	/* a player's answers, a refused batch's included */
+	snprintf(path, sizeof(path), "/api/v1/games/%lld/moves", (long long)id);
+	CU_ASSERT_EQUAL_FATAL(ht_request(&d, "POST", path, g[0], NULL, batch, strlen(batch), &r), 0);
+	CU_ASSERT_PTR_NULL(strstr(r.body.data, seed));
+	ht_resp_release(&r);
+	for (int i = 0; paths[i]; i++) {
+		snprintf(path, sizeof(path), "/api/v1/games/%lld%s", (long long)id, paths[i]);
+		CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, g[0], NULL, &r), 0);
+		CU_ASSERT_EQUAL(r.status, 200);
+		CU_ASSERT_PTR_NULL(strstr(r.body.data, seed));
+		ht_resp_release(&r);
+	}
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", "/api/v1/admin/games", g[0], NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 403);
+	ht_resp_release(&r);
+	snprintf(path, sizeof(path), "/api/v1/admin/games/%lld/export", (long long)id);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, g[0], NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 403);
+	ht_resp_release(&r);
+	buf_release(&out);
+	ht_cleanup(&d);
+}
+
 static int suite_init(void)
 {
 	curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -904,6 +1007,8 @@ static CU_TestInfo security_cases[] = {
 	{ "test_security__rate_limits", test_security__rate_limits },
 	{ "test_security__database_not_shared", test_security__database_not_shared },
 	{ "test_security__refused_batch_keeps_its_draw", test_security__refused_batch_keeps_its_draw },
+	{ "test_security__emails_only_when_shared", test_security__emails_only_when_shared },
+	{ "test_security__seed_stays_with_admins", test_security__seed_stays_with_admins },
 	CU_TEST_INFO_NULL
 };
 
