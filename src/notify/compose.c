@@ -377,12 +377,6 @@ int notify__compose(struct notify *n, const struct store_outbox_row *rows, int n
 		snprintf(out->event, sizeof(out->event), "%s", rows[0].event);
 		if ((rc = row_data(n, &rows[0], &to, now, &data, &out->seat_link, &out->reply_to, err)) < 0)
 			goto done;
-		if (strcmp(rows[0].event, "email_change") == 0) {
-			/* a new address is confirmed by its own mailbox: the link goes there, not to the old one */
-			const char *email = json_string_value(json_object_get(json_object_get(data, "payload"), "email"));
-			free(out->to);
-			out->to = strdup(email ? email : "");
-		}
 		{
 			const char *irt = json_string_value(json_object_get(json_object_get(data, "payload"), "in_reply_to"));
 			if (irt && *irt)
@@ -396,6 +390,12 @@ int notify__compose(struct notify *n, const struct store_outbox_row *rows, int n
 		if (json_object_get(data, "since"))
 			out->story = json_pack("{s:O,s:O*}", "since", json_object_get(data, "since"), "turn",
 					       json_object_get(data, "turn"));
+		if (strcmp(rows[0].event, "email_change") == 0) {
+			/* a new address is confirmed by its own mailbox: the link goes there, not to the old one */
+			const char *email = json_string_value(json_object_get(json_object_get(data, "payload"), "email"));
+			free(out->to);
+			out->to = strdup(email ? email : "");
+		}
 		out->seat = json_integer_value(json_object_get(json_object_get(data, "you"), "seat"));
 		if (!json_object_get(data, "you"))
 			out->seat = -1;

@@ -4,6 +4,7 @@ libturnpost_a_SOURCES += \
 	src/store/store.c src/store/store.h src/store/store_int.h src/store/sqlite.c src/store/pg.c \
 	src/store/copy.c src/store/copy.h \
 	src/store/user.c src/store/user.h \
+	src/store/email_change.c src/store/email_change.h \
 	src/store/game.c src/store/game.h \
 	src/store/seat.c src/store/seat.h \
 	src/store/move.c src/store/move.h \
@@ -14,8 +15,7 @@ libturnpost_a_SOURCES += \
 	src/store/game_clock.c src/store/game_clock.h \
 	src/store/vacation.c src/store/vacation.h \
 	src/store/reply_token.c src/store/reply_token.h \
-	src/store/inbound_mail.c src/store/inbound_mail.h \
-	src/store/email_change.c src/store/email_change.h
+	src/store/inbound_mail.c src/store/inbound_mail.h
 
 check_PROGRAMS += tests/unit/test_store
 tests_unit_test_store_SOURCES = tests/unit/test_store.c tests/cunit_main.c tests/testutil.h

@@ -1,4 +1,4 @@
--- sql/007_players_see_emails.sql: whether a game's players see each other's email addresses
+-- sql/008_players_see_emails.sql: whether a game's players see each other's email addresses
 -- SPDX-License-Identifier: MIT
 
 -- The creator's choice when the game is made; 0 (the default, and every

@@ -1,4 +1,4 @@
--- sql/006_email_change.sql: an account's new email address, waiting for the link sent to it
+-- sql/007_email_change.sql: an account's new email address, waiting for the link sent to it
 -- SPDX-License-Identifier: MIT
 -- Times are milliseconds since the Unix epoch (UTC).
 
