@@ -36,6 +36,10 @@ tests_http_test_security_SOURCES = tests/http/test_security.c tests/http/httptes
 	tests/cunit_main.c
 tests_http_test_security_LDADD = $(TEST_LDADD)
 tests_http_test_security_DEPENDENCIES = libturnpost.a tests/turnpostd-test tests/turnpost-test
+# The abuse limits' arithmetic and their --rate-limits specification
+check_PROGRAMS += tests/unit/test_ratelimit
+tests_unit_test_ratelimit_SOURCES = tests/unit/test_ratelimit.c tests/cunit_main.c tests/testutil.h
+tests_unit_test_ratelimit_LDADD = $(TEST_LDADD)
 # Operating a daemon: behind a proxy, on IPv6, on a unix socket (docs/operations.md)
 check_PROGRAMS += tests/http/test_ops
 tests_http_test_ops_SOURCES = tests/http/test_ops.c tests/http/httptest.c tests/http/httptest.h tests/cunit_main.c

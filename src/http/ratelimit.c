@@ -106,7 +106,7 @@ static int parse_spec(const char *spec, struct rule rules[RATELIMIT_KINDS], stru
 		int k;
 		int rc;
 
-		if (!eq)
+		if (!eq || !len)
 			return err_set(err, ERR_INPUT, "--rate-limits: \"%.*s\" is not NAME=COUNT/PERIOD", (int)len, p);
 		nlen = (size_t)(eq - p);
 		for (k = 0; k < RATELIMIT_KINDS; k++)
@@ -119,8 +119,8 @@ static int parse_spec(const char *spec, struct rule rules[RATELIMIT_KINDS], stru
 		if ((rc = parse_rule(eq + 1, len - nlen - 1, &rules[k], err)) < 0)
 			return rc;
 		p += len;
-		if (*p == ',')
-			p++;
+		if (*p == ',' && !*++p)
+			return err_set(err, ERR_INPUT, "--rate-limits: nothing after the last comma");
 	}
 	return 0;
 }

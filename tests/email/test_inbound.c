@@ -643,6 +643,46 @@ static void test_inbound__message_id_scoped_to_the_address(void)
 	buf_release(&b);
 }
 
+/*
+ * A mail refused after a draw (docs/security.md, "Hidden draws"): the roll
+ * is played, the answer and the reply name the lines that were not, and
+ * nothing of it depends on a draw thrown away.
+ */
+static void test_inbound__refused_after_a_draw(void)
+{
+	struct buf b = BUF_INIT, msg = BUF_INIT;
+	struct ht_resp r = {0};
+	int mover = seat_to_move(), before = move_count();
+	const char *mine = mover == 1 ? bob_token : ann_token, *other = mover == 1 ? ann_token : bob_token;
+	const char *me = mover == 1 ? "bob@example.org" : "ann@example.org";
+	const char *them = mover == 1 ? "ann@example.org" : "bob@example.org";
+
+	CU_ASSERT_FATAL(mover == 0 || mover == 1);
+	buf_addf(&b, "From: %s\nTo: play+%s@%s\nSubject: Re: Your turn\nMessage-ID: <peek.1@example.org>\n\n"
+		     "roll\nadd 9\nend\n",
+		 me, mine, DOMAIN);
+	CU_ASSERT_EQUAL_FATAL(post("message/rfc822", SECRET, b.data, b.len, &r), 0);
+	ASSERT_STR_EQ(json_string_value(json_object_get(r.json, "outcome")), "accepted");
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(r.json, "not_applied")), 2);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(move_count(), before + 1);
+	CU_ASSERT_EQUAL(wait_mails(me, "email_accepted", "(add 9) was refused", 1, &msg), 1);
+	/* the turn goes on from the roll, and comes back to the mover for the cases after this one */
+	buf_reset(&b);
+	buf_addf(&b, "From: %s\nTo: play+%s@%s\nSubject: Re: Your turn\nMessage-ID: <peek.2@example.org>\n\n"
+		     "add 1\nend\n",
+		 me, mine, DOMAIN);
+	expect_accepted("after the roll", "message/rfc822", b.data, b.len, 2);
+	buf_reset(&b);
+	buf_addf(&b, "From: %s\nTo: play+%s@%s\nSubject: Re: Your turn\nMessage-ID: <peek.3@example.org>\n\n"
+		     "add 1\nend\n",
+		 them, other, DOMAIN);
+	expect_accepted("the other player's turn", "message/rfc822", b.data, b.len, 2);
+	CU_ASSERT_EQUAL(seat_to_move(), mover);
+	buf_release(&b);
+	buf_release(&msg);
+}
+
 /* A signature header, which can only be checked with the body, does not raise the body limit. */
 static void test_inbound__forged_signature_keeps_the_limit(void)
 {
@@ -673,6 +713,7 @@ static CU_TestInfo inbound_cases[] = {
 	{ "test_inbound__not_your_turn", test_inbound__not_your_turn },
 	{ "test_inbound__body_limits", test_inbound__body_limits },
 	{ "test_inbound__message_id_scoped_to_the_address", test_inbound__message_id_scoped_to_the_address },
+	{ "test_inbound__refused_after_a_draw", test_inbound__refused_after_a_draw },
 	{ "test_inbound__forged_signature_keeps_the_limit", test_inbound__forged_signature_keeps_the_limit },
 	{ "test_inbound__stale_address", test_inbound__stale_address },
 	CU_TEST_INFO_NULL
