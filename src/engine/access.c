@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "engine/share.h"
 #include "engine/views.h"
 #include "util/banned.h"
 
@@ -13,6 +14,9 @@ enum access_level access_decide(const struct access_facts *f)
 		return ACCESS_PLAYER;
 	if (f->is_admin)
 		return ACCESS_WATCH;
+	/* once over, a game's replay is for anyone signed in, and for anyone at all when its players share it */
+	if (!f->active && (f->signed_in || f->shared))
+		return ACCESS_REPLAY;
 	/* an open game invites anyone signed in: they see who plays, not the board or the chat */
 	if (f->signed_in && f->active && f->open_seat)
 		return ACCESS_JOIN;
@@ -47,6 +51,14 @@ int access_game(struct store *s, int64_t game_id, const struct access_viewer *v,
 		f.holds++;
 		if (out->seat < 0 || seats[i].seat == wanted)
 			out->seat = seats[i].seat;
+	}
+	if (!f.active && out->held == 0 && !f.is_admin) {
+		struct share_state st;
+		if ((rc = share_state(s, game_id, &st, err)) < 0) {
+			views_game_info_release(&g, seats, nseats);
+			return rc;
+		}
+		f.shared = st.shared;
 	}
 	out->level = access_decide(&f);
 	if (out->level != ACCESS_PLAYER)

@@ -10,15 +10,16 @@
 
 /*
  * The one rule of who may read a game (its page, board, chat and steps),
- * used by the web pages (docs/security.md, "Who may see a game"). The API
- * resolves its callers' seats itself (a seat token, an account's seats) and
- * refuses the same people. A new way to let others see a game (a finished
- * game its players share) is one more fact in struct access_facts and one
- * more line in access_decide.
+ * used by the web pages (docs/security.md, "Who may see a game"): the game
+ * page, its history, its replay and its shared link. The API resolves its
+ * callers' seats itself (a seat token, an account's seats) and refuses the
+ * same people. A new way to let others see a game is one more fact in
+ * struct access_facts and one more line in access_decide.
  */
 enum access_level {
 	ACCESS_NONE = 0,  /* nothing: the page, chat and history are refused (403) */
 	ACCESS_JOIN,      /* an active game with an open seat: its title and seats' names, to take the seat */
+	ACCESS_REPLAY,    /* a game that is over: its board and story as a spectator sees them (the replay), no chat */
 	ACCESS_WATCH,     /* the game as a spectator sees it (seat -1): admins */
 	ACCESS_PLAYER     /* the game at the viewer's seat */
 };
@@ -38,6 +39,7 @@ struct access_facts {
 	int signed_in; /* someone is signed in (a full session: a seat link's session cannot join games) */
 	int active;    /* the game is running */
 	int open_seat; /* the game has a seat without a player */
+	int shared;    /* over, and every player allows showing it to anyone with its link (engine/share.h) */
 };
 
 /* The level the facts give. Pure. */

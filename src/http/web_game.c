@@ -228,8 +228,10 @@ static int web_game_access(struct http_request *rq, struct http_reply *r, int64_
 		web_join_page(rq, r, id);
 		return -1;
 	}
-	if (a.level == ACCESS_NONE) {
-		web_error_page(rq, r, 403, "Only the players of this game can see it.");
+	if (a.level == ACCESS_NONE || a.level == ACCESS_REPLAY) {
+		web_error_page(rq, r, 403, a.level == ACCESS_REPLAY ? "Only the players of this game can see its page and "
+									  "chat; its replay is for everyone."
+								    : "Only the players of this game can see it.");
 		return -1;
 	}
 	*seat = a.seat;

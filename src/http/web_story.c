@@ -273,31 +273,29 @@ done:
 
 void web_story_replay(struct http_request *rq, struct http_reply *r)
 {
-	struct store_game g;
-	struct store_seat *seats = NULL;
-	struct err e = {0};
-	int nseats = 0, held, seat, over;
+	struct access_grant a;
+	int rc;
 
-	if (views_game_info(http_store(rq), rq->ids[0], &g, &seats, &nseats, &e) < 0) {
-		web_error_page(rq, r, e.code == ERR_NOTFOUND ? 404 : 500, e.code == ERR_NOTFOUND ? "No such game." : e.msg);
+	/* who may see it: engine/access.h, the rule of every page of a game */
+	if ((rc = web_access(rq, rq->ids[0], &a)) < 0) {
+		web_error_page(rq, r, rc == ERR_NOTFOUND ? 404 : 500, rc == ERR_NOTFOUND ? "No such game." : "Try again.");
 		return;
 	}
-	over = strcmp(g.status, "active") != 0;
-	views_game_info_release(&g, seats, nseats);
-	seat = web_seat(rq, rq->ids[0], &held);
-	if (seat < 0 && !rq->sess.is_admin && !over) {
+	if (a.level < ACCESS_REPLAY) {
 		web_error_page(rq, r, 403, "The replay of a running game is for its players; anyone may watch it once it is over.");
 		return;
 	}
-	replay_page(rq, r, rq->ids[0], reader_of(rq, seat), seat, held, "replay");
+	replay_page(rq, r, rq->ids[0], reader_of(rq, a.seat), a.seat, a.held, "replay");
 }
 
 void web_story_watch(struct http_request *rq, struct http_reply *r)
 {
-	struct share_state st;
+	struct access_viewer anyone = { .only_seat = -1 };
+	struct access_grant a;
 	struct err e = {0};
 
-	if (share_state(http_store(rq), rq->ids[0], &st, &e) < 0 || !st.shared) {
+	/* what anyone with the link may see, signed in or not (engine/access.h) */
+	if (access_game(http_store(rq), rq->ids[0], &anyone, -1, &a, &e) < 0 || a.level != ACCESS_REPLAY) {
 		web_error_page(rq, r, 404, "This game is not shared: it is shown to anyone once it is over and all its players allow it.");
 		return;
 	}
