@@ -26,8 +26,8 @@ static const struct copy_table {
 	{ "users", "id, email, name, is_admin, prefs, created_at", 6, -1, 1 },
 	{ "games",
 	  "id, game, options, seed, status, nplayers, move_count, active_seats, result, initial, created_by,"
-	  " created_at, updated_at",
-	  13, -1, 1 },
+	  " created_at, updated_at, players_see_emails",
+	  14, -1, 1 },
 	{ "seats", "game_id, seat, user_id, name, email", 5, -1, 0 },
 	{ "tokens", "id, hash, kind, user_id, game_id, seat, label, created_at, expires_at, revoked_at", 10, 1, 1 },
 	{ "moves", "id, game_id, n, seat, text, via, client, at, back, undo_seat, snapshot, kind, target", 13, -1, 1 },
@@ -45,6 +45,7 @@ static const struct copy_table {
 	{ "vacations", "id, user_id, start_at, end_at, created_at", 5, -1, 1 },
 	{ "reply_tokens", "id, hash, game_id, seat, user_id, created_at, expires_at, revoked_at", 8, 1, 1 },
 	{ "inbound_mail", "message_id, reply_token_id, game_id, seat, sender, status, outcome, created_at", 8, -1, 0 },
+	{ "email_changes", "user_id, email, hash, created_at, expires_at", 5, 2, 0 },
 };
 
 #define COPY_NTABLES (sizeof(copy_tables) / sizeof(copy_tables[0]))

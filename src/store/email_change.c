@@ -10,8 +10,10 @@
 
 int store_email_change_put(struct store_conn *c, int64_t user_id, const char *email, int64_t now, struct err *err)
 {
-	static const char sql[] = "INSERT OR REPLACE INTO email_changes(user_id, email, hash, created_at, expires_at)"
-				  " VALUES (?, ?, NULL, ?, NULL)";
+	/* an upsert both backends word the same: a newer request replaces the older one and its link */
+	static const char sql[] = "INSERT INTO email_changes(user_id, email, hash, created_at, expires_at)"
+				  " VALUES (?, ?, NULL, ?, NULL) ON CONFLICT (user_id) DO UPDATE SET email = excluded.email,"
+				  " hash = NULL, created_at = excluded.created_at, expires_at = NULL";
 	struct store__st *st = store__stmt(c, sql, err);
 
 	if (!st)
