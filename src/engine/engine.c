@@ -181,14 +181,86 @@ json_t *engine_seats_json(unsigned mask)
 	return a;
 }
 
-json_t *engine_pending_json(const struct game_pending *p)
+json_t *engine_pending_json(const struct game_pending *p, const char *const *names)
 {
 	json_t *o = json_object();
+	struct buf b = BUF_INIT;
 
+	engine_names_fill(&b, p->prompt, names);
 	json_object_set_new(o, "seats", engine_seats_json(p->seats));
 	json_object_set_new(o, "kind", json_string(p->kind));
-	json_object_set_new(o, "prompt", json_string(p->prompt));
+	json_object_set_new(o, "prompt", json_string(b.data));
+	json_object_set_new(o, "offturn", engine_seats_json(p->seats & p->offturn));
+	buf_release(&b);
 	return o;
+}
+
+void engine_names_fill(struct buf *out, const char *text, const char *const *names)
+{
+	const char *mark;
+
+	if (!text)
+		return;
+	while ((mark = strchr(text, GAME_NAME_MARK))) {
+		int n = mark[1] - '0';
+		buf_add(out, text, (size_t)(mark - text));
+		if (n < 0 || n >= GAME_MAX_SEATS) {
+			buf_addc(out, GAME_NAME_MARK);
+			text = mark + 1;
+			continue;
+		}
+		if (names && names[n] && *names[n])
+			buf_adds(out, names[n]);
+		else
+			buf_addf(out, "Player %d", n + 1);
+		text = mark + 2;
+	}
+	buf_adds(out, text);
+}
+
+char *engine_names_text(const char *text, const char *const *names)
+{
+	struct buf b = BUF_INIT;
+
+	engine_names_fill(&b, text, names);
+	return buf_detach(&b, NULL);
+}
+
+void engine_names_err(struct err *err, const char *const *names)
+{
+	struct buf b = BUF_INIT;
+
+	if (!err || !strchr(err->msg, GAME_NAME_MARK))
+		return;
+	engine_names_fill(&b, err->msg, names);
+	snprintf(err->msg, sizeof(err->msg), "%s", b.data);
+	buf_release(&b);
+}
+
+void engine_names_json(const json_t *seats, const char *names[GAME_MAX_SEATS])
+{
+	const json_t *s;
+	size_t i;
+
+	for (int k = 0; k < GAME_MAX_SEATS; k++)
+		names[k] = NULL;
+	json_array_foreach(seats, i, s) {
+		json_int_t n = json_integer_value(json_object_get(s, "seat"));
+		if (n >= 0 && n < GAME_MAX_SEATS)
+			names[n] = json_string_value(json_object_get(s, "name"));
+	}
+}
+
+void engine_names_key(json_t *obj, const char *key, const char *const *names)
+{
+	const char *t = json_string_value(json_object_get(obj, key));
+	char *filled;
+
+	if (!t || !strchr(t, GAME_NAME_MARK))
+		return;
+	if ((filled = engine_names_text(t, names)))
+		json_object_set_new(obj, key, json_string(filled));
+	free(filled);
 }
 
 const struct game_ops *engine_ops_find(const char *id, struct err *err)
@@ -221,4 +293,10 @@ int engine_seed_parse(const char *text, uint64_t *seed)
 		return ERR_INPUT;
 	}
 	return 0;
+}
+
+void engine_names_view(json_t *view, const char *const *names)
+{
+	engine_names_key(view, "prompt", names);
+	engine_names_key(json_object_get(view, "pending"), "prompt", names);
 }

@@ -53,8 +53,34 @@ int engine_snapshot_equal(const char *a, const char *b);
 
 /* The seats of a mask as a new JSON array of numbers ([0, 2]). */
 json_t *engine_seats_json(unsigned mask);
-/* A pending decision as a new object {"seats","kind","prompt"}. */
-json_t *engine_pending_json(const struct game_pending *p);
+/*
+ * A pending decision as a new object {"seats","kind","prompt","offturn"}, the
+ * prompt's names filled from names (see engine_names_fill).
+ */
+json_t *engine_pending_json(const struct game_pending *p, const char *const *names);
+
+/*
+ * text with every GAME_NAME_MARK and seat digit n replaced by names[n],
+ * appended to out. names has GAME_MAX_SEATS entries (NULL entries, or names
+ * NULL: "Player n+1"). NULL text appends nothing.
+ */
+void engine_names_fill(struct buf *out, const char *text, const char *const *names);
+/* The same into a new string (NULL only when out of memory). */
+char *engine_names_text(const char *text, const char *const *names);
+/* The same in place in an error message (cut to fit). */
+void engine_names_err(struct err *err, const char *const *names);
+/*
+ * names[seat] (borrowed) from a seats array [{"seat": n, "name": "..."}]
+ * (may be NULL); seats without a name stay NULL.
+ */
+void engine_names_json(const json_t *seats, const char *names[GAME_MAX_SEATS]);
+/*
+ * The string at obj's key with names filled, in place (obj may be NULL or not
+ * an object): a result's "tiebreak", a view's "prompt".
+ */
+void engine_names_key(json_t *obj, const char *key, const char *const *names);
+/* A game's view with names filled in its prompts (its "prompt" and its "pending" object's), in place. */
+void engine_names_view(json_t *view, const char *const *names);
 /* The hosted game id, or NULL with ERR_NOTFOUND ("no game called ... is hosted here") in err. */
 const struct game_ops *engine_ops_find(const char *id, struct err *err);
 /* A seed as decimal text (new; NULL when out of memory), and back: 0, or ERR_INPUT (*seed 0) when text is not a number. */

@@ -29,11 +29,22 @@
  * snapshot for each request).
  */
 
+/*
+ * Names. A game does not know who plays: a text it writes for people (a
+ * prompt, a pick's label, a result's tiebreak, an error message) names seat
+ * n as GAME_NAME_MARK followed by the digit n ("@0: dock your ships", "@1's
+ * 3"), and the engine writes the seat's name there before anyone reads it
+ * (engine_names_fill; "Player n+1" when the seat has no name). A mark not
+ * followed by a seat's digit stays as it is.
+ */
+#define GAME_NAME_MARK '@'
+
 /* What the game is waiting for. */
 struct game_pending {
 	unsigned seats;   /* bit i set: seat i must act now; 0 when the game is over */
 	char kind[32];    /* short machine word for the decision: "turn", "discard", "draft", ... */
-	char prompt[200]; /* one line a person understands: "Ann: dock your ships (rolled 1 3 3 6)" */
+	char prompt[200]; /* one line a person understands: "@0: dock your ships (rolled 1 3 3 6)" (names: GAME_NAME_MARK) */
+	unsigned offturn; /* bit i set: seat i decides outside its own turn (a bonus from another's action): "your decision" */
 };
 
 /*
@@ -47,7 +58,7 @@ struct game_pending {
 
 struct game_pick {
 	char part[48];   /* the board part tapped, an id its drawer knows: "die-3", "facility-solar-converter" */
-	char label[160]; /* what the tap does, in words and names: "Dock Yara's 3 at the Solar Converter" */
+	char label[160]; /* what the tap does, in words and names: "Dock @0's 3 at the Solar Converter" (GAME_NAME_MARK) */
 	char cost[96];   /* what it costs and gives, in words: "pay 1 fuel: +1 ore"; "" when nothing */
 };
 

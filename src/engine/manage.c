@@ -789,6 +789,7 @@ int manage_position(struct store *s, int64_t id, int n, json_t **out, struct err
 	struct seat_era *eras = NULL;
 	const struct game_ops *ops;
 	json_t *view = NULL, *result, *sa, *o;
+	const char *names[GAME_MAX_SEATS];
 	int nseats = 0, neras = 0, rc;
 
 	*out = NULL;
@@ -821,11 +822,13 @@ int manage_position(struct store *s, int64_t id, int n, json_t **out, struct err
 	sa = json_array();
 	for (int i = 0; i < nseats; i++)
 		json_array_append_new(sa, json_pack("{s:i,s:s}", "seat", seats[i].seat, "name", seats[i].name));
-	o = json_pack("{s:s,s:I,s:s,s:i,s:i,s:o,s:o,s:{s:o,s:s,s:s},s:o,s:o}", "game", g.game, "id", (json_int_t)id,
+	engine_names_json(sa, names);
+	engine_names_key(result, "tiebreak", names);
+	engine_names_view(view, names);
+	o = json_pack("{s:s,s:I,s:s,s:i,s:i,s:o,s:o,s:o,s:o,s:o}", "game", g.game, "id", (json_int_t)id,
 		      "title", ops->title, "n", n, "move_count", g.move_count, "step",
-		      n > 0 ? step_json(&m, seats, nseats, eras, neras) : json_null(), "view", view, "pending", "seats",
-		      engine_seats_json(p.seats), "kind", p.kind, "prompt", p.prompt, "result",
-		      result ? result : json_null(), "seats", sa);
+		      n > 0 ? step_json(&m, seats, nseats, eras, neras) : json_null(), "view", view, "pending",
+		      engine_pending_json(&p, names), "result", result ? result : json_null(), "seats", sa);
 	view = NULL;
 	*out = o;
 	rc = 0;

@@ -273,8 +273,8 @@ static int queue_notifications(struct store_conn *c, const struct store_game *g,
 
 /* The answer to a stored submission: what was applied and where the game is now, with the seat's view. */
 static int submit_answer(int64_t game_id, int base, const struct batch *b, const struct game_pending *after,
-			 const json_t *final, const struct engine_game *eg, int seat, int with_view, json_t **out,
-			 struct err *err)
+			 const char *const *names, const json_t *final, const struct engine_game *eg, int seat,
+			 int with_view, json_t **out, struct err *err)
 {
 	json_t *res = json_object(), *applied = json_array(), *view = NULL;
 
@@ -290,16 +290,20 @@ static int submit_answer(int64_t game_id, int base, const struct batch *b, const
 	json_object_set_new(res, "applied", applied);
 	json_object_set_new(res, "status", json_string(final ? "finished" : "active"));
 	json_object_set_new(res, "active_seats", engine_seats_json(after->seats));
-	json_object_set_new(res, "pending", engine_pending_json(after));
+	json_object_set_new(res, "pending", engine_pending_json(after, names));
 	if (with_view) {
 		if (eg->ops->view(eg->state, seat, &view, err) < 0) {
 			json_decref(res);
 			return err->code;
 		}
+		engine_names_view(view, names);
 		json_object_set_new(res, "view", view);
 	}
-	if (final)
-		json_object_set(res, "result", (json_t *)final);
+	if (final) {
+		json_t *shown = json_deep_copy(final);
+		engine_names_key(shown, "tiebreak", names);
+		json_object_set_new(res, "result", shown);
+	}
 	*out = res;
 	return 0;
 }
@@ -367,6 +371,7 @@ static int submit_work(struct store_conn *c, const struct submit_request *rq, st
 	struct engine_game eg = {0};
 	struct err refused = {0};
 	const struct game_ops *ops;
+	const char *names[GAME_MAX_SEATS] = {0};
 	int nseats = 0, rc;
 
 	p->now = rq->at ? rq->at : clock_now_ms();
@@ -398,11 +403,17 @@ static int submit_work(struct store_conn *c, const struct submit_request *rq, st
 		goto done;
 	engine_game_pending(&eg, &p->before);
 	p->b.base = p->g.move_count;
+	for (int i = 0; i < nseats; i++)
+		if (seats[i].seat >= 0 && seats[i].seat < GAME_MAX_SEATS)
+			names[seats[i].seat] = seats[i].name;
 	if ((rc = apply_lines(c, &p->g, seats, nseats, &eg, &head, &p->b, rq, p->now, &out->failed_line, &out->code,
-			      &out->untried, err)) < 0)
+			      &out->untried, err)) < 0) {
+		engine_names_err(err, names);
 		goto done;
+	}
 	/* a refusal after a reveal: the steps through it are kept, the refusal goes into the answer */
 	if (out->untried) {
+		engine_names_err(err, names);
 		refused = *err;
 		err_clear(err);
 	}
@@ -410,7 +421,7 @@ static int submit_work(struct store_conn *c, const struct submit_request *rq, st
 	p->final = ops->result(eg.state);
 	p->final_text = p->final ? json_dumps(p->final, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 	/* an answer kept for an Idempotency-Key is whole: a replay may be asked for without the preference */
-	rc = submit_answer(p->g.id, p->g.move_count, &p->b, &p->after, p->final, &eg, rq->seat,
+	rc = submit_answer(p->g.id, p->g.move_count, &p->b, &p->after, names, p->final, &eg, rq->seat,
 			   !rq->no_view || rq->idem_key, &p->res, err);
 	if (rc == 0 && out->untried)
 		untried_answer(p->res, rq, out->untried, out->failed_line, refused.msg);

@@ -186,7 +186,21 @@ int views_game_json(struct store *s, int64_t id, int viewer_seat, int with_email
 	json_object_set_new(o, "status", json_string(g.status));
 	json_object_set_new(o, "move_count", json_integer(g.move_count));
 	json_object_set_new(o, "active_seats", engine_seats_json(strcmp(g.status, "active") ? 0 : p.seats));
-	json_object_set_new(o, "pending", engine_pending_json(&p));
+	{
+		const char *names[GAME_MAX_SEATS] = {0};
+		for (int i = 0; i < nseats; i++)
+			if (seats[i].seat >= 0 && seats[i].seat < GAME_MAX_SEATS)
+				names[seats[i].seat] = seats[i].name;
+		json_object_set_new(o, "pending", engine_pending_json(&p, names));
+		engine_names_view(view, names);
+		if (g.result) {
+			json_t *res = json_loads(g.result, 0, NULL);
+			engine_names_key(res, "tiebreak", names);
+			json_object_set_new(o, "result", res ? res : json_null());
+		} else {
+			json_object_set_new(o, "result", json_null());
+		}
+	}
 	/* the seat that may undo now: none once the turn passed to others (engine/submit.c) */
 	if (undo_seat >= 0 && !(p.seats & (1u << undo_seat)))
 		undo_seat = -1;
@@ -211,7 +225,6 @@ int views_game_json(struct store *s, int64_t id, int viewer_seat, int with_email
 		json_object_set_new(o, "you", json_integer(viewer_seat));
 	json_object_set_new(o, "view", view);
 	view = NULL;
-	json_object_set_new(o, "result", g.result ? json_loads(g.result, 0, NULL) : json_null());
 	json_object_set_new(o, "created_at", json_integer(g.created_at));
 	json_object_set_new(o, "updated_at", json_integer(g.updated_at));
 	*out = o;

@@ -315,6 +315,18 @@ static int page_taps_fill(struct page_taps *pt, json_t *g, const json_t *tp, int
 	return 0;
 }
 
+/* 1 when seat decides outside its own turn now (a bonus from another's action): "your decision". */
+static int offturn_for(json_t *g, int seat)
+{
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(g, "pending"), "offturn"), i, v)
+		if (json_integer_value(v) == seat)
+			return 1;
+	return 0;
+}
+
 /* Render the game page; error (stolen, may be NULL) is shown inline. */
 void web_game_page(struct http_request *rq, struct http_reply *r, int64_t id, int status, json_t *error,
 		      const char *typed)
@@ -347,6 +359,7 @@ void web_game_page(struct http_request *rq, struct http_reply *r, int64_t id, in
 		json_object_set_new(g, "your_turn", json_true());
 		json_object_set_new(g, "groups", legal_groups(json_object_get(tp, "legal"), tapping));
 		json_object_set_new(g, "typed_open", json_boolean(!tapping || typed));
+		json_object_set_new(g, "decision_name", json_string(offturn_for(g, seat) ? "Your decision" : "Your move"));
 	}
 	json_object_set_new(g, "can_undo", json_boolean(seat >= 0 && json_integer_value(json_object_get(g, "undo_seat")) == seat));
 	json_object_set_new(g, "finished", json_boolean(!active));

@@ -233,8 +233,13 @@ static int row_data(struct notify *n, const struct store_outbox_row *row, const 
 		json_array_foreach(json_object_get(game, "active_seats"), k, v)
 			if (json_integer_value(v) == my_seat)
 				yours = 1;
-		json_object_set_new(d, "turn", json_pack("{s:o,s:b,s:s}", "names", names_phrase(turn_names), "yours",
-							 yours, "prompt", prompt ? prompt : ""));
+		int decision = 0;
+		json_array_foreach(json_object_get(json_object_get(game, "pending"), "offturn"), k, v)
+			if (json_integer_value(v) == my_seat)
+				decision = 1;
+		/* a decision outside one's own turn (a bonus from another's action) is "your decision" */
+		json_object_set_new(d, "turn", json_pack("{s:o,s:b,s:b,s:s}", "names", names_phrase(turn_names), "yours",
+							 yours, "decision", decision, "prompt", prompt ? prompt : ""));
 		json_decref(turn_names);
 	}
 	json_object_set_new(d, "since", since_json(moves, my_seat));

@@ -10,6 +10,8 @@
 
 #include <CUnit/CUnit.h>
 
+#include "engine/engine.h"
+
 #include "util/banned.h"
 
 #define CASES_MAXW 48
@@ -115,10 +117,13 @@ static int do_step(struct cases_run *run, void *state, int seat, const char *tex
 
 	err_clear(e);
 	rc = g->parse(state, seat, text, &mv, e);
-	if (rc)
-		return rc;
-	rc = g->apply(state, seat, mv, &run->rng, e);
-	g->move_free(mv);
+	if (rc == 0) {
+		rc = g->apply(state, seat, mv, &run->rng, e);
+		g->move_free(mv);
+	}
+	/* messages read as a player reads them: seats without names are "Player n" */
+	if (rc < 0)
+		engine_names_err(e, NULL);
 	return rc;
 }
 
@@ -291,6 +296,7 @@ static void expect_result(struct cases_run *run, int argc, char **argv, const ch
 
 		while (*want == ' ' || *want == '\t')
 			want++;
+		engine_names_key(res, "tiebreak", NULL);
 		got = json_dumps(json_object_get(res, argv[2]), JSON_COMPACT | JSON_ENCODE_ANY);
 		snprintf(what, sizeof(what), "result %s", argv[2]);
 		cases_expect_str(run, what, want, got ? got : "(missing)");

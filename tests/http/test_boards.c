@@ -203,6 +203,18 @@ static void check_page(struct tgame *g, int seat, const char *const *words, stru
 			fprintf(stderr, "\n  board of %s lacks \"%s\"\n", g->id, *w);
 		CU_ASSERT(strstr(s.data, *w) != NULL);
 	}
+	/* the prompt calls the player by name: no seat numbers, no name marks */
+	{
+		const char *st = strstr(r->body.data, "class=\"status\""), *end = st ? strstr(st, "</p>") : NULL;
+		char line[400];
+		CU_ASSERT_FATAL(st && end);
+		snprintf(line, sizeof(line), "%.*s", (int)(end - st), st);
+		int named = strstr(line, "Ann") || strstr(line, "Bob &lt;b&gt;&amp;") || strstr(line, "Cy");
+		if (strstr(line, "Player ") || strchr(line, '@') || !named)
+			fprintf(stderr, "\n  prompt of %s: %s\n", g->id, line);
+		CU_ASSERT(strstr(line, "Player ") == NULL && strchr(line, '@') == NULL);
+		CU_ASSERT(named);
+	}
 	/* the name with markup in it is text, never markup */
 	CU_ASSERT(strstr(s.data, "Bob &lt;b&gt;&amp;") != NULL);
 	CU_ASSERT(strstr(s.data, "<b>") == NULL);

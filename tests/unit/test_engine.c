@@ -388,6 +388,50 @@ static void test_engine__helpers_name_their_errors(void)
 	CU_ASSERT_PTR_NOT_NULL(engine_ops_find("counting-race", &e));
 }
 
+/* Games write seats as GAME_NAME_MARK and a digit; every reader gets names instead. */
+static void test_engine__names_fill(void)
+{
+	const char *names[GAME_MAX_SEATS] = { "Yara", NULL, "Zed" };
+	struct create_player players[2] = { { "Yara", "yara@example.org" }, { "Zed", NULL } };
+	struct create_spec ng = { .game = "alien-frontiers", .players = players, .nplayers = 2, .seed = 5,
+				    .have_seed = 1 };
+	const char *lines[1] = { "end" };
+	struct submit_request rq = { .game_id = 0, .seat = 1, .lines = lines, .nlines = 1, .via = "api",
+				  .if_match = -1 };
+	struct submit_outcome out;
+	struct err e = {0};
+	json_t *o = NULL;
+	char *t;
+	int64_t id = 0;
+
+	t = engine_names_text("@0: dock @2's 3; @1 waits; a@b @9 @", names);
+	CU_ASSERT_STRING_EQUAL(t, "Yara: dock Zed's 3; Player 2 waits; a@b @9 @");
+	free(t);
+	t = engine_names_text("@1 has no colony", NULL);
+	CU_ASSERT_STRING_EQUAL(t, "Player 2 has no colony");
+	free(t);
+	err_set(&e, ERR_ILLEGAL, "It is @0's turn, not yours.");
+	engine_names_err(&e, names);
+	CU_ASSERT_STRING_EQUAL(e.msg, "It is Yara's turn, not yours.");
+
+	/* a real game: the prompt, the view's prompt and a refusal carry the players' names */
+	CU_ASSERT_EQUAL_FATAL(create_setup(st, &ng, &id, NULL, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(views_game_json(st, id, 0, 0, &o, &e), 0);
+	t = (char *)json_string_value(json_object_get(json_object_get(o, "pending"), "prompt"));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_EQUAL(strncmp(t, "Yara: dock your ships (to place: ", 33), 0);
+	CU_ASSERT_PTR_NULL(strchr(t, '@'));
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(json_object_get(o, "pending"), "offturn")), 0);
+	t = (char *)json_string_value(json_object_get(json_object_get(json_object_get(o, "view"), "pending"), "prompt"));
+	CU_ASSERT(t && strncmp(t, "Yara: ", 6) == 0);
+	json_decref(o);
+	o = NULL;
+	rq.game_id = id;
+	CU_ASSERT_EQUAL(submit_steps(st, &rq, &o, &out, &e), ERR_FORBIDDEN);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "It is Yara's turn"));
+	json_decref(o);
+}
+
 static CU_TestInfo engine_cases[] = {
 	{ "test_engine__snapshot_roundtrip", test_engine__snapshot_roundtrip },
 	{ "test_engine__step_reports_reveal", test_engine__step_reports_reveal },
@@ -400,6 +444,7 @@ static CU_TestInfo engine_cases[] = {
 	{ "test_engine__export_import_roundtrip", test_engine__export_import_roundtrip },
 	{ "test_engine__rollback_is_a_kind_of_step", test_engine__rollback_is_a_kind_of_step },
 	{ "test_engine__helpers_name_their_errors", test_engine__helpers_name_their_errors },
+	{ "test_engine__names_fill", test_engine__names_fill },
 	CU_TEST_INFO_NULL
 };
 

@@ -146,7 +146,7 @@ static int af_bot(const void *state, int seat, int level, struct rng *rng, void 
 	rc = af__bot(state, seat, level, rng, m);
 	if (rc) {
 		free(m);
-		return err_set(err, rc, "Player %d has no legal step now.", seat + 1);
+		return err_set(err, rc, "@%d has no legal step now.", seat);
 	}
 	*move = m;
 	return 0;

@@ -725,7 +725,7 @@ static int use_card(struct af_state *s, int p, const struct af_move *m, struct r
 				break;
 			}
 			if (found < 0)
-				FAIL("Player %d has no%s ship showing %d at %s to remove.", o + 1,
+				FAIL("@%d has no%s ship showing %d at %s to remove.", o,
 				     (t & AF_TOK_RELIC) ? " Relic" : "", AF_TOK_VAL(t), FAC_NAME(m->fac));
 			used_ship[found] = 1;
 		}
@@ -876,7 +876,7 @@ static int discard_card(struct af_state *s, int p, const struct af_move *m, stru
 		if (m->seat1 < 0 || m->seat1 >= s->n || m->terr < 0 || m->terr2 < 0)
 			FAIL("Say whose colony moves from where to where (e.g. 'discard orbital-teleporter p2 lem herbert').");
 		if (!s->col[m->terr][m->seat1])
-			FAIL("Player %d has no colony on %s.", m->seat1 + 1, TERR_NAME(m->terr));
+			FAIL("@%d has no colony on %s.", m->seat1, TERR_NAME(m->terr));
 		if (m->terr == m->terr2)
 			FAIL("The colony must move to another territory.");
 		if (s->field[AF_REPULSOR] == m->terr || s->field[AF_REPULSOR] == m->terr2)
@@ -892,9 +892,9 @@ static int discard_card(struct af_state *s, int p, const struct af_move *m, stru
 		if (m->seat1 == m->seat2)
 			FAIL("Swapping two colonies of the same player changes nothing.");
 		if (!s->col[m->terr][m->seat1])
-			FAIL("Player %d has no colony on %s.", m->seat1 + 1, TERR_NAME(m->terr));
+			FAIL("@%d has no colony on %s.", m->seat1, TERR_NAME(m->terr));
 		if (!s->col[m->terr2][m->seat2])
-			FAIL("Player %d has no colony on %s.", m->seat2 + 1, TERR_NAME(m->terr2));
+			FAIL("@%d has no colony on %s.", m->seat2, TERR_NAME(m->terr2));
 		if (s->field[AF_REPULSOR] == m->terr || s->field[AF_REPULSOR] == m->terr2)
 			FAIL("The Repulsor Field on %s stops colonies from being added or removed there.",
 			     TERR_NAME(s->field[AF_REPULSOR]));
@@ -916,11 +916,11 @@ static int discard_card(struct af_state *s, int p, const struct af_move *m, stru
 					ship = i;
 		}
 		if (ship < 0)
-			FAIL("Player %d has no%s ship showing %d at %s.", o + 1,
+			FAIL("@%d has no%s ship showing %d at %s.", o,
 			     (m->tok[0] & AF_TOK_RELIC) ? " Relic" : "", v, FAC_NAME(m->fac));
 		/* the Relic Ship has no colour: it never counts toward this tally */
 		if (colour_kept(s, o) <= 3)
-			FAIL("Player %d has %d ships of their colour on the board; the target needs more than 3.", o + 1,
+			FAIL("@%d has %d ships of their colour on the board; the target needs more than 3.", o,
 			     colour_kept(s, o));
 		if (commit) {
 			if (ship == AF_RELIC) {
@@ -992,9 +992,9 @@ static int raid(struct af_state *s, int p, const struct af_move *m, struct err *
 		if (v < 0 || v >= s->n || v == p)
 			FAIL("Name the player to steal from (e.g. 'raid p2 plasma-cannon').");
 		if (m->card >= AF_NCARD || !has_card(s, v, m->card))
-			FAIL("Player %d does not have the %s.", v + 1, CARD_NAME(m->card < AF_NCARD ? m->card : 0));
+			FAIL("@%d does not have the %s.", v, CARD_NAME(m->card < AF_NCARD ? m->card : 0));
 		if (has_card(s, v, AF_DECOY) && m->card != AF_DECOY)
-			FAIL("Player %d has the Holographic Decoy: you may only take the Decoy from them.", v + 1);
+			FAIL("@%d has the Holographic Decoy: you may only take the Decoy from them.", v);
 		if (!commit)
 			return 0;
 		s->hand[v] &= (uint16_t)~(1u << m->card);
@@ -1012,12 +1012,12 @@ static int raid(struct af_state *s, int p, const struct af_move *m, struct err *
 				if ((tf || to) && v == p)
 					FAIL("You cannot raid yourself.");
 				if (tf || to)
-					FAIL("Player %d has the Holographic Decoy: their resources are safe.", v + 1);
+					FAIL("@%d has the Holographic Decoy: their resources are safe.", v);
 				continue;
 			}
 			avail += s->fuel[v] + s->ore[v];
 			if (tf > s->fuel[v] || to > s->ore[v])
-				FAIL("Player %d has %d fuel and %d ore; you asked for %d fuel and %d ore.", v + 1,
+				FAIL("@%d has %d fuel and %d ore; you asked for %d fuel and %d ore.", v,
 				     s->fuel[v], s->ore[v], tf, to);
 			total += tf + to;
 		}
@@ -1052,7 +1052,7 @@ int af__step(struct af_state *s, int seat, const struct af_move *m, struct rng *
 	if (s->over)
 		FAILC(ERR_FORBIDDEN, "The game is over.");
 	if (seat != p)
-		FAILC(ERR_FORBIDDEN, "It is Player %d's turn, not yours.", p + 1);
+		FAILC(ERR_FORBIDDEN, "It is @%d's turn, not yours.", p);
 	if (s->raid && m->kind != AF_M_RAID)
 		FAIL("Finish your raid first: steal 4 resources or one alien tech card (e.g. 'raid p%d 2 fuel 2 ore').",
 		     (p + 1) % s->n + 1);

@@ -315,27 +315,27 @@ void af__pending(const struct af_state *s, struct game_pending *out)
 	memset(out, 0, sizeof(*out));
 	if (s->over) {
 		snprintf(out->kind, sizeof(out->kind), "over");
-		snprintf(out->prompt, sizeof(out->prompt), "The game is over: Player %d landed their last colony.",
-			 s->ender + 1);
+		snprintf(out->prompt, sizeof(out->prompt), "The game is over: @%d landed their last colony.",
+			 s->ender);
 		return;
 	}
 	out->seats = 1u << s->cur;
 	for (int i = 0; i < AF_NSHIPS; i++)
 		if (s->loc[i] == AF_LOC_HAND && len < (int)sizeof(dice) - 4)
-			len += snprintf(dice + len, sizeof(dice) - (size_t)len, " %s%d", i == AF_RELIC ? "r" : "",
+			len += snprintf(dice + len, sizeof(dice) - (size_t)len, " %s%d", i == AF_RELIC ? "Relic Ship " : "",
 					s->val[i]);
 	if (s->raid) {
 		snprintf(out->kind, sizeof(out->kind), "raid");
 		snprintf(out->prompt, sizeof(out->prompt),
-			 "Player %d: raid - steal 4 resources (all there is when the others hold fewer) or one alien tech card (e.g. 'raid p%d 2 fuel 2 ore')",
-			 s->cur + 1, (s->cur + 1) % s->n + 1);
+			 "@%d: raid - steal 4 resources from the others (all there is when they hold fewer) or one alien tech card",
+			 s->cur);
 	} else if (len) {
 		snprintf(out->kind, sizeof(out->kind), "turn");
-		snprintf(out->prompt, sizeof(out->prompt), "Player %d: dock your ships (unplaced:%s)", s->cur + 1, dice);
+		snprintf(out->prompt, sizeof(out->prompt), "@%d: dock your ships (to place:%s)", s->cur, dice);
 	} else {
 		snprintf(out->kind, sizeof(out->kind), "turn");
-		snprintf(out->prompt, sizeof(out->prompt), "Player %d: all ships placed - use tech cards or 'end'",
-			 s->cur + 1);
+		snprintf(out->prompt, sizeof(out->prompt), "@%d: all ships placed - use tech cards or end your turn",
+			 s->cur);
 	}
 }
 
@@ -564,16 +564,16 @@ json_t *af__result(const struct af_state *s)
 	json_object_set_new(o, "ranks", ranks);
 	json_object_set_new(o, "winners", winners);
 	if (level == 0)
-		snprintf(text, sizeof(text), "Player %d landed their last colony; most victory points (%d) wins.",
-			 s->ender + 1, s->vp[top]);
+		snprintf(text, sizeof(text), "@%d landed their last colony; most victory points (%d) wins.",
+			 s->ender, s->vp[top]);
 	else if (level < 4)
 		snprintf(text, sizeof(text),
-			 "Player %d landed their last colony; tied on %d victory points, decided by %s (then ore, then fuel).",
-			 s->ender + 1, s->vp[top], what[level]);
+			 "@%d landed their last colony; tied on %d victory points, decided by %s (then ore, then fuel).",
+			 s->ender, s->vp[top], what[level]);
 	else
 		snprintf(text, sizeof(text),
-			 "Player %d landed their last colony; %d players tied on victory points, tech cards, ore and fuel: they share the win.",
-			 s->ender + 1, nwin);
+			 "@%d landed their last colony; %d players tied on victory points, tech cards, ore and fuel: they share the win.",
+			 s->ender, nwin);
 	json_object_set_new(o, "tiebreak", json_string(text));
 	return o;
 }

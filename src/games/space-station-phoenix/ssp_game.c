@@ -101,8 +101,13 @@ static int ssp_apply(void *state, int seat, const void *move, struct rng *rng, s
 
 static int ssp_pending(const void *state, struct game_pending *out)
 {
+	const struct ssp_state *st = state;
+
 	memset(out, 0, sizeof(*out));
-	out->seats = ssp_rules_pending(state, out->kind, sizeof(out->kind), out->prompt, sizeof(out->prompt));
+	out->seats = ssp_rules_pending(st, out->kind, sizeof(out->kind), out->prompt, sizeof(out->prompt));
+	/* a Diplomacy bonus is every qualifying player's decision, on another's turn too */
+	if (st->phase == PH_DIPLO)
+		out->offturn = out->seats & ~(1u << st->active);
 	return 0;
 }
 

@@ -1889,15 +1889,16 @@ unsigned ssp_rules_pending(const struct ssp_state *st, char *kind, size_t ksz, c
 	case PH_DRAFT3:
 	case PH_DRAFT2:
 		snprintf(kind, ksz, "draft");
-		snprintf(prompt, psz, "Player %d: draft a Level-%d ship", p + 1, st->phase == PH_DRAFT3 ? 3 : 2);
+		snprintf(prompt, psz, "@%d: draft a Level-%d ship", p, st->phase == PH_DRAFT3 ? 3 : 2);
 		return 1u << p;
 	case PH_HUB:
 		snprintf(kind, ksz, "hub");
-		snprintf(prompt, psz, "Player %d: keep one of your two Station Hubs", p + 1);
+		snprintf(prompt, psz, "@%d: keep one of your two Station Hubs", p);
 		return 1u << p;
 	case PH_DIPLO:
 		snprintf(kind, ksz, "diplomacy");
-		snprintf(prompt, psz, "Diplomacy bonuses on the %s track: choose yours", track_name[st->dip_track]);
+		snprintf(prompt, psz, "Diplomacy bonuses on the %s track after @%d's action: choose yours",
+			 track_name[st->dip_track], p);
 		return (unsigned)st->dip_mask;
 	case PH_SETUP:
 	case PH_TURN:
@@ -1905,19 +1906,19 @@ unsigned ssp_rules_pending(const struct ssp_state *st, char *kind, size_t ksz, c
 			const struct ssp_task *t = &st->task[0];
 			snprintf(kind, ksz, "%s", task_word(t->kind));
 			if (t->kind == TK_DICE)
-				snprintf(prompt, psz, "Player %d: keep up to %d dice (rolled %d food, %d water, %d metal, %d Human)%s",
-					 p + 1, t->a, st->dice[0], st->dice[1], st->dice[2], st->dice[3],
+				snprintf(prompt, psz, "@%d: keep up to %d dice (rolled %d food, %d water, %d metal, %d Human)%s",
+					 p, t->a, st->dice[0], st->dice[1], st->dice[2], st->dice[3],
 					 t->b > 0 ? ", or reroll" : "");
 			else if (t->kind == TK_TRANSPORT)
-				snprintf(prompt, psz, "Player %d: up to %d transport transaction%s%s", p + 1, t->a,
+				snprintf(prompt, psz, "@%d: up to %d transport transaction%s%s", p, t->a,
 					 t->a == 1 ? "" : "s", t->b ? "" : " (or done)");
 			else
-				snprintf(prompt, psz, "Player %d: %s%s", p + 1, st->phase == PH_SETUP ? "set-up: " : "",
+				snprintf(prompt, psz, "@%d: %s%s", p, st->phase == PH_SETUP ? "set-up: " : "",
 					 task_word(t->kind));
 			return 1u << p;
 		}
 		snprintf(kind, ksz, "turn");
-		snprintf(prompt, psz, "Player %d: use a ship or take income", p + 1);
+		snprintf(prompt, psz, "@%d: use a ship or take income", p);
 		return 1u << p;
 	default:
 		snprintf(kind, ksz, "over");

@@ -449,7 +449,7 @@ int sm_bot_choose(const struct sm_state *s, int seat, int level, struct rng *rng
 
 	l->n = sm_rules_legal(s, seat, l->mv, SM_MAX_LEGAL);
 	if (l->n == 0) {
-		rc = err_set(err, ERR_FORBIDDEN, "p%d has nothing to do now", seat + 1);
+		rc = err_set(err, ERR_FORBIDDEN, "@%d has nothing to do now", seat);
 		goto done;
 	}
 	if (level <= 0 || bot_greedy(level >= 2 ? &level2 : &level1, s, seat, l, out) ||

@@ -248,8 +248,8 @@ static int check_run(const struct sm_state *s, int seat, const struct sm_move *m
 				return err_set(err, ERR_ILLEGAL, "there is no opponent p%d", o + 1);
 			if (!s->p[o].local[m->a])
 				return err_set(err, ERR_ILLEGAL,
-					       "p%d has no unclaimed %s in local space (claimed tokens cannot be taken)",
-					       o + 1, sm_kinds[m->a].name);
+					       "@%d has no unclaimed %s in local space (claimed tokens cannot be taken)",
+					       o, sm_kinds[m->a].name);
 			cost = sm_ship_remote_cost(sh);
 		}
 		if (sm_ship_load(sh) >= sm_ship_capacity(sh))
@@ -335,7 +335,7 @@ int sm_rules_check(const struct sm_state *s, int seat, const struct sm_move *m, 
 	if (s->phase == SM_PH_OVER)
 		return err_set(err, ERR_FORBIDDEN, "the game is over");
 	if (seat != s->cur)
-		return err_set(err, ERR_FORBIDDEN, "it is p%d's turn, not p%d's", s->cur + 1, seat + 1);
+		return err_set(err, ERR_FORBIDDEN, "it is @%d's turn, not @%d's", s->cur, seat);
 	pl = &s->p[seat];
 	switch (s->phase) {
 	case SM_PH_START:
@@ -975,23 +975,23 @@ int sm_rules_pending(const struct sm_state *s, struct game_pending *out)
 	switch (s->phase) {
 	case SM_PH_RUN:
 		snprintf(out->kind, sizeof(out->kind), "run");
-		snprintf(out->prompt, sizeof(out->prompt), "p%d: run ship %d in the Belt, %d energy left",
-			 s->cur + 1, pl->ships[s->run].no, s->energy);
+		snprintf(out->prompt, sizeof(out->prompt), "@%d: run ship %d in the Belt, %d energy left",
+			 s->cur, pl->ships[s->run].no, s->energy);
 		break;
 	case SM_PH_EXPLORE:
 		snprintf(out->kind, sizeof(out->kind), "explore");
-		snprintf(out->prompt, sizeof(out->prompt), "p%d: explored a %s: load it or leave it in local space",
-			 s->cur + 1, sm_kinds[s->drawn].name);
+		snprintf(out->prompt, sizeof(out->prompt), "@%d: explored a %s: load it or leave it in local space",
+			 s->cur, sm_kinds[s->drawn].name);
 		break;
 	case SM_PH_START:
 		snprintf(out->kind, sizeof(out->kind), "turn");
-		snprintf(out->prompt, sizeof(out->prompt), "p%d: at the %s with %d credits: stay, move or pass%s",
-			 s->cur + 1, sm_place_names[pl->pos], pl->credits,
+		snprintf(out->prompt, sizeof(out->prompt), "@%d: at the %s with %d credits: stay, move or pass%s",
+			 s->cur, sm_place_names[pl->pos], pl->credits,
 			 s->final ? " (final circuit)" : "");
 		break;
 	default:
 		snprintf(out->kind, sizeof(out->kind), "action");
-		snprintf(out->prompt, sizeof(out->prompt), "p%d: %s (%d credits)", s->cur + 1,
+		snprintf(out->prompt, sizeof(out->prompt), "@%d: %s (%d credits)", s->cur,
 			 phase_words(s->phase), pl->credits);
 		break;
 	}

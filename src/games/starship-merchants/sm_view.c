@@ -219,11 +219,11 @@ json_t *sm_view_result(const struct sm_state *s)
 		for (int p = 0; p < s->n; p++) {
 			if (sm_player_score(&s->p[p]) != best)
 				continue;
-			buf_addf(&tb, "%s p%d", first ? "," : "", p + 1);
+			buf_addf(&tb, "%s @%d", first ? "," : "", p);
 			first = 1;
 		}
-		buf_addf(&tb, "; p%d was earliest into the Dock",
-			 (int)json_integer_value(json_array_get(winners, 0)) + 1);
+		buf_addf(&tb, "; @%d was earliest into the Dock",
+			 (int)json_integer_value(json_array_get(winners, 0)));
 	}
 	o = json_pack("{s:o, s:o, s:o, s:s}", "scores", scores, "ranks", ranks, "winners", winners, "tiebreak",
 		      tb.data);

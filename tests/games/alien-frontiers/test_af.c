@@ -670,7 +670,7 @@ static void test_af__forbidden_and_over(void)
 	CU_ASSERT_EQUAL_FATAL(g->setup(NULL, 2, &r, &st, &e), 0);
 	CU_ASSERT_EQUAL_FATAL(g->parse(st, 1, "end", &mv, &e), 0);
 	CU_ASSERT_EQUAL(g->apply(st, 1, mv, &r, &e), ERR_FORBIDDEN);
-	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "Player 1's turn"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "@0's turn"));
 	s = st;
 	s->over = 1;
 	CU_ASSERT_EQUAL(g->apply(st, 0, mv, &r, &e), ERR_FORBIDDEN);
@@ -724,7 +724,7 @@ static void test_af__tiebreaks(void)
 		r = finished(&s, v, c, o, f);
 		txt = json_dumps(r, JSON_COMPACT);
 		ASSERT_STR_EQ(txt, "{\"scores\":[4,2,2],\"ranks\":[1,2,2],\"winners\":[0],"
-				   "\"tiebreak\":\"Player 1 landed their last colony; most victory points (4) wins.\"}");
+				   "\"tiebreak\":\"@0 landed their last colony; most victory points (4) wins.\"}");
 		free(txt);
 		json_decref(r);
 	}
@@ -807,7 +807,7 @@ static void test_af__view_shape(void)
 	af__pending(&s, &pd);
 	CU_ASSERT_EQUAL(pd.seats, 1u);
 	ASSERT_STR_EQ(pd.kind, "turn");
-	CU_ASSERT_PTR_NOT_NULL(strstr(pd.prompt, "Player 1: dock your ships"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(pd.prompt, "@0: dock your ships"));
 }
 
 /* Alien City: one copy; setting its deck count to 2 breaks conservation */
@@ -958,7 +958,7 @@ static void test_af__next_turn_rolls(void)
 	CU_ASSERT(r.draws >= before + 3);
 	g->pending(&s, &pd);
 	CU_ASSERT_EQUAL(pd.seats, 2u);
-	CU_ASSERT_PTR_NOT_NULL(strstr(pd.prompt, "Player 2: dock your ships (unplaced:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(pd.prompt, "@1: dock your ships (to place:"));
 	/* player 1's ships stay docked until their next turn */
 	CU_ASSERT_EQUAL(s.loc[0], AF_LOC_FAC + AF_SOLAR);
 	dock_all_and_end(&s, &r, "solar");

@@ -52,6 +52,9 @@ static int result_ok(const struct ssp_state *st)
 #define MAX_STEPS 20000
 #define STARVED 1000
 
+/* Decisions seen outside a seat's own turn (Diplomacy bonuses for the others), by play() with checks. */
+static int offturn_seen;
+
 /*
  * Play with bots of the given levels until the end, max steps, or (starve
  * not 0) STARVED steps without a ship action; the step of the last ship
@@ -70,6 +73,12 @@ static int play(struct ssp_state *st, const int *lv, struct rng *r, struct rng *
 		int seat = 0;
 
 		G->pending(st, &p);
+		/* only Diplomacy bonuses are decided off one's turn ("your decision"), by the others who qualify */
+		if (check && p.offturn != (st->phase == PH_DIPLO ? p.seats & ~(1u << st->active) : 0u))
+			return err_set(e, ERR_INTERNAL, "off-turn seats %#x for seats %#x in phase %d", p.offturn,
+				       p.seats, (int)st->phase), -1;
+		if (check && p.offturn)
+			offturn_seen++;
 		while (seat < st->nplayers && !(p.seats & (1u << seat)))
 			seat++;
 		if (seat == st->nplayers)
@@ -194,6 +203,8 @@ static void test_ssp__bot_games_3p(void)
 static void test_ssp__bot_games_4p(void)
 {
 	bot_games(4, env_int("SSP_GAMES", 400));
+	/* the checked games above reached Diplomacy bonuses decided by players off their turn */
+	CU_ASSERT(offturn_seen > 0);
 }
 
 static int same_move(const struct ssp_move *a, const struct ssp_move *b)
