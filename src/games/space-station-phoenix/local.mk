@@ -11,7 +11,8 @@ libturnpost_a_SOURCES += \
 	src/games/space-station-phoenix/ssp_text.c \
 	src/games/space-station-phoenix/ssp_view.c \
 	src/games/space-station-phoenix/ssp_board.c \
-	src/games/space-station-phoenix/ssp_story.c
+	src/games/space-station-phoenix/ssp_story.c \
+	src/games/space-station-phoenix/ssp_picks.c
 
 check_PROGRAMS += tests/games/space-station-phoenix/test_ssp
 tests_games_space_station_phoenix_test_ssp_SOURCES = \
@@ -20,6 +21,7 @@ tests_games_space_station_phoenix_test_ssp_SOURCES = \
 	tests/games/space-station-phoenix/test_ssp_abilities.c \
 	tests/games/space-station-phoenix/ssp_testlib.c \
 	tests/games/space-station-phoenix/ssp_testlib.h \
+	tests/games/picks_check.c tests/games/picks_check.h \
 	tests/games/cases.c tests/games/cases.h tests/cunit_main.c tests/testutil.h
 tests_games_space_station_phoenix_test_ssp_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/games/space-station-phoenix/cases

@@ -3,7 +3,9 @@
 #include "games/space-station-phoenix/ssp_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util/svg.h"
 #include "util/banned.h"
@@ -38,7 +40,164 @@ static long long num(const json_t *o, const char *key)
 	return (long long)json_integer_value(json_object_get(o, key));
 }
 
-/* "Ann", or "Player 2" when the seat has no name; escaped, or raw for fit_text (which escapes). */
+/* ------------------------------------------------------------------ taps */
+
+/* How a part is drawn: offered (a link), chosen, greyed while choosing, or plain (nothing being built). */
+enum part_look { LOOK_PLAIN, LOOK_TAP, LOOK_CHOSEN, LOOK_GREY };
+
+#define HIGHLIGHT "#e0a800"
+#define OFFERED "#1f5fae"
+
+static enum part_look look_of(const struct game_tapset *t, const char *part, const struct game_tap **tap)
+{
+	*tap = NULL;
+	if (!t)
+		return LOOK_PLAIN;
+	for (int i = 0; i < t->nchosen; i++)
+		if (!strcmp(t->chosen[i], part))
+			return LOOK_CHOSEN;
+	return (*tap = game_tap_find(t, part)) ? LOOK_TAP : LOOK_GREY;
+}
+
+/* text with GAME_NAME_MARK and a seat's digit replaced by the seat's name, escaped. */
+static void names_esc(struct buf *out, const json_t *seats, const char *text)
+{
+	for (; *text; text++) {
+		if (*text == GAME_NAME_MARK && text[1] >= '0' && text[1] < '0' + GAME_MAX_SEATS) {
+			svg_seat_name(out, seats, text[1] - '0', 0);
+			text++;
+		} else {
+			char c[2] = { *text, '\0' };
+			svg_esc(out, c);
+		}
+	}
+}
+
+/* Open a part: a link named by what the tap does and costs when offered, a greyed group while choosing. */
+static void part_open(struct buf *out, enum part_look look, const struct game_tap *tap, const json_t *seats)
+{
+	if (look == LOOK_TAP) {
+		buf_adds(out, "<a class=\"tap\" href=\"");
+		svg_esc(out, tap->href);
+		buf_adds(out, "\" aria-label=\"");
+		names_esc(out, seats, tap->label);
+		if (tap->cost && *tap->cost) {
+			buf_adds(out, " (");
+			names_esc(out, seats, tap->cost);
+			buf_adds(out, ")");
+		}
+		buf_adds(out, "\">");
+	} else if (look == LOOK_GREY) {
+		buf_adds(out, "<g opacity=\"0.45\">");
+	} else {
+		buf_adds(out, "<g>");
+	}
+}
+
+static void part_close(struct buf *out, enum part_look look)
+{
+	buf_adds(out, look == LOOK_TAP ? "</a>" : "</g>");
+}
+
+static const char *part_stroke(enum part_look look, const char *plain)
+{
+	return look == LOOK_CHOSEN ? HIGHLIGHT : look == LOOK_TAP ? OFFERED : plain;
+}
+
+static const char *part_width(enum part_look look)
+{
+	return look == LOOK_CHOSEN ? "3" : look == LOOK_TAP ? "2" : "1";
+}
+
+/* Is the part drawn in place on this board? (Every other offered part is a button in the row of choices.) */
+static int drawn_in_place(const json_t *view, int you, const char *part)
+{
+	static const char *const ship_verbs[] = { "ship-", "dismantle-", "discard-" };
+	const json_t *x;
+	size_t i;
+
+	if (!strncmp(part, "track-", 6))
+		return 1;
+	for (size_t v = 0; v < sizeof(ship_verbs) / sizeof(ship_verbs[0]); v++) {
+		size_t len = strlen(ship_verbs[v]);
+		if (strncmp(part, ship_verbs[v], len))
+			continue;
+		/* ship_row draws the display, the players' ships and drawn ships, and the neutral ships */
+		json_array_foreach(json_object_get(view, "ships"), i, x) {
+			const char *w = str(x, "where");
+			if (strcmp(str(x, "id"), part + len))
+				continue;
+			return !strcmp(w, "display") || !strcmp(w, "neutral") || (w[0] == 'p' && w[1] >= '1' && w[1] <= '9') ||
+			       !strncmp(w, "drawn-p", 7);
+		}
+		return 0;
+	}
+	if (!strncmp(part, "sector-", 7)) {
+		json_array_foreach(json_object_get(view, "sectors"), i, x)
+			if (num(x, "id") == strtoll(part + 7, NULL, 10))
+				return 1;
+		return 0;
+	}
+	if (!strncmp(part, "hub-", 4)) {
+		const json_t *p = json_array_get(json_object_get(view, "players"), (size_t)(you < 0 ? 0 : you));
+		if (you < 0 || strcmp(str(view, "phase"), "hub") || json_is_string(json_object_get(p, "hub")))
+			return 0;
+		json_array_foreach(json_object_get(p, "dealt_hubs"), i, x)
+			if (!strcasecmp(str(x, "id"), part + 4))
+				return 1;
+		return 0;
+	}
+	return 0;
+}
+
+/*
+ * The row of choices at the top of the board while a step is built: each
+ * offered part not drawn in place as a button with what it does and costs,
+ * two to a row, each at least 44 pixels tall.
+ */
+static void choices(struct buf *out, const struct game_tapset *t, const json_t *view, const json_t *seats, int you,
+		    double *y)
+{
+	const double bw = (W - 12) / 2.0, bh = 46;
+	int k = 0;
+
+	if (!t)
+		return;
+	for (int i = 0; i < t->nnext; i++)
+		k += !drawn_in_place(view, you, t->next[i].part);
+	if (!k)
+		return;
+	svg_heading(out, y, W, "Your choices", NULL);
+	k = 0;
+	for (int i = 0; i < t->nnext; i++) {
+		const struct game_tap *tap = &t->next[i];
+		double x = 4 + (k % 2) * (bw + 4), top = *y + (k / 2) * (bh + 4);
+		struct buf l = BUF_INIT;
+		if (drawn_in_place(view, you, tap->part))
+			continue;
+		part_open(out, LOOK_TAP, tap, seats);
+		buf_addf(out, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"6\" fill=\"#eef3fa\" stroke=\"%s\" "
+			      "stroke-width=\"2\"/>", x, top, bw, bh, OFFERED);
+		names_esc(&l, seats, tap->label);
+		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"11\" font-weight=\"700\"", x + 6, top + 18);
+		if ((double)l.len * 11 * SVG_CHAR_W > bw - 12)
+			buf_addf(out, " textLength=\"%g\" lengthAdjust=\"spacingAndGlyphs\"", bw - 12);
+		buf_addf(out, ">%s</text>", l.data);
+		if (tap->cost && *tap->cost) {
+			buf_reset(&l);
+			names_esc(&l, seats, tap->cost);
+			buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"11\" fill=\"%s\"", x + 6, top + 36, OFFERED);
+			if ((double)l.len * 11 * SVG_CHAR_W > bw - 12)
+				buf_addf(out, " textLength=\"%g\" lengthAdjust=\"spacingAndGlyphs\"", bw - 12);
+			buf_addf(out, ">%s</text>", l.data);
+		}
+		buf_release(&l);
+		part_close(out, LOOK_TAP);
+		k++;
+	}
+	*y += ((k + 1) / 2) * (bh + 4) + 4;
+}
+
 /* A quarter: a circle filled with its resident (or empty); a ring marks one placed this turn. */
 static void quarter(struct buf *out, double cx, double cy, double r, char c)
 {
@@ -153,20 +312,40 @@ static void ship_title(struct buf *b, const char *id)
 	}
 }
 
+/* The look of a ship card: its part is the use or draft, the dismantle or the discard of the ship. */
+static enum part_look ship_look(const struct game_tapset *taps, const char *id, const struct game_tap **tap)
+{
+	static const char *const verbs[] = { "ship", "dismantle", "discard" };
+	enum part_look look = LOOK_PLAIN;
+
+	*tap = NULL;
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+		char part[64];
+		snprintf(part, sizeof(part), "%s-%s", verbs[i], id);
+		look = look_of(taps, part, tap);
+		if (look == LOOK_TAP || look == LOOK_CHOSEN)
+			return look;
+	}
+	return look;
+}
+
 static void ship_card(struct buf *out, double x, double y, double w, double h, const json_t *sh, const json_t *seats,
-		      int you)
+		      int you, const struct game_tapset *taps)
 {
 	int used = json_is_true(json_object_get(sh, "used"));
 	const char *where = str(sh, "where"), *type = str(sh, "type");
 	struct buf t = BUF_INIT;
 	int own = you >= 0 && where[0] == 'p' && where[1] - '1' == you && where[2] == '\0';
 	int other = !own && where[0] == 'p' && where[1] >= '1' && where[1] <= '9' && where[2] == '\0';
+	const struct game_tap *tap;
+	enum part_look look = ship_look(taps, str(sh, "id"), &tap);
 
+	part_open(out, look, tap, seats);
 	buf_addf(out, "<g transform=\"translate(%g %g)\"%s>", x, y, used ? " fill=\"#6b7280\"" : "");
-	buf_addf(out, "<rect width=\"%g\" height=\"%g\" rx=\"4\" fill=\"%s\" stroke=\"%s\"/>"
+	buf_addf(out, "<rect width=\"%g\" height=\"%g\" rx=\"4\" fill=\"%s\" stroke=\"%s\" stroke-width=\"%s\"/>"
 		      "<rect width=\"4\" height=\"%g\" rx=\"2\" fill=\"%s\"%s/>",
-		 w, h, used ? "#e3e5e8" : "#fff", used ? "#c3c8cf" : "#9fb3cc", h, type_colour(type),
-		 used ? " opacity=\".45\"" : "");
+		 w, h, used ? "#e3e5e8" : "#fff", part_stroke(look, used ? "#c3c8cf" : "#9fb3cc"), part_width(look), h,
+		 type_colour(type), used ? " opacity=\".45\"" : "");
 	ship_title(&t, str(sh, "id"));
 	svg_text_fit(out, 7, 12, 9.5, w - 10, "font-weight=\"700\"", t.data, t.len);
 	buf_reset(&t);
@@ -193,12 +372,13 @@ static void ship_card(struct buf *out, double x, double y, double w, double h, c
 		svg_text_fit(out, 7, 34, 8.5, w - 10, "fill=\"#1f5fae\" font-weight=\"600\"", t.data, t.len);
 	}
 	buf_adds(out, "</g>");
+	part_close(out, look);
 	buf_release(&t);
 }
 
 /* Ships of one place ("p1", "neutral", "display", "drawn-p2") under a label; nothing when there are none. */
-static void ship_row(struct buf *out, const json_t *view, const json_t *seats, int you, const char *where,
-		     const char *label, int colour, double *y)
+static void ship_row(struct buf *out, const json_t *view, const json_t *seats, int you, const struct game_tapset *taps,
+		     const char *where, const char *label, int colour, double *y)
 {
 	const json_t *ships = json_object_get(view, "ships"), *sh;
 	size_t i, k = 0;
@@ -218,13 +398,14 @@ static void ship_row(struct buf *out, const json_t *view, const json_t *seats, i
 	json_array_foreach(ships, i, sh) {
 		if (strcmp(str(sh, "where"), where))
 			continue;
-		ship_card(out, 4 + (double)(k % 5) * (cw + 3), *y + (double)(k / 5) * (ch + 3), cw, ch, sh, seats, you);
+		ship_card(out, 4 + (double)(k % 5) * (cw + 3), *y + (double)(k / 5) * (ch + 3), cw, ch, sh, seats, you, taps);
 		k++;
 	}
 	*y += (double)((k + 4) / 5) * (ch + 3) + 3;
 }
 
-static void ships(struct buf *out, const json_t *view, const json_t *seats, int you, double *y)
+static void ships(struct buf *out, const json_t *view, const json_t *seats, int you, const struct game_tapset *taps,
+		  double *y)
 {
 	const json_t *players = json_object_get(view, "players"), *p, *deck = json_object_get(view, "deck");
 	size_t i;
@@ -236,7 +417,7 @@ static void ships(struct buf *out, const json_t *view, const json_t *seats, int 
 	buf_addf(out, "<text x=\"6\" y=\"%g\" font-size=\"9\" fill=\"#5b6470\">cost to use it (others' ships: + the owner's fee); "
 		      "dismantled: 6/8/10 metal by level</text>", *y + 8);
 	*y += 13;
-	ship_row(out, view, seats, you, "display", "Draft display", -1, y);
+	ship_row(out, view, seats, you, taps, "display", "Draft display", -1, y);
 	json_array_foreach(players, i, p) {
 		long long s = num(p, "seat");
 		char where[32];
@@ -244,18 +425,19 @@ static void ships(struct buf *out, const json_t *view, const json_t *seats, int 
 		svg_seat_name(&label, seats, s, 0);
 		buf_adds(&label, s == you ? " (you)" : "");
 		snprintf(where, sizeof(where), "p%lld", s + 1);
-		ship_row(out, view, seats, you, where, label.data, svg_seat_colour(s), y);
+		ship_row(out, view, seats, you, taps, where, label.data, svg_seat_colour(s), y);
 		snprintf(where, sizeof(where), "drawn-p%lld", s + 1);
 		buf_adds(&label, ": drawn, keep or discard");
-		ship_row(out, view, seats, you, where, label.data, svg_seat_colour(s), y);
+		ship_row(out, view, seats, you, taps, where, label.data, svg_seat_colour(s), y);
 	}
-	ship_row(out, view, seats, you, "neutral", "Neutral ships", -1, y);
+	ship_row(out, view, seats, you, taps, "neutral", "Neutral ships", -1, y);
 	buf_release(&label);
 }
 
 /* ------------------------------------------------------------------ diplomacy */
 
-static void diplomacy(struct buf *out, const json_t *view, const json_t *seats, double *y)
+static void diplomacy(struct buf *out, const json_t *view, const json_t *seats, const struct game_tapset *taps,
+		      double *y)
 {
 	static const char *const tracks[] = { "dismantle", "construct", "transport", "expedition" };
 	static const char *const lvl3[] = { "metal", "metal", "water", "food" };
@@ -265,18 +447,33 @@ static void diplomacy(struct buf *out, const json_t *view, const json_t *seats, 
 	const double lw = 64, cw = 53, rh = 26;
 	size_t i;
 
-	svg_heading(out, y, W, "Diplomacy", "lobbying to level 1-5: 2 3 4 5 6 GEMs");
-	for (int l = 0; l < 6; l++)
+	svg_heading(out, y, W, "Diplomacy", "an advance costs the GEMs of the level reached");
+	for (int l = 0; l < 6; l++) {
+		const json_t *c = json_array_get(json_object_get(json_object_get(view, "diplomacy_board"), "lobbying_cost"),
+						 (size_t)(l - 1));
+		long long gems = json_is_object(c) ? num(c, "gems") : l + 1;
 		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"8.5\" text-anchor=\"middle\" fill=\"#5b6470\">%s%d"
-			      "<tspan x=\"%g\" dy=\"10\">%s</tspan></text>",
+			      "<tspan x=\"%g\" dy=\"10\">%s</tspan>",
 			 4 + lw + cw * (l + 0.5), *y + 9, l ? "level " : "start ", l, 4 + lw + cw * (l + 0.5),
 			 bonus[l] ? bonus[l] : "resource");
-	*y += 23;
+		if (l)
+			buf_addf(out, "<tspan x=\"%g\" dy=\"10\" fill=\"#1f5fae\" font-weight=\"600\">%lld GEMs</tspan>",
+				 4 + lw + cw * (l + 0.5), gems);
+		buf_adds(out, "</text>");
+	}
+	*y += 33;
 	for (int t = 0; t < 4; t++) {
 		double top = *y + t * (rh + 2);
 		int hot = !strcmp(active, tracks[t]);
-		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"%g\" rx=\"4\" fill=\"%s\" stroke=\"%s\"/>", top, W - 8,
-			 rh, hot ? "#fff4cc" : "#f3f0fa", hot ? "#e0a800" : "#cfc4e6");
+		const struct game_tap *tap;
+		enum part_look look;
+		char part[48];
+		snprintf(part, sizeof(part), "track-%s", tracks[t]);
+		look = look_of(taps, part, &tap);
+		part_open(out, look, tap, seats);
+		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"%g\" rx=\"4\" fill=\"%s\" stroke=\"%s\" "
+			      "stroke-width=\"%s\"/>", top, W - 8, rh, hot ? "#fff4cc" : "#f3f0fa",
+			 part_stroke(look, hot ? "#e0a800" : "#cfc4e6"), part_width(look));
 		buf_addf(out, "<text x=\"8\" y=\"%g\" font-size=\"10\" font-weight=\"700\">%s</text>", top + 11, tracks[t]);
 		buf_addf(out, "<text x=\"8\" y=\"%g\" font-size=\"8\" fill=\"#5b6470\">L3: %s</text>", top + 21, lvl3[t]);
 		for (int l = 0; l < 6; l++) {
@@ -295,11 +492,38 @@ static void diplomacy(struct buf *out, const json_t *view, const json_t *seats, 
 				k++;
 			}
 		}
+		part_close(out, look);
 	}
 	*y += 4 * (rh + 2) + 4;
 }
 
 /* ------------------------------------------------------------------ sectors */
+
+/* What each living quarter of a Sector gives, in one line: "1 food · 2 GEMs · ability · end". */
+static void quarter_gives(struct buf *out, const json_t *sec, double x, double y, double width)
+{
+	const json_t *lq = json_object_get(sec, "living_quarters"), *q;
+	struct buf t = BUF_INIT;
+	size_t i;
+
+	json_array_foreach(lq, i, q) {
+		const char *g = str(q, "gives");
+		const json_t *inc = json_object_get(q, "income");
+		const char *k;
+		json_t *v;
+		if (i)
+			buf_adds(&t, " · ");
+		if (!strcmp(g, "income")) {
+			json_object_foreach((json_t *)inc, k, v)
+				buf_addf(&t, "%lld %s", (long long)json_integer_value(v), !strcmp(k, "gems") ? "GEM" : k);
+		} else {
+			buf_adds(&t, !strcmp(g, "ability") ? "ability" : !strcmp(g, "end_bonus") ? "end" : "-");
+		}
+	}
+	if (t.len)
+		svg_text_fit(out, x, y, 8, width, "fill=\"#1f5fae\"", t.data, t.len);
+	buf_release(&t);
+}
 
 /* A built Sector in a wing: its number, then its quarters. */
 static void sector_row(struct buf *out, double x, double y, double w, const json_t *sec)
@@ -316,8 +540,25 @@ static void sector_row(struct buf *out, double x, double y, double w, const json
 	}
 	buf_addf(out, "</title><text x=\"%g\" y=\"%g\" font-size=\"10\" font-weight=\"700\">%lld</text>", x, y + 4,
 		 num(sec, "id"));
-	for (size_t k = 0; k < n && k < 8; k++)
+	for (size_t k = 0; k < n && k < 8; k++) {
+		const json_t *lq = json_array_get(json_object_get(sec, "living_quarters"), k);
+		const char *g = str(lq, "gives");
+		char t[16] = "";
 		quarter(out, x + 30 + (double)k * step, y, r, q[k]);
+		/* what the quarter gives: 1F food, 2W water, 1M metal, 1G GEM, A ability, E end bonus */
+		if (!strcmp(g, "income")) {
+			const char *key;
+			json_t *v;
+			json_object_foreach(json_object_get(lq, "income"), key, v)
+				snprintf(t, sizeof(t), "%lld%c", (long long)json_integer_value(v),
+					 !strcmp(key, "gems") ? 'G' : (char)(key[0] - 'a' + 'A'));
+		} else if (!strcmp(g, "ability") || !strcmp(g, "end_bonus")) {
+			snprintf(t, sizeof(t), "%c", g[0] == 'a' ? 'A' : 'E');
+		}
+		if (*t)
+			buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"6.5\" text-anchor=\"middle\" fill=\"#1f5fae\">%s</text>",
+				 x + 30 + (double)k * step, y + r + 7, t);
+	}
 	(void)w;
 	buf_adds(out, "</g>");
 }
@@ -335,7 +576,7 @@ static void station(struct buf *out, const json_t *p, const json_t *seats, int y
 	long long s = num(p, "seat");
 	int c = svg_seat_colour(s);
 	const json_t *list = json_object_get(p, "station"), *sec;
-	const double ww = 124, rowh = 15;
+	const double ww = 124, rowh = 22;
 	int rows[3] = { 0, 0, 0 }, maxrows = 1;
 	size_t i;
 	double top = *y, body;
@@ -351,6 +592,17 @@ static void station(struct buf *out, const json_t *p, const json_t *seats, int y
 		      "<text x=\"15\" y=\"%g\" font-size=\"11\" font-weight=\"700\">%s%s: hub ",
 		 top, svg_seat_fill(c), top + 10, t.data, s == you ? " (you)" : "");
 	svg_esc(out, json_is_string(json_object_get(p, "hub")) ? str(p, "hub") : "not chosen");
+	if (json_is_object(json_object_get(p, "hub_info"))) {
+		const json_t *inc = json_object_get(json_object_get(p, "hub_info"), "income");
+		long long per = num(inc, "gems_per_ship"), flat = num(inc, "gems");
+		buf_adds(out, "</text><text x=\"");
+		buf_addf(out, "%d\" y=\"%g\" font-size=\"10\" text-anchor=\"end\" fill=\"#1f5fae\" font-weight=\"600\">income: ",
+			 W - 8, top + 10);
+		if (per)
+			buf_addf(out, "%lld GEM%s per ship%s", per, per == 1 ? "" : "s", flat ? " + " : "");
+		if (flat || !per)
+			buf_addf(out, "%lld GEM%s", flat, flat == 1 ? "" : "s");
+	}
 	buf_adds(out, "</text>");
 	buf_release(&t);
 	*y += 14;
@@ -421,12 +673,16 @@ static void stations(struct buf *out, const json_t *view, const json_t *seats, i
 	size_t i;
 
 	svg_heading(out, y, W, "Stations", "quarters: dashed = placed this turn");
+	buf_addf(out, "<text x=\"6\" y=\"%g\" font-size=\"9\" fill=\"#5b6470\">under each quarter what it gives: F food, W water, "
+		      "M metal, G GEMs, A ability, E end bonus</text>", *y + 8);
+	*y += 13;
 	json_array_foreach(players, i, p)
 		station(out, p, seats, you, y);
 }
 
 /* The display: a column per colour, a band per level; each Sector with its cost and ability. */
-static void display(struct buf *out, const json_t *view, double *y)
+static void display(struct buf *out, const json_t *view, const json_t *seats, const struct game_tapset *taps,
+		    double *y)
 {
 	const json_t *list = json_object_get(view, "sectors"), *sec;
 	const double cw = 124;
@@ -458,16 +714,25 @@ static void display(struct buf *out, const json_t *view, double *y)
 				continue;
 			x = 4 + w * (cw + 4);
 			top = col[w];
-			lines = svg_text_wrap(&body, x + 5, top + 23, 8, cw - 9, 7, "fill=\"#333\"", *ab ? ab : "income only");
+			const struct game_tap *tap;
+			enum part_look look;
+			char part[48];
+			snprintf(part, sizeof(part), "sector-%lld", num(sec, "id"));
+			look = look_of(taps, part, &tap);
+			quarter_gives(&body, sec, x + 5, top + 23, cw - 9);
+			lines = 1 + svg_text_wrap(&body, x + 5, top + 23 + 9.44, 8, cw - 9, 7, "fill=\"#333\"",
+						  *ab ? ab : "income only");
 			h = 18 + lines * 9.44 + 4;
-			buf_addf(out, "<g><rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"5\" fill=\"%s\" stroke=\"%s\"/>"
+			part_open(out, look, tap, seats);
+			buf_addf(out, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"5\" fill=\"%s\" "
+				      "stroke=\"%s\" stroke-width=\"%s\"/>"
 				      "<text x=\"%g\" y=\"%g\" font-size=\"10.5\" font-weight=\"700\">%lld</text>"
 				      "<text x=\"%g\" y=\"%g\" font-size=\"9\" text-anchor=\"end\" fill=\"#1f5fae\" "
 				      "font-weight=\"600\">%lld metal</text>",
-				 x, top, cw, h, wing_fill[w], wing_line[w], x + 5, top + 12, num(sec, "id"), x + cw - 5, top + 12,
-				 num(sec, "cost"));
+				 x, top, cw, h, wing_fill[w], part_stroke(look, wing_line[w]), part_width(look), x + 5, top + 12,
+				 num(sec, "id"), x + cw - 5, top + 12, num(sec, "cost"));
 			buf_add(out, body.data, body.len);
-			buf_adds(out, "</g>");
+			part_close(out, look);
 			buf_release(&body);
 			col[w] = top + h + 3;
 			if (col[w] > bottom)
@@ -507,7 +772,8 @@ static void supply_and_turn(struct buf *out, const json_t *view, double *y)
 }
 
 /* The two hubs dealt to this seat while they choose. */
-static void dealt_hubs(struct buf *out, const json_t *view, int you, double *y)
+static void dealt_hubs(struct buf *out, const json_t *view, const json_t *seats, int you, const struct game_tapset *taps,
+		       double *y)
 {
 	const json_t *p = json_array_get(json_object_get(view, "players"), (size_t)(you < 0 ? 0 : you)), *h;
 	size_t i;
@@ -519,14 +785,24 @@ static void dealt_hubs(struct buf *out, const json_t *view, int you, double *y)
 	json_array_foreach(json_object_get(p, "dealt_hubs"), i, h) {
 		struct buf body = BUF_INIT;
 		int lines = svg_text_wrap(&body, 10, *y + 25, 9, W - 20, 4, "fill=\"#333\"", str(h, "setup"));
+		const struct game_tap *tap;
+		enum part_look look;
+		char part[48];
+		snprintf(part, sizeof(part), "hub-%s", str(h, "id"));
+		for (char *c = part; *c; c++)
+			if (*c >= 'A' && *c <= 'Z')
+				*c = (char)(*c - 'A' + 'a');
+		look = look_of(taps, part, &tap);
 		lines += svg_text_wrap(&body, 10, *y + 25 + lines * 10.6, 9, W - 20, 4, "fill=\"#1b1f24\" font-weight=\"600\"",
 				   str(h, "text"));
-		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"%g\" rx=\"5\" fill=\"#fff\" stroke=\"#9fb3cc\"/>"
-			      "<text x=\"10\" y=\"%g\" font-size=\"11\" font-weight=\"700\">",
-			 *y, W - 8, 20 + lines * 10.6 + 2, *y + 13);
+		part_open(out, look, tap, seats);
+		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"%g\" rx=\"5\" fill=\"#fff\" stroke=\"%s\" "
+			      "stroke-width=\"%s\"/><text x=\"10\" y=\"%g\" font-size=\"11\" font-weight=\"700\">",
+			 *y, W - 8, 20 + lines * 10.6 + 2, part_stroke(look, "#9fb3cc"), part_width(look), *y + 13);
 		svg_esc(out, str(h, "id"));
 		buf_adds(out, "</text>");
 		buf_add(out, body.data, body.len);
+		part_close(out, look);
 		buf_release(&body);
 		*y += 20 + lines * 10.6 + 6;
 	}
@@ -577,15 +853,16 @@ int ssp_board(const struct game_board_in *in, struct buf *out, struct err *err)
 	if (!json_is_object(view))
 		return err_set(err, ERR_INPUT, "the board is drawn from a view object");
 	final_sheet(&body, view, seats, &y);
-	dealt_hubs(&body, view, seat, &y);
+	choices(&body, in->taps, view, seats, seat, &y);
+	dealt_hubs(&body, view, seats, seat, in->taps, &y);
 	scoreboard(&body, view, seats, seat, &y);
 	y += 4;
-	ships(&body, view, seats, seat, &y);
+	ships(&body, view, seats, seat, in->taps, &y);
 	y += 4;
-	diplomacy(&body, view, seats, &y);
+	diplomacy(&body, view, seats, in->taps, &y);
 	y += 2;
 	stations(&body, view, seats, seat, &y);
-	display(&body, view, &y);
+	display(&body, view, seats, in->taps, &y);
 	supply_and_turn(&body, view, &y);
 	buf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %g\" role=\"img\" "
 		      "aria-label=\"Space Station Phoenix board\" font-family=\"system-ui, sans-serif\" fill=\"#1b1f24\">",

@@ -211,4 +211,5 @@ const struct game_ops game_space_station_phoenix = {
 	.bot = ssp_bot,
 	.board = ssp_board,
 	.describe = ssp_describe,
+	.picks = ssp_picks,
 };

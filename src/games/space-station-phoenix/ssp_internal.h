@@ -189,6 +189,9 @@ int ssp_bot_choose(const struct ssp_state *st, int seat, int level, struct rng *
 int ssp_story_describe(const struct ssp_state *before, const struct ssp_state *after, const struct ssp_move *m,
 		       int seat, const json_t *seats, struct buf *out);
 
+/* ssp_picks.c: a legal step cut into the board parts a player taps (game_ops.picks) */
+int ssp_picks(const void *state, int seat, const void *move, struct game_pick *out, int max, struct err *err);
+
 /* ssp_board.c: the board as SVG, drawn from the view (game_ops.board) */
 int ssp_board(const struct game_board_in *in, struct buf *out, struct err *err);
 

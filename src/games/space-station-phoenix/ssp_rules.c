@@ -1307,6 +1307,10 @@ static int step_transport(struct ssp_state *st, int p, struct ssp_task *t, const
 	case MV_TRADE:
 		if (m->a < 0 || m->a > 2 || m->b < 0 || m->b > 2 || m->c < 0 || m->c > 2)
 			return err_set(err, ERR_ILLEGAL, "trade: resources are food, water and metal");
+		/* trading for one of the resources given only loses the other: never a choice worth offering */
+		if (m->c == m->a || m->c == m->b)
+			return err_set(err, ERR_ILLEGAL, "trade: %s and %s for %s gives back what it takes; trade for a resource "
+				       "you do not give", res_name[m->a], res_name[m->b], res_name[m->c]);
 		if (m->a == m->b ? r[m->a] < 2 : (r[m->a] < 1 || r[m->b] < 1))
 			return err_set(err, ERR_ILLEGAL, "trade: you need %s and %s to pay (you have %d food, %d water, %d metal)",
 				       res_name[m->a], res_name[m->b], r[0], r[1], r[2]);

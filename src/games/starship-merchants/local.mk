@@ -11,7 +11,8 @@ libturnpost_a_SOURCES += \
 	src/games/starship-merchants/sm_view.c \
 	src/games/starship-merchants/sm_bot.c \
 	src/games/starship-merchants/sm_board.c \
-	src/games/starship-merchants/sm_story.c
+	src/games/starship-merchants/sm_story.c \
+	src/games/starship-merchants/sm_picks.c
 
 check_PROGRAMS += tests/games/starship-merchants/test_sm_rules tests/games/starship-merchants/test_sm_props
 tests_games_starship_merchants_test_sm_rules_SOURCES = \
@@ -23,6 +24,7 @@ EXTRA_DIST += tests/games/starship-merchants/cases
 tests_games_starship_merchants_test_sm_props_SOURCES = \
 	tests/games/starship-merchants/test_sm_props.c \
 	tests/games/starship-merchants/sm_testlib.c tests/games/starship-merchants/sm_testlib.h \
+	tests/games/picks_check.c tests/games/picks_check.h \
 	tests/cunit_main.c tests/testutil.h
 tests_games_starship_merchants_test_sm_props_LDADD = $(TEST_LDADD)
 

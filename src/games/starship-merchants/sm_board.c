@@ -3,6 +3,7 @@
 #include "games/starship-merchants/sm_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/svg.h"
@@ -67,26 +68,230 @@ static double chips(struct buf *out, double x, double y, const json_t *counts, c
 	return x;
 }
 
+/* ------------------------------------------------------------------ taps */
+
+/* How a part is drawn: offered (a link), chosen, greyed while choosing, or plain (nothing being built). */
+enum part_look { LOOK_PLAIN, LOOK_TAP, LOOK_CHOSEN, LOOK_GREY };
+
+#define HIGHLIGHT "#e0a800"
+#define OFFERED "#1f5fae"
+
+static enum part_look look_of(const struct game_tapset *t, const char *part, const struct game_tap **tap)
+{
+	*tap = NULL;
+	if (!t)
+		return LOOK_PLAIN;
+	for (int i = 0; i < t->nchosen; i++)
+		if (!strcmp(t->chosen[i], part))
+			return LOOK_CHOSEN;
+	return (*tap = game_tap_find(t, part)) ? LOOK_TAP : LOOK_GREY;
+}
+
+/* text with GAME_NAME_MARK and a seat's digit replaced by the seat's name, escaped. */
+static void names_esc(struct buf *out, const json_t *seats, const char *text)
+{
+	for (; *text; text++) {
+		if (*text == GAME_NAME_MARK && text[1] >= '0' && text[1] < '0' + GAME_MAX_SEATS) {
+			svg_seat_name(out, seats, text[1] - '0', 0);
+			text++;
+		} else {
+			char c[2] = { *text, '\0' };
+			svg_esc(out, c);
+		}
+	}
+}
+
+/* Open a part: a link named by what the tap does and costs when offered, a greyed group while choosing. */
+static void part_open(struct buf *out, enum part_look look, const struct game_tap *tap, const json_t *seats)
+{
+	if (look == LOOK_TAP) {
+		buf_adds(out, "<a class=\"tap\" href=\"");
+		svg_esc(out, tap->href);
+		buf_adds(out, "\" aria-label=\"");
+		names_esc(out, seats, tap->label);
+		if (tap->cost && *tap->cost) {
+			buf_adds(out, " (");
+			names_esc(out, seats, tap->cost);
+			buf_adds(out, ")");
+		}
+		buf_adds(out, "\">");
+	} else if (look == LOOK_GREY) {
+		buf_adds(out, "<g opacity=\"0.45\">");
+	} else {
+		buf_adds(out, "<g>");
+	}
+}
+
+static void part_close(struct buf *out, enum part_look look)
+{
+	buf_adds(out, look == LOOK_TAP ? "</a>" : "</g>");
+}
+
+static const char *part_stroke(enum part_look look, const char *plain)
+{
+	return look == LOOK_CHOSEN ? HIGHLIGHT : look == LOOK_TAP ? OFFERED : plain;
+}
+
+static const char *part_width(enum part_look look)
+{
+	return look == LOOK_CHOSEN ? "3" : look == LOOK_TAP ? "2" : "1";
+}
+
+/* The slug is in the list of cards (an array of objects with "slug"). */
+static int has_slug(const json_t *list, const char *slug)
+{
+	const json_t *c;
+	size_t i;
+
+	json_array_foreach(list, i, c)
+		if (!strcmp(str(c, "slug"), slug))
+			return 1;
+	return 0;
+}
+
+/* Is the part drawn in place on this board? (Every other offered part is a button in the row of choices.) */
+static int drawn_in_place(const json_t *view, const char *part)
+{
+	static const char *const ship_verbs[] = { "ship-", "run-ship-", "repay-ship-" };
+	const json_t *m = json_object_get(view, "market"), *p, *sh;
+	long long you = json_is_integer(json_object_get(view, "you")) ? num(view, "you") : -1;
+	size_t i, k;
+
+	if (!strncmp(part, "card-", 5))
+		return has_slug(json_object_get(m, "cards"), part + 5) || has_slug(json_object_get(m, "refineries"), part + 5);
+	if (!strncmp(part, "dest-", 5))
+		return has_slug(json_object_get(json_object_get(view, "belt"), "destinations"), part + 5);
+	if (!strncmp(part, "transfer-", 9))
+		return has_slug(json_object_get(json_object_get(view, "salvage"), "cards"), part + 9);
+	json_array_foreach(json_object_get(view, "seats"), i, p) {
+		if (num(p, "seat") != you)
+			continue;
+		if (!strcmp(part, "act-stay") || !strcmp(part, "act-move")) {
+			for (int q = 0; q < 4; q++)
+				if (!strcmp(str(p, "place"), places[q]))
+					return 1;
+			return 0;
+		}
+		for (size_t v = 0; v < sizeof(ship_verbs) / sizeof(ship_verbs[0]); v++) {
+			size_t len = strlen(ship_verbs[v]);
+			if (strncmp(part, ship_verbs[v], len))
+				continue;
+			json_array_foreach(json_object_get(p, "ships"), k, sh)
+				if (num(sh, "no") == strtoll(part + len, NULL, 10))
+					return 1;
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The row of choices at the top of the board while a step is built: each
+ * offered part not drawn in place as a button with what it does and costs,
+ * two to a row, each at least 44 pixels tall.
+ */
+static void choices(struct buf *out, const struct game_tapset *t, const json_t *view, const json_t *seats, double *y)
+{
+	const double bw = (W - 12) / 2.0, bh = 46;
+	int k = 0;
+
+	if (!t)
+		return;
+	for (int i = 0; i < t->nnext; i++)
+		k += !drawn_in_place(view, t->next[i].part);
+	if (!k)
+		return;
+	svg_heading(out, y, W, "Your choices", NULL);
+	k = 0;
+	for (int i = 0; i < t->nnext; i++) {
+		const struct game_tap *tap = &t->next[i];
+		double x = 4 + (k % 2) * (bw + 4), top = *y + (k / 2) * (bh + 4);
+		struct buf l = BUF_INIT;
+		if (drawn_in_place(view, tap->part))
+			continue;
+		part_open(out, LOOK_TAP, tap, seats);
+		buf_addf(out, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"6\" fill=\"#eef3fa\" stroke=\"%s\" "
+			      "stroke-width=\"2\"/>", x, top, bw, bh, OFFERED);
+		names_esc(&l, seats, tap->label);
+		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"11\" font-weight=\"700\"", x + 6, top + 18);
+		if ((double)l.len * 11 * SVG_CHAR_W > bw - 12)
+			buf_addf(out, " textLength=\"%g\" lengthAdjust=\"spacingAndGlyphs\"", bw - 12);
+		buf_addf(out, ">%s</text>", l.data);
+		if (tap->cost && *tap->cost) {
+			buf_reset(&l);
+			names_esc(&l, seats, tap->cost);
+			buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"11\" fill=\"%s\"", x + 6, top + 36, OFFERED);
+			if ((double)l.len * 11 * SVG_CHAR_W > bw - 12)
+				buf_addf(out, " textLength=\"%g\" lengthAdjust=\"spacingAndGlyphs\"", bw - 12);
+			buf_addf(out, ">%s</text>", l.data);
+		}
+		buf_release(&l);
+		part_close(out, LOOK_TAP);
+		k++;
+	}
+	*y += ((k + 1) / 2) * (bh + 4) + 4;
+}
+
 /* ------------------------------------------------------------------ the circuit */
 
-static void circuit(struct buf *out, const json_t *view, const json_t *seats, double *y)
+/* The first letter of seat's name (a whole UTF-8 character), escaped: what the seat's token shows. */
+static void initial(struct buf *out, const json_t *seats, long long seat)
+{
+	struct buf n = BUF_INIT;
+	size_t len = 1;
+
+	svg_seat_name(&n, seats, seat, 1);
+	while (len < n.len && ((unsigned char)n.data[len] & 0xc0) == 0x80)
+		len++;
+	if (n.len) {
+		char c[8] = "";
+		memcpy(c, n.data, len < sizeof(c) ? len : sizeof(c) - 1);
+		svg_esc(out, c);
+	}
+	buf_release(&n);
+}
+
+static void circuit(struct buf *out, const json_t *view, const json_t *seats, const struct game_tapset *taps,
+		    double *y)
 {
 	const json_t *ps = json_object_get(view, "seats"), *p;
 	const double bw = (W - 8 - 14) / 2.0, bh = 44;
 	/* clockwise round a square: Shipyard top left, Market top right, Belt bottom right, Dock bottom left */
 	static const int col[] = { 0, 1, 1, 0 }, row[] = { 0, 0, 1, 1 };
 	long long turn = json_is_integer(json_object_get(view, "turn")) ? num(view, "turn") : -1;
+	long long you = json_is_integer(json_object_get(view, "you")) ? num(view, "you") : -1;
+	int here = -1;
 	size_t i;
 	char right[64];
+
+	/* where you are: staying acts there, moving acts in the next quadrant */
+	json_array_foreach(ps, i, p)
+		if (num(p, "seat") == you)
+			for (int q = 0; q < 4; q++)
+				if (!strcmp(str(p, "place"), places[q]))
+					here = q;
 
 	snprintf(right, sizeof(right), "Mark %lld era · %lld turns played", num(view, "era"), num(view, "turns_played"));
 	svg_heading(out, y, W, "The circuit", right);
 	for (int q = 0; q < 4; q++) {
 		double x = 4 + col[q] * (bw + 14), top = *y + row[q] * (bh + 12);
 		int k = 0;
-		buf_addf(out, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"8\" fill=\"#eef3fa\" stroke=\"#9fb3cc\"/>"
-			      "<text x=\"%g\" y=\"%g\" font-size=\"11\" font-weight=\"700\">%d. %s</text>",
-			 x, top, bw, bh, x + 7, top + 14, q + 1, places[q]);
+		const struct game_tap *tap = NULL;
+		enum part_look look = LOOK_PLAIN;
+		if (here >= 0 && q == here)
+			look = look_of(taps, "act-stay", &tap);
+		else if (here >= 0 && q == (here + 1) % 4)
+			look = look_of(taps, "act-move", &tap);
+		else if (taps)
+			look = LOOK_GREY;
+		part_open(out, look, tap, seats);
+		buf_addf(out, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"8\" fill=\"#eef3fa\" stroke=\"%s\" "
+			      "stroke-width=\"%s\"/><text x=\"%g\" y=\"%g\" font-size=\"11\" font-weight=\"700\">%d. %s</text>",
+			 x, top, bw, bh, part_stroke(look, "#9fb3cc"), part_width(look), x + 7, top + 14, q + 1, places[q]);
+		if (tap)
+			buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"11\" text-anchor=\"end\" fill=\"%s\" "
+				      "font-weight=\"700\">%s</text>", x + bw - 7, top + 14, OFFERED,
+				 !strcmp(tap->part, "act-stay") ? "stay here" : "move here");
 		json_array_foreach(ps, i, p) {
 			long long s = num(p, "seat");
 			int c = svg_seat_colour(s);
@@ -95,11 +300,14 @@ static void circuit(struct buf *out, const json_t *view, const json_t *seats, do
 			buf_adds(out, "<g><title>");
 			svg_seat_name(out, seats, s, 0);
 			buf_addf(out, "</title><circle cx=\"%g\" cy=\"%g\" r=\"%s\" fill=\"%s\" stroke=\"%s\" stroke-width=\"2\"/>"
-				      "<text x=\"%g\" y=\"%g\" font-size=\"10\" font-weight=\"700\" text-anchor=\"middle\" fill=\"%s\">%lld</text></g>",
+				      "<text x=\"%g\" y=\"%g\" font-size=\"10\" font-weight=\"700\" text-anchor=\"middle\" fill=\"%s\">",
 				 x + 16 + k * 22, top + 30, s == turn ? "9.5" : "8", svg_seat_fill(c), s == turn ? "#1b1f24" : "#fff",
-				 x + 16 + k * 22, top + 33.5, svg_seat_ink(c), s + 1);
+				 x + 16 + k * 22, top + 33.5, svg_seat_ink(c));
+			initial(out, seats, s);
+			buf_adds(out, "</text></g>");
 			k++;
 		}
+		part_close(out, look);
 	}
 	/* arrows between the quadrants, clockwise */
 	buf_addf(out, "<g fill=\"#5b6470\" font-size=\"13\" text-anchor=\"middle\">"
@@ -160,7 +368,8 @@ static void shipyard(struct buf *out, const json_t *view, double *y)
 }
 
 /* Cards (market, refineries, destinations) two to a row: name, cost, effect. */
-static void cards(struct buf *out, const json_t *list, const char *cost_unit, int dim, double *y)
+static void cards(struct buf *out, const json_t *list, const char *cost_unit, int dim, const char *prefix,
+		  const json_t *seats, const struct game_tapset *taps, double *y)
 {
 	const json_t *c;
 	size_t n = json_array_size(list);
@@ -179,9 +388,16 @@ static void cards(struct buf *out, const json_t *list, const char *cost_unit, in
 		}
 		for (size_t k = 0; k < 2 && r * 2 + k < n; k++) {
 			double x = 4 + (double)k * (w + 4);
+			const struct game_tap *tap;
+			enum part_look look;
+			char part[64];
 			c = json_array_get(list, r * 2 + k);
-			buf_addf(out, "<g%s><rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"6\" fill=\"#fff\" stroke=\"#9fb3cc\"/>",
-				 dim ? " opacity=\".55\"" : "", x, *y, w, h);
+			snprintf(part, sizeof(part), "%s%s", prefix, str(c, "slug"));
+			look = look_of(taps, part, &tap);
+			part_open(out, look, tap, seats);
+			buf_addf(out, "<g%s><rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"6\" fill=\"#fff\" stroke=\"%s\" "
+				      "stroke-width=\"%s\"/>", dim ? " opacity=\".55\"" : "", x, *y, w, h, part_stroke(look, "#9fb3cc"),
+				 part_width(look));
 			svg_text_fit(out, x + 7, *y + 13, 10.5, w - 60, "font-weight=\"700\"", str(c, "name"), strlen(str(c, "name")));
 			buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"10\" text-anchor=\"end\" fill=\"#1f5fae\" font-weight=\"700\">"
 				      "%lld %s</text>",
@@ -196,6 +412,7 @@ static void cards(struct buf *out, const json_t *list, const char *cost_unit, in
 			buf_adds(out, "</text>");
 			buf_add(out, body[k].data, body[k].len);
 			buf_adds(out, "</g>");
+			part_close(out, look);
 		}
 		buf_release(&body[0]);
 		buf_release(&body[1]);
@@ -203,7 +420,7 @@ static void cards(struct buf *out, const json_t *list, const char *cost_unit, in
 	}
 }
 
-static void market(struct buf *out, const json_t *view, double *y)
+static void market(struct buf *out, const json_t *view, const json_t *seats, const struct game_tapset *taps, double *y)
 {
 	const json_t *m = json_object_get(view, "market");
 	char right[64];
@@ -211,14 +428,14 @@ static void market(struct buf *out, const json_t *view, double *y)
 
 	snprintf(right, sizeof(right), "deck %lld · refinery deck %lld", num(m, "deck"), num(m, "refinery_deck"));
 	svg_heading(out, y, W, "2. Market", right);
-	cards(out, json_object_get(m, "cards"), "cr", 0, y);
+	cards(out, json_object_get(m, "cards"), "cr", 0, "card-", seats, taps, y);
 	buf_addf(out, "<text x=\"6\" y=\"%g\" font-size=\"10.5\" font-weight=\"600\">Refineries%s</text>", *y + 10,
 		 open ? " (for all your ships)" : ": on sale once a player has left the Dock");
 	*y += 14;
-	cards(out, json_object_get(m, "refineries"), "cr", !open, y);
+	cards(out, json_object_get(m, "refineries"), "cr", !open, "card-", seats, taps, y);
 }
 
-static void belt(struct buf *out, const json_t *view, double *y)
+static void belt(struct buf *out, const json_t *view, const json_t *seats, const struct game_tapset *taps, double *y)
 {
 	const json_t *b = json_object_get(view, "belt"), *k, *run = json_object_get(view, "run");
 	size_t i;
@@ -255,12 +472,30 @@ static void belt(struct buf *out, const json_t *view, double *y)
 	buf_addf(out, "<text x=\"6\" y=\"%g\" font-size=\"10.5\" font-weight=\"600\">Destinations (cost in energy)</text>",
 		 *y + 10);
 	*y += 14;
-	cards(out, json_object_get(b, "destinations"), "energy", 0, y);
+	cards(out, json_object_get(b, "destinations"), "energy", 0, "dest-", seats, taps, y);
 }
 
 /* ------------------------------------------------------------------ players */
 
-static void ship_box(struct buf *out, const json_t *sh, int running, double *y)
+/* The look of your ship numbered no: its part is a card's ship, the run, or the repayment. */
+static enum part_look ship_look(const struct game_tapset *taps, long long no, const struct game_tap **tap)
+{
+	static const char *const verbs[] = { "ship", "run-ship", "repay-ship" };
+	enum part_look look = LOOK_PLAIN;
+
+	*tap = NULL;
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+		char part[48];
+		snprintf(part, sizeof(part), "%s-%lld", verbs[i], no);
+		look = look_of(taps, part, tap);
+		if (look == LOOK_TAP || look == LOOK_CHOSEN)
+			return look;
+	}
+	return look;
+}
+
+static void ship_box(struct buf *out, const json_t *sh, int running, int mine, const json_t *seats,
+		     const struct game_tapset *taps, double *y)
 {
 	const json_t *gear = json_object_get(sh, "gear"), *g;
 	long long load = 0, cap = num(sh, "capacity");
@@ -273,9 +508,14 @@ static void ship_box(struct buf *out, const json_t *sh, int running, double *y)
 
 	json_object_foreach(json_object_get(sh, "cargo"), k, v)
 		load += (long long)json_integer_value(v);
+	const struct game_tap *tap = NULL;
+	enum part_look look = mine ? ship_look(taps, num(sh, "no"), &tap) : taps ? LOOK_GREY : LOOK_PLAIN;
+
 	h = 33 + (json_array_size(gear) || json_is_string(json_object_get(sh, "pilot")) ? 12 : 0);
-	buf_addf(out, "<rect x=\"14\" y=\"%g\" width=\"%d\" height=\"%g\" rx=\"5\" fill=\"%s\" stroke=\"%s\"%s/>", top, W - 20,
-		 h, obsolete ? "#eceef1" : "#fff", running ? "#e0a800" : "#c5d3e6", running ? " stroke-width=\"2\"" : "");
+	part_open(out, look, tap, seats);
+	buf_addf(out, "<rect x=\"14\" y=\"%g\" width=\"%d\" height=\"%g\" rx=\"5\" fill=\"%s\" stroke=\"%s\" stroke-width=\"%s\"/>",
+		 top, W - 20, h, obsolete ? "#eceef1" : "#fff", part_stroke(look, running ? "#e0a800" : "#c5d3e6"),
+		 look == LOOK_PLAIN || look == LOOK_GREY ? (running ? "2" : "1") : part_width(look));
 	buf_addf(&t, "Ship %lld · Mark %lld %s", num(sh, "no"), num(sh, "mark"), str(sh, "type"));
 	svg_text_fit(out, 20, top + 13, 10.5, 150, "font-weight=\"700\"", t.data, t.len);
 	buf_reset(&t);
@@ -311,11 +551,13 @@ static void ship_box(struct buf *out, const json_t *sh, int running, double *y)
 		buf_addf(&t, "%s%s", t.len ? (i ? ", " : " · gear ") : (i ? ", " : "gear "), json_string_value(g));
 	if (t.len)
 		svg_text_fit(out, 20, top + 40, 9, W - 40, "fill=\"#333\"", t.data, t.len);
+	part_close(out, look);
 	buf_release(&t);
 	*y += h + 3;
 }
 
-static void players(struct buf *out, const json_t *view, const json_t *seats, double *y)
+static void players(struct buf *out, const json_t *view, const json_t *seats, const struct game_tapset *taps,
+		    double *y)
 {
 	const json_t *ps = json_object_get(view, "seats"), *p, *sh, *c;
 	long long you = json_is_integer(json_object_get(view, "you")) ? num(view, "you") : -1;
@@ -378,14 +620,16 @@ static void players(struct buf *out, const json_t *view, const json_t *seats, do
 			*y += 14;
 		}
 		json_array_foreach(json_object_get(p, "ships"), k, sh)
-			ship_box(out, sh, s == turn && json_is_object(run) && num(run, "ship") == num(sh, "no"), y);
+			ship_box(out, sh, s == turn && json_is_object(run) && num(run, "ship") == num(sh, "no"), s == you, seats,
+				 taps, y);
 		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"2\" height=\"%g\" fill=\"%s\"/>", top + 16, *y - top - 16,
 			 svg_seat_fill(col));
 		*y += 8;
 	}
 }
 
-static void salvage(struct buf *out, const json_t *view, double *y)
+static void salvage(struct buf *out, const json_t *view, const json_t *seats, const struct game_tapset *taps,
+		    double *y)
 {
 	const json_t *sv = json_object_get(view, "salvage");
 	char right[64];
@@ -394,7 +638,7 @@ static void salvage(struct buf *out, const json_t *view, double *y)
 		return;
 	snprintf(right, sizeof(right), "keep %lld pilot(s), %lld gear at cost", num(sv, "pilots"), num(sv, "gear"));
 	svg_heading(out, y, W, "Salvage from scrapped ships", right);
-	cards(out, json_object_get(sv, "cards"), "cr", 0, y);
+	cards(out, json_object_get(sv, "cards"), "cr", 0, "transfer-", seats, taps, y);
 }
 
 static void result(struct buf *out, const json_t *view, const json_t *seats, double *y)
@@ -425,12 +669,13 @@ int sm_board(const struct game_board_in *in, struct buf *out, struct err *err)
 	if (!json_is_object(view))
 		return err_set(err, ERR_INPUT, "the board is drawn from a view object");
 	result(&body, view, seats, &y);
-	circuit(&body, view, seats, &y);
-	salvage(&body, view, &y);
+	choices(&body, in->taps, view, seats, &y);
+	circuit(&body, view, seats, in->taps, &y);
+	salvage(&body, view, seats, in->taps, &y);
 	shipyard(&body, view, &y);
-	market(&body, view, &y);
-	belt(&body, view, &y);
-	players(&body, view, seats, &y);
+	market(&body, view, seats, in->taps, &y);
+	belt(&body, view, seats, in->taps, &y);
+	players(&body, view, seats, in->taps, &y);
 	buf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %g\" role=\"img\" "
 		      "aria-label=\"Starship Merchants board\" font-family=\"system-ui, sans-serif\" fill=\"#1b1f24\">",
 		 W, (double)(int)(y + 4));

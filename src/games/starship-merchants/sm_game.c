@@ -180,4 +180,5 @@ const struct game_ops game_starship_merchants = {
 	.bot = sm_bot,
 	.board = sm_board,
 	.describe = sm_describe,
+	.picks = sm_picks,
 };

@@ -240,6 +240,9 @@ int sm_bot_choose(const struct sm_state *s, int seat, int level, struct rng *rng
 int sm_story_describe(const struct sm_state *before, const struct sm_state *after, const struct sm_move *m, int seat,
 		      const json_t *seats, struct buf *out);
 
+/* sm_picks.c: a legal step cut into the board parts a player taps (game_ops.picks) */
+int sm_picks(const void *state, int seat, const void *move, struct game_pick *out, int max, struct err *err);
+
 /* sm_board.c: the board as SVG, drawn from the view (game_ops.board) */
 int sm_board(const struct game_board_in *in, struct buf *out, struct err *err);
 

@@ -6,6 +6,7 @@
 
 #include <CUnit/CUnit.h>
 
+#include "games/picks_check.h"
 #include "ssp_testlib.h"
 #include "testutil.h"
 #include "util/banned.h"
@@ -416,6 +417,64 @@ static void test_ssp__greedy_beats_random(void)
 	CU_ASSERT(wins * 10 >= games * 7);
 }
 
+/*
+ * Taps on the board (game_ops.picks): on positions of random and greedy
+ * games every legal step is cut into well-formed parts, no two alike, and
+ * the board draws what is offered; a few cuts by name.
+ */
+static void test_ssp__picks(void)
+{
+	int faults = 0, games = env_int("SSP_PICKS_GAMES", 4), trades = 0;
+
+	for (int g = 0; g < games; g++) {
+		struct rng r, b;
+		int n = 2 + g % 3;
+		struct ssp_state *st = t_new(n, option_sets[g % 4], 9100 + (uint64_t)g, &r);
+		rng_seed(&b, 17 + (uint64_t)g);
+		for (int steps = 0; !ssp_rules_over(st) && steps < 3000 && faults < 10; steps++) {
+			struct game_pending p;
+			void *m = NULL;
+			struct err e = { 0 };
+			int seat = 0;
+			G->pending(st, &p);
+			while (!(p.seats & (1u << seat)))
+				seat++;
+			if (steps % 5 == 0 || strcmp(p.kind, "turn"))
+				faults += picks_check(G, st, seat, n);
+			if (!strcmp(p.kind, "transport")) {
+				struct game_pick last;
+				char parts[128];
+				/* a trade is two taps, the pair given then the resource got, priced on the second */
+				if (picks_of(G, st, seat, "trade food water for metal", parts, sizeof(parts), &last) == 0) {
+					ASSERT_STR_EQ(parts, "give-food-water get-metal");
+					/* priced when the player can pay */
+					if (st->pl[seat].res[SSP_FOOD] && st->pl[seat].res[SSP_WATER]) {
+						ASSERT_STR_EQ(last.cost, "pay 1 food, 1 water: +1 metal");
+						trades++;
+					}
+				}
+				/* one that gives back what it takes is no choice at all */
+				if (G->parse(st, seat, "trade food water for food", &m, &e) == 0) {
+					struct ssp_state copy = *st;
+					CU_ASSERT_EQUAL(G->apply(&copy, seat, m, &r, &e), ERR_ILLEGAL);
+					CU_ASSERT(strstr(e.msg, "gives back what it takes") != NULL);
+					G->move_free(m);
+					m = NULL;
+				}
+			}
+			if (G->bot(st, seat, g % 2, &b, &m, &e) < 0 || G->apply(st, seat, m, &r, &e) < 0) {
+				CU_FAIL("bot move refused");
+				G->move_free(m);
+				break;
+			}
+			G->move_free(m);
+		}
+		free(st);
+	}
+	CU_ASSERT_EQUAL(faults, 0);
+	CU_ASSERT(trades > 0);
+}
+
 static CU_TestInfo play_cases[] = {
 	{ "test_ssp__bot_games_2p", test_ssp__bot_games_2p },
 	{ "test_ssp__bot_games_3p", test_ssp__bot_games_3p },
@@ -424,6 +483,7 @@ static CU_TestInfo play_cases[] = {
 	{ "test_ssp__replay_snapshots", test_ssp__replay_snapshots },
 	{ "test_ssp__greedy_beats_random", test_ssp__greedy_beats_random },
 	{ "test_ssp__greedy_games_end_by_rulebook", test_ssp__greedy_games_end_by_rulebook },
+	{ "test_ssp__picks", test_ssp__picks },
 	CU_TEST_INFO_NULL,
 };
 

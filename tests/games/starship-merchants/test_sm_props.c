@@ -6,6 +6,7 @@
 
 #include "games/starship-merchants/sm_internal.h"
 #include "games/starship-merchants/starship_merchants.h"
+#include "games/picks_check.h"
 #include "sm_testlib.h"
 #include "testutil.h"
 
@@ -352,6 +353,45 @@ static void test_sm_props__replay_roundtrip(void)
 	}
 }
 
+/*
+ * Taps on the board (game_ops.picks): on positions of mixed games every
+ * legal step is cut into well-formed parts, no two alike, and the board
+ * draws what is offered; stay and move are the quadrants of the circuit.
+ */
+static void test_sm_props__picks(void)
+{
+	const struct game_ops *g = &game_starship_merchants;
+	int faults = 0, turns = 0;
+
+	for (int k = 0; k < 4; k++) {
+		struct rng r, br;
+		int n = 2 + k % 3, steps = 0;
+		struct sm_state *s = t_new(n, 7300 + (uint64_t)k, &r);
+
+		rng_seed(&br, 99 + (uint64_t)k);
+		while (s->phase != SM_PH_OVER && steps++ < 4000 && faults < 10) {
+			struct sm_move m;
+			struct err e = { 0 };
+			if (steps % 3 == 0 || s->phase != SM_PH_START)
+				faults += picks_check(g, s, s->cur, n);
+			if (s->phase == SM_PH_START) {
+				char parts[64];
+				CU_ASSERT_EQUAL(picks_of(g, s, s->cur, "stay", parts, sizeof(parts), NULL), 0);
+				ASSERT_STR_EQ(parts, "act-stay");
+				turns++;
+			}
+			if (sm_bot_choose(s, s->cur, mixed_level(&br, s->cur, 20), &br, &m, &e) ||
+			    sm_rules_apply(s, s->cur, &m, &r, &e) < 0) {
+				CU_FAIL("bot step refused");
+				break;
+			}
+		}
+		free(s);
+	}
+	CU_ASSERT_EQUAL(faults, 0);
+	CU_ASSERT(turns > 0);
+}
+
 int tests_register(void)
 {
 	static CU_TestInfo cases[] = {
@@ -361,6 +401,7 @@ int tests_register(void)
 	{ "test_sm_props__seat_balance", test_sm_props__seat_balance },
 		{ "test_sm_props__legal_apply_equivalence", test_sm_props__legal_apply_equivalence },
 		{ "test_sm_props__replay_roundtrip", test_sm_props__replay_roundtrip },
+		{ "test_sm_props__picks", test_sm_props__picks },
 		CU_TEST_INFO_NULL,
 	};
 

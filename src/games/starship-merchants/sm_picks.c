@@ -1,0 +1,233 @@
+/* games/starship-merchants/sm_picks.c: a Starship Merchants step cut into the board parts a player taps */
+/* SPDX-License-Identifier: MIT */
+#include "games/starship-merchants/sm_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/banned.h"
+
+/*
+ * The parts sm_board.c draws (struct game_pick.part):
+ *   act-stay, act-move, act-pass   where to act this turn (the quadrants' row)
+ *   card-<slug>                    a card of the Market display: buy it
+ *   ship-<n>                       your ship n: the ship a bought or transferred card goes on
+ *   run-ship-<n>, repay-ship-<n>   your ship n: run it in the Belt, repay its loans
+ *   dest-<slug>                    a destination in the Belt: end the run there, or replace it
+ *   anything else                  a button in the board's row of choices: buy-tug, lease-scout,
+ *                                  replace-<slug> then and-<slug> (two Market cards, or one destination),
+ *                                  pickup-cobalt then from-local,
+ *                                  claim-iridium, act-explore, act-load, act-leave, aside-<slug>,
+ *                                  transfer-<slug>, act-end-game, act-done
+ * The action comes first (the card, the ship, the token), then its choices.
+ */
+
+struct cut {
+	struct game_pick *out;
+	int n, max, over;
+};
+
+static struct game_pick *add(struct cut *c, const char *fmt, ...)
+{
+	struct game_pick *p;
+	va_list ap;
+
+	if (c->n >= c->max) {
+		c->over = 1;
+		return NULL;
+	}
+	p = &c->out[c->n++];
+	memset(p, 0, sizeof(*p));
+	va_start(ap, fmt);
+	vsnprintf(p->part, sizeof(p->part), fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+static void label(struct game_pick *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!p)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(p->label, sizeof(p->label), fmt, ap);
+	va_end(ap);
+}
+
+static void cost(struct game_pick *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!p)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(p->cost, sizeof(p->cost), fmt, ap);
+	va_end(ap);
+}
+
+static const char *type_name(int t)
+{
+	static const char *const names[SM_NTYPES] = { "Scout", "Tug" };
+
+	return t >= 0 && t < SM_NTYPES ? names[t] : "ship";
+}
+
+/* The ship numbered no of seat, as words: "your Tug 2 (Mark 1)". */
+static void ship_words(const struct sm_state *s, int seat, int no, char *out, size_t size)
+{
+	const struct sm_player *pl = &s->p[seat];
+
+	for (int i = 0; i < pl->nships; i++)
+		if (pl->ships[i].no == no) {
+			snprintf(out, size, "your %s %d (Mark %d)", type_name(pl->ships[i].type), no, pl->ships[i].mark);
+			return;
+		}
+	snprintf(out, size, "your ship %d", no);
+}
+
+/*
+ * What m costs and gives seat, in words ("pay 8 credits"; "+12 credits";
+ * "1 energy"), found by playing it on a copy with a throwaway generator
+ * (what it draws is never shown: only counts are compared).
+ */
+static void effect(const struct sm_state *s, int seat, const struct sm_move *m, char *out, size_t size)
+{
+	struct sm_state *w = malloc(sizeof(*w));
+	struct rng r;
+	struct err e = { 0 };
+	int d, energy;
+
+	out[0] = '\0';
+	if (!w)
+		return;
+	*w = *s;
+	rng_seed(&r, 1);
+	if (sm_rules_apply(w, seat, m, &r, &e) < 0) {
+		free(w);
+		return;
+	}
+	d = w->p[seat].credits - s->p[seat].credits;
+	energy = s->run >= 0 && w->run == s->run ? s->energy - w->energy : 0;
+	if (d < 0)
+		snprintf(out, size, "pay %d credit%s", -d, d == -1 ? "" : "s");
+	else if (d > 0)
+		snprintf(out, size, "+%d credit%s", d, d == 1 ? "" : "s");
+	if (energy > 0) {
+		size_t len = strlen(out);
+		snprintf(out + len, size - len, "%s%d energy", len ? ", " : "", energy);
+	}
+	free(w);
+}
+
+static int cut_move(const struct sm_state *s, int seat, const struct sm_move *m, struct cut *c)
+{
+	char w[64];
+	struct game_pick *p;
+
+	switch (m->type) {
+	case SM_MV_STAY:
+		label(add(c, "act-stay"), "Stay at the %s and act there", sm_place_names[s->p[seat].pos]);
+		break;
+	case SM_MV_MOVE:
+		label(add(c, "act-move"), "Move on to the %s and act there", sm_place_names[(s->p[seat].pos + 1) % 4]);
+		break;
+	case SM_MV_PASS:
+		label(add(c, "act-pass"), "Pass: move on to the %s without acting",
+		      sm_place_names[(s->p[seat].pos + 1) % 4]);
+		break;
+	case SM_MV_DONE:
+		label(add(c, "act-done"), "Done");
+		break;
+	case SM_MV_EXPLORE:
+		label(add(c, "act-explore"), "Explore: draw a token from the bag");
+		break;
+	case SM_MV_LOAD:
+		label(add(c, "act-load"), "Load the explored token");
+		break;
+	case SM_MV_LEAVE:
+		label(add(c, "act-leave"), "Leave the explored token in local space");
+		break;
+	case SM_MV_END_GAME:
+		label(add(c, "act-end-game"), "End the game here");
+		break;
+	case SM_MV_BUY_SHIP:
+		label(add(c, "buy-%s", sm_type_slugs[m->a]), "Buy a %s", type_name(m->a));
+		break;
+	case SM_MV_LEASE_SHIP:
+		label(add(c, "lease-%s", sm_type_slugs[m->a]), "Lease a %s", type_name(m->a));
+		break;
+	case SM_MV_REPAY:
+		ship_words(s, seat, m->a, w, sizeof(w));
+		label(add(c, "repay-ship-%d", m->a), "Repay the loans on %s", w);
+		break;
+	case SM_MV_RUN:
+		ship_words(s, seat, m->a, w, sizeof(w));
+		label(add(c, "run-ship-%d", m->a), "Run %s in the Belt", w);
+		break;
+	case SM_MV_REPLACE_CARDS:
+		label(add(c, "replace-%s", sm_cards[m->a].slug), "Replace the %s", sm_cards[m->a].name);
+		label(add(c, "and-%s", sm_cards[m->b].slug), "and the %s", sm_cards[m->b].name);
+		break;
+	case SM_MV_BUY_CARD:
+		p = add(c, "card-%s", sm_cards[m->a].slug);
+		label(p, "Buy the %s", sm_cards[m->a].name);
+		cost(p, "%d credits", sm_cards[m->a].cost);
+		if (sm_cards[m->a].cat != SM_CARD_REFINERY) {
+			ship_words(s, seat, m->b, w, sizeof(w));
+			label(add(c, "ship-%d", m->b), "for %s", w);
+		}
+		break;
+	case SM_MV_CLAIM:
+		label(add(c, "claim-%s", sm_kinds[m->a].slug), "Claim %s", sm_kinds[m->a].name);
+		break;
+	case SM_MV_PICKUP:
+		label(add(c, "pickup-%s", sm_kinds[m->a].slug), "Pick up %s", sm_kinds[m->a].name);
+		if (m->b == SM_SRC_KNOWN)
+			label(add(c, "from-known"), "from known space");
+		else if (m->b == SM_SRC_LOCAL)
+			label(add(c, "from-local"), "from your local space");
+		else
+			label(add(c, "from-%d", m->b - SM_SRC_SEAT), "from %c%d's local space", GAME_NAME_MARK,
+			      m->b - SM_SRC_SEAT);
+		break;
+	case SM_MV_REPLACE_DEST:
+		label(add(c, "replace-%s", sm_dests[m->a].slug), "Replace the %s", sm_dests[m->a].name);
+		break;
+	case SM_MV_END_RUN:
+		p = add(c, "dest-%s", sm_dests[m->a].slug);
+		label(p, "End the run at the %s", sm_dests[m->a].name);
+		break;
+	case SM_MV_TRANSFER:
+		label(add(c, "transfer-%s", sm_cards[m->a].slug), "Move the %s", sm_cards[m->a].name);
+		ship_words(s, seat, m->b, w, sizeof(w));
+		label(add(c, "ship-%d", m->b), "to %s", w);
+		break;
+	case SM_MV_SET_ASIDE:
+		label(add(c, "aside-%s", sm_cards[m->a].slug), "Set the %s aside for your next ship", sm_cards[m->a].name);
+		break;
+	default:
+		return -1;
+	}
+	return 0;
+}
+
+int sm_picks(const void *state, int seat, const void *move, struct game_pick *out, int max, struct err *err)
+{
+	const struct sm_state *s = state;
+	const struct sm_move *m = move;
+	struct cut c = { .out = out, .max = max };
+	char eff[96];
+
+	if (cut_move(s, seat, m, &c) < 0 || c.n == 0)
+		return err_set(err, ERR_INPUT, "this step cannot be tapped on the board");
+	if (c.over)
+		return err_set(err, ERR_INTERNAL, "this step needs more than %d taps", max);
+	/* what the whole step costs and gives, on its last tap (a card's price stays on the card) */
+	effect(s, seat, m, eff, sizeof(eff));
+	if (eff[0] && !(c.n > 1 && m->type == SM_MV_BUY_CARD))
+		snprintf(out[c.n - 1].cost, sizeof(out[c.n - 1].cost), "%s", eff);
+	return c.n;
+}
