@@ -77,16 +77,17 @@ static void names_esc(struct buf *out, const json_t *seats, const char *text)
 static void part_open(struct buf *out, enum part_look look, const struct game_tap *tap, const json_t *seats)
 {
 	if (look == LOOK_TAP) {
+		/* named by what the tap does (its title), not by what it shows */
 		buf_adds(out, "<a class=\"tap\" href=\"");
 		svg_esc(out, tap->href);
-		buf_adds(out, "\" aria-label=\"");
+		buf_adds(out, "\"><title>");
 		names_esc(out, seats, tap->label);
 		if (tap->cost && *tap->cost) {
 			buf_adds(out, " (");
 			names_esc(out, seats, tap->cost);
 			buf_adds(out, ")");
 		}
-		buf_adds(out, "\">");
+		buf_adds(out, "</title><g aria-hidden=\"true\">");
 	} else if (look == LOOK_GREY) {
 		buf_adds(out, "<g opacity=\"0.45\">");
 	} else {
@@ -96,7 +97,7 @@ static void part_open(struct buf *out, enum part_look look, const struct game_ta
 
 static void part_close(struct buf *out, enum part_look look)
 {
-	buf_adds(out, look == LOOK_TAP ? "</a>" : "</g>");
+	buf_adds(out, look == LOOK_TAP ? "</g></a>" : "</g>");
 }
 
 static const char *part_stroke(enum part_look look, const char *plain)
@@ -864,9 +865,9 @@ int ssp_board(const struct game_board_in *in, struct buf *out, struct err *err)
 	stations(&body, view, seats, seat, &y);
 	display(&body, view, seats, in->taps, &y);
 	supply_and_turn(&body, view, &y);
-	buf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %g\" role=\"img\" "
+	buf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %g\" role=\"%s\" "
 		      "aria-label=\"Space Station Phoenix board\" font-family=\"system-ui, sans-serif\" fill=\"#1b1f24\">",
-		 W, y + 4);
+		 W, y + 4, in->taps ? "group" : "img");
 	buf_add(out, body.data, body.len);
 	buf_adds(out, "</svg>");
 	buf_release(&body);
