@@ -674,8 +674,11 @@ static void stations(struct buf *out, const json_t *view, const json_t *seats, i
 	size_t i;
 
 	svg_heading(out, y, W, "Stations", "quarters: dashed = placed this turn");
-	buf_addf(out, "<text x=\"6\" y=\"%g\" font-size=\"9\" fill=\"#5b6470\">under each quarter what it gives: F food, W water, "
-		      "M metal, G GEMs, A ability, E end bonus</text>", *y + 8);
+	{
+		static const char legend[] = "under each quarter what it gives: F food, W water, M metal, G GEMs, A ability, "
+					     "E end bonus";
+		svg_text_fit(out, 6, *y + 8, 9, W - 12, "fill=\"#5b6470\"", legend, sizeof(legend) - 1);
+	}
 	*y += 13;
 	json_array_foreach(players, i, p)
 		station(out, p, seats, you, y);
