@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/chat.h"
+#include "engine/engine.h"
 #include "engine/taps.h"
 #include "engine/views.h"
 #include "http/web.h"
@@ -315,6 +316,24 @@ static int page_taps_fill(struct page_taps *pt, json_t *g, const json_t *tp, int
 	return 0;
 }
 
+/* The names of the seats in what the taps say (engine_names_fill): labels and costs of the offer, in place. */
+static void taps_names(json_t *tp, const json_t *seats)
+{
+	const char *names[GAME_MAX_SEATS];
+	const char *const lists[] = { "next", "chosen" };
+	json_t *v;
+	size_t i;
+
+	engine_names_json(seats, names);
+	for (size_t l = 0; l < sizeof(lists) / sizeof(lists[0]); l++)
+		json_array_foreach(json_object_get(tp, lists[l]), i, v) {
+			engine_names_key(v, "label", names);
+			engine_names_key(v, "cost", names);
+		}
+	engine_names_key(json_object_get(tp, "complete"), "label", names);
+	engine_names_key(json_object_get(tp, "complete"), "cost", names);
+}
+
 /* 1 when seat decides outside its own turn now (a bonus from another's action): "your decision". */
 static int offturn_for(json_t *g, int seat)
 {
@@ -355,6 +374,7 @@ void web_game_page(struct http_request *rq, struct http_reply *r, int64_t id, in
 	if (seat >= 0 && active &&
 	    taps_game_json(http_store(rq), id, seat, rq->form ? NULL : http_query(rq, "t"), &tp, &e) == 0 &&
 	    json_array_size(json_object_get(tp, "legal"))) {
+		taps_names(tp, json_object_get(g, "seats"));
 		tapping = json_is_true(json_object_get(tp, "picks")) && page_taps_fill(&pt, g, tp, id, seat) == 0;
 		json_object_set_new(g, "your_turn", json_true());
 		json_object_set_new(g, "groups", legal_groups(json_object_get(tp, "legal"), tapping));

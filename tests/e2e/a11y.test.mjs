@@ -130,3 +130,65 @@ for (const game of ['alien-frontiers', 'space-station-phoenix', 'starship-mercha
   });
 }
 
+// The smallest text of the board in CSS pixels as drawn: its font size scaled by the drawn width of the SVG.
+async function smallestBoardText(page) {
+  return page.evaluate(() => {
+    const svg = document.querySelector('#board svg');
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    let min = Infinity;
+    for (const t of svg.querySelectorAll('text, tspan')) {
+      const size = parseFloat(getComputedStyle(t).fontSize);
+      if (t.textContent.trim() && size * scale < min) min = size * scale;
+    }
+    return min;
+  });
+}
+
+for (const game of ['alien-frontiers', 'space-station-phoenix', 'starship-merchants']) {
+  test(`${game}: the zoom without script makes every board text at least 11 CSS pixels`, async () => {
+    const g = await newGame(game, 2, 5);
+    const ctx = await phone();
+    const page = await ctx.newPage();
+    await page.goto(`${base}/s/${g.tokens[0]}`);
+    await page.locator('label[for=board-zoom]').click();
+    const min = await smallestBoardText(page);
+    assert.ok(min >= 11, `the smallest text of the zoomed board is ${min.toFixed(1)}px`);
+    // the page itself stays as wide as the phone: the board scrolls in its frame
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 390, `page is ${width}px wide`);
+    await ctx.close();
+  });
+}
+
+for (const game of ['space-station-phoenix', 'starship-merchants']) {
+  test(`${game}: a whole step by keyboard alone, tap by tap, then confirm`, async () => {
+    const g = await newGame(game, 2, 6);
+    const on = await actingSeat(g);
+    const ctx = await phone();
+    const page = await ctx.newPage();
+    await page.goto(`${base}/s/${g.tokens[on]}`);
+    const before = (await (await fetch(`${base}/api/v1/games/${g.id}`,
+      { headers: { Authorization: `Bearer ${g.tokens[0]}` } })).json()).move_count;
+    for (let taps = 0; taps < 12; taps++) {
+      // Tab until a tap on the board or the confirm button has the focus, then press Enter
+      let what = '';
+      for (let i = 0; i < 200 && !what; i++) {
+        await page.keyboard.press('Tab');
+        what = await page.evaluate(() => {
+          const el = document.activeElement;
+          if (!el) return '';
+          if (el.closest && el.closest('#board a.tap')) return 'tap';
+          if (el.matches && el.matches('button[name=confirm]')) return 'confirm';
+          return '';
+        });
+      }
+      assert.ok(what, 'no tap and no confirm button reachable by Tab');
+      await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+      if (what === 'confirm') break;
+    }
+    const after = (await (await fetch(`${base}/api/v1/games/${g.id}`,
+      { headers: { Authorization: `Bearer ${g.tokens[0]}` } })).json()).move_count;
+    assert.ok(after > before, 'the step was not stored');
+    await ctx.close();
+  });
+}
