@@ -499,7 +499,9 @@ int story_position(struct store *s, int64_t id, int n, int viewer, json_t **out,
 	struct engine_game eg = {0}, eb = {0};
 	const struct game_ops *ops;
 	json_t *log = NULL, *entry = NULL, *steps = NULL, *view = NULL, *vbefore = NULL, *e;
-	int seen = n == 0, view_seat = viewer >= 0 ? viewer : -1, rc;
+	struct store_seat *seats = NULL;
+	const char *names[GAME_MAX_SEATS] = {0};
+	int seen = n == 0, view_seat = viewer >= 0 ? viewer : -1, nseats = 0, rc;
 	size_t i;
 
 	*out = NULL;
@@ -519,11 +521,16 @@ int story_position(struct store *s, int64_t id, int n, int viewer, json_t **out,
 	}
 	if ((rc = store_read_acquire(s, &c, err)) < 0)
 		goto done;
-	if ((rc = store_game_get(c, id, &g, err)) == 0 && (rc = store_move_get(c, id, n, &at, err)) == 0 && n > 0)
+	if ((rc = store_game_get(c, id, &g, err)) == 0 && (rc = store_seats_get(c, id, &seats, &nseats, err)) == 0 &&
+	    (rc = store_move_get(c, id, n, &at, err)) == 0 && n > 0)
 		rc = store_move_get(c, id, n - 1, &before, err);
 	store_read_release(c);
 	if (rc < 0)
 		goto done;
+	/* the views' prompts call the players by name, as the game's page does (engine_names_view) */
+	for (int k = 0; k < nseats; k++)
+		if (seats[k].seat >= 0 && seats[k].seat < GAME_MAX_SEATS)
+			names[seats[k].seat] = seats[k].name;
 	if (!(ops = engine_ops_find(g.game, err))) {
 		rc = ERR_NOTFOUND;
 		goto done;
@@ -534,6 +541,8 @@ int story_position(struct store *s, int64_t id, int n, int viewer, json_t **out,
 	if (n > 0 && ((rc = engine_game_decode(ops, before.snapshot, &eb, err)) < 0 ||
 		      (rc = ops->view(eb.state, view_seat, &vbefore, err)) < 0))
 		goto done;
+	engine_names_view(view, names);
+	engine_names_view(vbefore, names);
 	*out = json_pack("{s:i,s:i,s:O,s:O,s:o,s:O}", "n", n, "move_count", g.move_count, "view", view, "entry",
 			 entry ? entry : json_null(), "changed", n > 0 ? manage_diff(vbefore, view, 0) : json_array(),
 			 "steps", steps);
@@ -546,6 +555,7 @@ done:
 	engine_game_release(&eb);
 	store_move_release(&at);
 	store_move_release(&before);
+	store_seats_free(seats, nseats);
 	store_game_release(&g);
 	return rc;
 }
