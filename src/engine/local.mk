@@ -18,7 +18,8 @@ libturnpost_a_SOURCES += \
 	src/engine/access.c src/engine/access.h \
 	src/engine/share.c src/engine/share.h \
 	src/engine/taps.c src/engine/taps.h \
-	src/engine/account_email.c src/engine/account_email.h
+	src/engine/account_email.c src/engine/account_email.h \
+	src/engine/unsubscribe.c src/engine/unsubscribe.h
 
 check_PROGRAMS += tests/unit/test_engine
 tests_unit_test_engine_SOURCES = tests/unit/test_engine.c tests/fake_game.c tests/fake_game.h tests/cunit_main.c

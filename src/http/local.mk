@@ -15,6 +15,7 @@ libturnpost_a_SOURCES += \
 	src/http/web_new_game.c src/http/web_new_game.h src/http/web_game.c src/http/web_game.h \
 	src/http/web_move.c src/http/web_move.h src/http/web_chat.c src/http/web_chat.h \
 	src/http/web_join.c src/http/web_join.h src/http/web_story.c src/http/web_story.h \
+	src/http/web_unsubscribe.c src/http/web_unsubscribe.h \
 	src/http/console.c src/http/console.h src/http/console_api.c src/http/console_api.h \
 	src/http/console_act.c src/http/console_act.h src/http/console_web.c src/http/console_web.h \
 	src/http/console_game.c src/http/console_game.h src/http/console_form.c src/http/console_form.h

@@ -34,6 +34,7 @@
 #include "http/web_new_game.h"
 #include "http/web_signin.h"
 #include "http/web_story.h"
+#include "http/web_unsubscribe.h"
 #include "util/banned.h"
 
 const struct route routes[] = {
@@ -81,6 +82,10 @@ const struct route routes[] = {
 	  "a notification's seat link: a session for that seat (asks first when signed in as someone else)" },
 	{ "POST", "/s/{token}", web_signin_seat_switch, ROUTE_WEB, "switch this browser to a seat link's player" },
 	{ "POST", "/signout", web_signin_out, ROUTE_WEB, "sign out" },
+	{ "GET", "/unsubscribe/{token}", web_unsubscribe_show, ROUTE_PUBLIC,
+	  "an email's unsubscribe link: that kind of email, on or off, and a button to change it" },
+	{ "POST", "/unsubscribe/{token}", web_unsubscribe_post, ROUTE_PUBLIC | ROUTE_BODY,
+	  "one-click unsubscribe (RFC 8058), or the page's undo: no sign-in, the signed link is enough" },
 	{ "GET", "/account", web_account_show, ROUTE_WEB | ROUTE_USER, "name and notification preferences" },
 	{ "POST", "/account", web_account_save, ROUTE_WEB | ROUTE_USER, "save the account" },
 	{ "GET", "/account/email/{token}", web_account_email_confirm, ROUTE_WEB | ROUTE_USER,

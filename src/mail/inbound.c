@@ -9,6 +9,7 @@
 
 #include "engine/engine.h"
 #include "engine/submit.h"
+#include "engine/unsubscribe.h"
 #include "engine/views.h"
 #include "engine/registry.h"
 #include "store/store.h"
@@ -351,6 +352,28 @@ int mail_inbound_handle(struct store *s, const struct mail_inbound_config *cfg, 
 	json_object_set_new(in.answer, "message_id", json_string(in.message_id));
 	json_object_set_new(in.answer, "duplicate", json_false());
 
+	/* the mailto: form of a List-Unsubscribe header: unsubscribe+TOKEN@reply-domain */
+	for (int i = 0; i < m->nrcpt; i++) {
+		const char *a = m->rcpt[i], *at = strrchr(a, '@');
+		char tok[UNSUBSCRIBE_TOKEN_MAX];
+		json_t *state = NULL;
+
+		if (!at || strncasecmp(a, "unsubscribe+", 12) != 0 || (size_t)(at - a - 12) >= sizeof(tok))
+			continue;
+		snprintf(tok, sizeof(tok), "%.*s", (int)(at - a - 12), a + 12);
+		rc = unsubscribe_set(s, tok, 0, &state, err);
+		if (rc == ERR_NOTFOUND) {
+			err_clear(err);
+			answer_set(&in, "unknown_address", "not an unsubscribe address of ours");
+		} else if (rc < 0) {
+			goto done;
+		} else {
+			answer_set(&in, "unsubscribed", json_string_value(json_object_get(state, "label")));
+			json_object_set(in.answer, "unsubscribed", state);
+		}
+		json_decref(state);
+		goto finish;
+	}
 	if (m->auto_reply) {
 		answer_set(&in, "ignored", "an automatic message (out-of-office, bounce, list): not read, not answered");
 		goto finish;
@@ -382,6 +405,9 @@ int mail_inbound_handle(struct store *s, const struct mail_inbound_config *cfg, 
 	json_object_set_new(in.answer, "seat", json_integer(in.tok.seat));
 	in.payload = json_object();
 	json_object_set_new(in.payload, "in_reply_to", m->message_id ? json_string(m->message_id) : json_null());
+	/* the answer's References: the game's root, this chain, this message (notify/transport.c) */
+	if (m->references)
+		json_object_set_new(in.payload, "references", json_string(m->references));
 	json_object_set_new(in.payload, "subject", reply_subject(m));
 	json_object_set_new(in.payload, "sender", json_string(m->from ? m->from : "(no sender)"));
 	for (int i = 0; i < in.nseats; i++)

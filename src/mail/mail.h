@@ -22,6 +22,7 @@
 #define MAIL_MAX_RCPT 64       /* recipient addresses kept */
 #define MAIL_MAX_LINES 64      /* move lines in one reply (as engine/submit.h) */
 #define MAIL_MAX_LINE 512      /* characters in one move line */
+#define MAIL_MAX_REFS 20       /* Message-IDs of References kept (the newest) */
 
 struct mail_msg {
 	char *from;         /* bare address of From: (NULL when none) */
@@ -29,6 +30,8 @@ struct mail_msg {
 	char *subject;      /* UTF-8, "" when none */
 	char *message_id;   /* without angle brackets (NULL when none) */
 	char *in_reply_to;  /* the first id of In-Reply-To:, without brackets (NULL when none) */
+	char *references;   /* the ids of References:, without brackets, space-separated, at most the last
+			       MAIL_MAX_REFS (NULL when none) */
 	char *rcpt[MAIL_MAX_RCPT]; /* recipients: envelope ones first, then To:, then Cc: */
 	int nrcpt;
 	char *text;         /* the body as UTF-8 text with \n line ends, "" when none */

@@ -18,6 +18,7 @@ void mail_msg_release(struct mail_msg *m)
 	free(m->subject);
 	free(m->message_id);
 	free(m->in_reply_to);
+	free(m->references);
 	for (int i = 0; i < m->nrcpt; i++)
 		free(m->rcpt[i]);
 	free(m->text);
@@ -498,6 +499,44 @@ static char *msg_id(const char *v)
 	return buf_detach(&b, NULL);
 }
 
+/* The ids <a> <b> ... of a References value, without brackets, space-separated, the last MAIL_MAX_REFS. New or NULL. */
+static char *msg_ids(const char *v)
+{
+	const char *ids[MAIL_MAX_REFS];
+	size_t lens[MAIL_MAX_REFS];
+	int n = 0, first = 0;
+	struct buf b = BUF_INIT;
+
+	if (!v)
+		return NULL;
+	for (const char *p = v; (p = strchr(p, '<'));) {
+		const char *gt = strchr(p, '>');
+		int ok = 1;
+		if (!gt)
+			break;
+		if (gt - p - 1 <= 0 || gt - p - 1 > 250)
+			ok = 0;
+		for (const char *q = p + 1; ok && q < gt; q++)
+			if ((unsigned char)*q <= 32 || *q == 127 || *q == '<')
+				ok = 0;
+		if (ok) {
+			ids[n % MAIL_MAX_REFS] = p + 1;
+			lens[n % MAIL_MAX_REFS] = (size_t)(gt - p - 1);
+			n++;
+		}
+		p = gt + 1;
+	}
+	if (!n)
+		return NULL;
+	first = n > MAIL_MAX_REFS ? n - MAIL_MAX_REFS : 0;
+	for (int i = first; i < n; i++) {
+		if (b.len)
+			buf_addc(&b, ' ');
+		buf_add(&b, ids[i % MAIL_MAX_REFS], lens[i % MAIL_MAX_REFS]);
+	}
+	return buf_detach(&b, NULL);
+}
+
 int mail__is_auto(const struct mail_headers *h, const char *from, const char *subject)
 {
 	const char *v;
@@ -541,6 +580,8 @@ void mail__fill_from_headers(const struct mail_headers *h, struct mail_msg *m)
 		m->message_id = msg_id(mail__header(h, "Message-ID"));
 	if (!m->in_reply_to)
 		m->in_reply_to = msg_id(mail__header(h, "In-Reply-To"));
+	if (!m->references)
+		m->references = msg_ids(mail__header(h, "References"));
 	for (const char *const *e = envelope; *e; e++) {
 		for (int i = 0; i < h->n; i++) {
 			if (strcasecmp(h->f[i].name, *e) != 0)

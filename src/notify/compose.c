@@ -10,6 +10,7 @@
 #include "engine/views.h"
 #include "engine/account_email.h"
 #include "engine/signin.h"
+#include "engine/unsubscribe.h"
 #include "mail/inbound.h"
 #include "util/clock.h"
 #include "util/token.h"
@@ -326,6 +327,42 @@ static int render(struct notify *n, const char *event, const char *part, const j
 	return render_set_render(n->tmpl, name, data, out, err);
 }
 
+/*
+ * The one-click unsubscribe link of a message (RFC 8058): signed for its
+ * recipient and its kind of email (a digest: "all"), and its mailto: twin
+ * when replies come in through a reply domain. Messages a player cannot turn
+ * off (sign-in links, answers to their email, aborts, drops) carry none. The
+ * link also goes into data's "links" for the footers.
+ */
+static int unsubscribe_links(struct notify *n, int64_t user_id, struct notify_msg *out, json_t *data,
+			     struct err *err)
+{
+	char tok[UNSUBSCRIBE_TOKEN_MAX];
+	const char *kind = NULL;
+	struct buf b = BUF_INIT;
+	json_t *links = json_object_get(data, "links");
+	int rc;
+
+	if (strcmp(out->event, "digest") == 0)
+		kind = "all";
+	for (const char *const *k = notify_events; !kind && *k; k++)
+		if (strcmp(*k, out->event) == 0)
+			kind = *k;
+	if (!kind || !user_id)
+		return 0;
+	if ((rc = unsubscribe_token(n->store, user_id, kind, tok, err)) < 0)
+		return rc;
+	buf_addf(&b, "%s/unsubscribe/%s", n->base_url, tok);
+	out->unsubscribe_url = buf_detach(&b, NULL);
+	if (json_is_object(links))
+		json_object_set_new(links, "unsubscribe", json_string(out->unsubscribe_url));
+	if (n->reply_domain) {
+		buf_addf(&b, "unsubscribe+%s@%s", tok, n->reply_domain);
+		out->unsubscribe_mailto = buf_detach(&b, NULL);
+	}
+	return 0;
+}
+
 /* Subject on one line, trimmed. */
 static char *one_line(struct buf *b)
 {
@@ -383,9 +420,13 @@ int notify__compose(struct notify *n, const struct store_outbox_row *rows, int n
 		if ((rc = row_data(n, &rows[0], &to, now, &data, &out->seat_link, &out->reply_to, err)) < 0)
 			goto done;
 		{
-			const char *irt = json_string_value(json_object_get(json_object_get(data, "payload"), "in_reply_to"));
+			const json_t *pl = json_object_get(data, "payload");
+			const char *irt = json_string_value(json_object_get(pl, "in_reply_to"));
+			const char *refs = json_string_value(json_object_get(pl, "references"));
 			if (irt && *irt)
 				out->in_reply_to = strdup(irt);
+			if (refs && *refs)
+				out->references = strdup(refs);
 		}
 		if ((rc = render(n, rows[0].event, "subject", data, &subj, err)) < 0 ||
 		    (rc = render(n, rows[0].event, "text", data, &text, err)) < 0 ||
@@ -458,6 +499,8 @@ int notify__compose(struct notify *n, const struct store_outbox_row *rows, int n
 		const char *pl = json_string_value(json_object_get(json_object_get(data, "links"), "preferences"));
 		out->prefs_link = strdup(pl ? pl : n->base_url);
 	}
+	if ((rc = unsubscribe_links(n, rows[0].user_id, out, data, err)) < 0)
+		goto done;
 	rc = finish_parts(n, data, &text, &html, out, err);
 done:
 	if (rc < 0)

@@ -34,6 +34,9 @@ void notify__msg_release(struct notify_msg *m)
 	free(m->in_reply_to);
 	free(m->prefs_link);
 	json_decref(m->story);
+	free(m->references);
+	free(m->unsubscribe_url);
+	free(m->unsubscribe_mailto);
 	memset(m, 0, sizeof(*m));
 }
 

@@ -28,6 +28,10 @@ struct notify_msg {
 	char *reply_to;       /* the seat's reply address play+TOKEN@domain; NULL: the configured Reply-To */
 	char *in_reply_to;    /* the Message-ID this answers (an answer to a player's email); NULL when none */
 	char *prefs_link;
+	char *references;     /* Message-IDs (no angle brackets, space-separated) the answer's References carry
+				 after the game's root, oldest first; NULL when none */
+	char *unsubscribe_url;    /* the signed one-click link for this recipient and kind; NULL: none */
+	char *unsubscribe_mailto; /* unsubscribe+TOKEN@reply-domain; NULL when none */
 	int64_t created_at;
 	json_t *story;        /* new; NULL when none: {"since":[{"text","name","by_timeout"}],"turn":{"names","yours","prompt"}} */
 };

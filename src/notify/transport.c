@@ -28,7 +28,43 @@ static int is_ascii_plain(const char *s)
 	return 1;
 }
 
-/* An RFC 2047 encoded-word sequence (UTF-8, base64) for a header value with non-ASCII text. */
+/*
+ * Header lines: folded (RFC 5322 2.2.3) at the spaces of the value so that
+ * no line is longer than 78 characters; a single word longer than that (a
+ * long URL) stays whole on a line of its own, and no word we write comes near
+ * the hard limit of 998. Text that is not plain ASCII, or holds a word too
+ * long to fold, goes as RFC 2047 encoded words, each short enough for a line.
+ */
+#define HEADER_FOLD 78
+#define WORD_MAX 66 /* a plain word longer than this makes a text value encoded */
+
+/* Append "Name: value" folded, and CRLF. value's words are separated by single spaces. */
+static void add_header(struct buf *out, const char *name, const char *value)
+{
+	size_t col = strlen(name) + 2;
+	const char *p = value;
+
+	buf_addf(out, "%s:", name);
+	while (*p) {
+		size_t n;
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		n = strcspn(p, " ");
+		if (col + 1 + n > HEADER_FOLD && col > strlen(name) + 2) {
+			buf_adds(out, "\r\n");
+			col = 0;
+		}
+		buf_addc(out, ' ');
+		buf_add(out, p, n);
+		col += 1 + n;
+		p += n;
+	}
+	buf_adds(out, "\r\n");
+}
+
+/* RFC 2047 encoded words (UTF-8, base64) for s, separated by spaces (the folder may break there). */
 static void add_encoded_words(struct buf *out, const char *s)
 {
 	size_t len = strlen(s), pos = 0;
@@ -43,28 +79,47 @@ static void add_encoded_words(struct buf *out, const char *s)
 			chunk--;
 		sodium_bin2base64(b64, sizeof(b64), (const unsigned char *)s + pos, chunk,
 				  sodium_base64_VARIANT_ORIGINAL);
-		buf_addf(out, "%s=?UTF-8?B?%s?=", first ? "" : "\r\n ", b64);
+		buf_addf(out, "%s=?UTF-8?B?%s?=", first ? "" : " ", b64);
 		first = 0;
 		pos += chunk;
 	}
 }
 
-/* A header value that may hold any text: as is when plain ASCII, else encoded words. */
+/* A word of s longer than WORD_MAX (it could not be folded)? Runs of spaces count as one separator. */
+static int has_long_word(const char *s)
+{
+	size_t run = 0;
+
+	for (; *s; s++) {
+		run = *s == ' ' ? 0 : run + 1;
+		if (run > WORD_MAX)
+			return 1;
+	}
+	return 0;
+}
+
+/* A header value that may hold any text: as is when plain ASCII it can be folded, else encoded words. */
 static void add_text_value(struct buf *out, const char *s)
 {
-	if (is_ascii_plain(s))
-		buf_adds(out, s);
-	else
+	if (is_ascii_plain(s) && !has_long_word(s)) {
+		/* runs of spaces would be lost to the folder: keep single ones */
+		for (const char *p = s; *p; p++)
+			if (*p != ' ' || (p[1] && p[1] != ' '))
+				buf_addc(out, *p);
+	} else {
 		add_encoded_words(out, s);
+	}
 }
 
 /* "Name" <addr> with the name quoted or encoded. */
 static void add_mailbox(struct buf *out, const char *name, const char *addr)
 {
 	if (name && *name) {
-		if (is_ascii_plain(name)) {
+		if (is_ascii_plain(name) && !has_long_word(name)) {
 			buf_addc(out, '"');
 			for (const char *p = name; *p; p++) {
+				if (*p == ' ' && (p[1] == ' ' || !p[1]))
+					continue;
 				if (*p == '"' || *p == '\\')
 					buf_addc(out, '\\');
 				buf_addc(out, *p);
@@ -76,6 +131,14 @@ static void add_mailbox(struct buf *out, const char *name, const char *addr)
 		}
 	}
 	buf_addf(out, "<%s>", addr);
+}
+
+/* A Message-ID we may repeat in a header: no brackets, spaces or line ends, and not absurdly long. */
+static int usable_id(const char *id)
+{
+	size_t n = strlen(id);
+
+	return n > 0 && n < 250 && !strpbrk(id, "<>\r\n \t\"(),;\\");
 }
 
 /* The bare address of "Name <addr>" or "addr" into out. */
@@ -129,6 +192,7 @@ static void add_qp(struct buf *out, const char *s)
 void notify__rfc5322(const struct notify *n, const struct notify_msg *m, int64_t now, struct buf *out)
 {
 	char date[64], boundary[80];
+	struct buf v = BUF_INIT;
 	time_t t = (time_t)(now / 1000);
 	struct tm tm;
 	static const char *const days[] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat" };
@@ -142,25 +206,83 @@ void notify__rfc5322(const struct notify *n, const struct notify_msg *m, int64_t
 
 	buf_addf(out, "Message-ID: <%s@%s>\r\n", m->id, n->host);
 	buf_addf(out, "Date: %s\r\n", date);
-	buf_adds(out, "From: ");
 	if (strchr(n->from, '<'))
-		buf_adds(out, n->from);
+		buf_adds(&v, n->from);
 	else
-		add_mailbox(out, "turnpost", n->from);
-	buf_adds(out, "\r\nTo: ");
-	add_mailbox(out, m->to_name, m->to);
-	buf_adds(out, "\r\nSubject: ");
-	add_text_value(out, m->subject);
-	buf_addf(out, "\r\nReply-To: %s\r\n", m->reply_to ? m->reply_to : n->reply_to ? n->reply_to : n->from);
-	if (m->in_reply_to && *m->in_reply_to && !strpbrk(m->in_reply_to, "<>\r\n"))
-		buf_addf(out, "In-Reply-To: <%s>\r\nReferences: <%s>\r\n", m->in_reply_to, m->in_reply_to);
-	buf_addf(out, "List-Unsubscribe: <%s>\r\n", m->prefs_link);
+		add_mailbox(&v, "turnpost", n->from);
+	add_header(out, "From", v.data);
+	buf_reset(&v);
+	add_mailbox(&v, m->to_name, m->to);
+	add_header(out, "To", v.data);
+	buf_reset(&v);
+	add_text_value(&v, m->subject);
+	add_header(out, "Subject", v.data);
+	add_header(out, "Reply-To", m->reply_to ? m->reply_to : n->reply_to ? n->reply_to : n->from);
+	/*
+	 * Threading: every message of a game refers to one root Message-ID of
+	 * that game (never sent itself), so mail programs show a game as one
+	 * conversation; an answer to a player's email also refers to the chain
+	 * of that email and answers it (In-Reply-To).
+	 */
+	buf_reset(&v);
+	if (m->game_id)
+		buf_addf(&v, "<turnpost.game-%lld@%s>", (long long)m->game_id, n->host);
+	if (m->references) {
+		const char *p = m->references;
+		while (*p) {
+			char id[300];
+			size_t k = strcspn(p, " ");
+			if (k && k < sizeof(id)) {
+				snprintf(id, sizeof(id), "%.*s", (int)k, p);
+				if (usable_id(id) && !strstr(v.data, id))
+					buf_addf(&v, "%s<%s>", v.len ? " " : "", id);
+			}
+			p += k;
+			while (*p == ' ')
+				p++;
+		}
+	}
+	if (m->in_reply_to && usable_id(m->in_reply_to)) {
+		char id[300];
+		snprintf(id, sizeof(id), "<%s>", m->in_reply_to);
+		if (!strstr(v.data, id))
+			buf_addf(&v, "%s%s", v.len ? " " : "", id);
+		add_header(out, "In-Reply-To", id);
+	} else if (m->game_id) {
+		char id[128];
+		snprintf(id, sizeof(id), "<turnpost.game-%lld@%s>", (long long)m->game_id, n->host);
+		add_header(out, "In-Reply-To", id);
+	}
+	if (v.len)
+		add_header(out, "References", v.data);
+	if (m->game_id) {
+		/* List-Id (RFC 2919): one list per game, for filters and folders */
+		buf_reset(&v);
+		if (m->game_title) {
+			struct buf phrase = BUF_INIT;
+			buf_addf(&phrase, "%s game %lld", m->game_title, (long long)m->game_id);
+			if (is_ascii_plain(phrase.data) && !strpbrk(phrase.data, "\"\\"))
+				buf_addf(&v, "\"%s\" ", phrase.data);
+			buf_release(&phrase);
+		}
+		buf_addf(&v, "<game-%lld.%s>", (long long)m->game_id, n->host);
+		add_header(out, "List-Id", v.data);
+	}
+	if (m->unsubscribe_url) {
+		/* one-click unsubscribe (RFC 8058): a POST to the signed link, no sign-in */
+		buf_reset(&v);
+		if (m->unsubscribe_mailto)
+			buf_addf(&v, "<mailto:%s?subject=unsubscribe>, ", m->unsubscribe_mailto);
+		buf_addf(&v, "<%s>", m->unsubscribe_url);
+		add_header(out, "List-Unsubscribe", v.data);
+		add_header(out, "List-Unsubscribe-Post", "List-Unsubscribe=One-Click");
+	}
 	buf_adds(out, "Auto-Submitted: auto-generated\r\n");
 	buf_addf(out, "X-Turnpost-Event: %s\r\n", m->event);
 	if (m->game_id)
 		buf_addf(out, "X-Turnpost-Game: %lld\r\n", (long long)m->game_id);
 	buf_adds(out, "MIME-Version: 1.0\r\n");
-	buf_addf(out, "Content-Type: multipart/alternative; boundary=\"%s\"\r\n\r\n", boundary);
+	buf_addf(out, "Content-Type: multipart/alternative;\r\n boundary=\"%s\"\r\n\r\n", boundary);
 	buf_adds(out, "This is a message in MIME format: a text and an HTML version.\r\n\r\n");
 	buf_addf(out, "--%s\r\nContent-Type: text/plain; charset=utf-8\r\n"
 		      "Content-Transfer-Encoding: quoted-printable\r\n\r\n", boundary);
@@ -169,6 +291,7 @@ void notify__rfc5322(const struct notify *n, const struct notify_msg *m, int64_t
 		      "Content-Transfer-Encoding: quoted-printable\r\n\r\n", boundary);
 	add_qp(out, m->html);
 	buf_addf(out, "\r\n--%s--\r\n", boundary);
+	buf_release(&v);
 }
 
 /* ---- the outbox directory ---- */
@@ -429,6 +552,8 @@ static void deliver_webhook(struct notify *n, const struct notify_msg *m, int64_
 		json_object_set_new(links, "seat", json_string(m->seat_link));
 	if (m->reply_to)
 		json_object_set_new(links, "reply_to", json_string(m->reply_to));
+	if (m->unsubscribe_url)
+		json_object_set_new(links, "unsubscribe", json_string(m->unsubscribe_url));
 	o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:o,s:o,s:o,s:I}", "id", m->id, "event", m->event, "to", m->to,
 		      "name", m->to_name, "subject", m->subject, "text", m->text, "html", m->html, "game",
 		      m->game_id ? json_pack("{s:I,s:s?}", "id", (json_int_t)m->game_id, "title", m->game_title)

@@ -202,5 +202,6 @@ int store_restore(const char *src, const char *path, char **kept, struct err *er
 #include "store/vacation.h"
 #include "store/reply_token.h"
 #include "store/inbound_mail.h"
+#include "store/server_key.h"
 
 #endif

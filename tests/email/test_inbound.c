@@ -335,6 +335,10 @@ static void test_inbound__whole_turn(void)
 	/* the answer: threaded under Ann's message, what was played, whose turn it is, a fresh reply address */
 	CU_ASSERT_EQUAL_FATAL(wait_mails("ann@example.org", "email_accepted", NULL, 1, &msg), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(msg.data, "In-Reply-To: <CAJx9rQ8GmAiL+whole.turn.4f2a@mail.gmail.com>"));
+	/* and its References: the game's root, the chain of Ann's message, Ann's message (folded, one per line) */
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg.data, "\r\nReferences: <turnpost.game-1@"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg.data, ">\r\n <msg_0123456789abcdef01234567@games.example.org>\r\n"
+						" <CAJx9rQ8GmAiL+whole.turn.4f2a@mail.gmail.com>\r\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(msg.data, "Subject: Re: Your turn in Counting Race (test game) (game 1)\r\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(msg.data, "  1. add 3"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(msg.data, "  4. end"));

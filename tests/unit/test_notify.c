@@ -196,12 +196,20 @@ static char *read_file(const char *path)
 	return buf_detach(&b, NULL);
 }
 
-/* Quoted-printable decoding of a whole message (headers pass through), CRLF to LF. */
+/* Quoted-printable decoding of a whole message (headers unfolded), CRLF to LF. */
 static char *qp_decode(const char *s)
 {
 	struct buf b = BUF_INIT;
+	int in_headers = 1;
 
 	for (const char *p = s; *p; p++) {
+		/* header lines folded under 78 characters are read unfolded */
+		if (in_headers && p[0] == '\r' && p[1] == '\n' && (p[2] == ' ' || p[2] == '\t')) {
+			p++;
+			continue;
+		}
+		if (in_headers && p[0] == '\r' && p[1] == '\n' && p[2] == '\r' && p[3] == '\n')
+			in_headers = 0;
 		if (*p == '\r')
 			continue;
 		if (*p == '=' && p[1] == '\r' && p[2] == '\n') {
@@ -295,7 +303,10 @@ static void test_notify__file_invite_and_turn(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mail);
 	CU_ASSERT_PTR_NOT_NULL(strstr(mail, "To: \"Bob\" <bob@example.org>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(mail, "Subject: You are invited to Counting Race (test game)"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(mail, "List-Unsubscribe: <https://games.example.org/account>"));
+	/* one-click unsubscribe from invitations, signed for Bob (RFC 8058) */
+	CU_ASSERT_PTR_NOT_NULL(strstr(mail, "List-Unsubscribe: <https://games.example.org/unsubscribe/"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(mail, "-invite-"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(mail, "List-Unsubscribe-Post: List-Unsubscribe=One-Click"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(mail, "Reply-To: turnpost@games.example.org"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(mail, "Content-Type: multipart/alternative"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(mail, "Content-Type: text/html; charset=utf-8"));
@@ -754,7 +765,7 @@ static void test_notify__smtp_aiosmtpd(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "MID <msg_"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "@games.example.org>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "REPLY games@example.org"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "UNSUB <https://games.example.org/account>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "UNSUB <https://games.example.org/unsubscribe/"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "DATE True"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "TYPE multipart/alternative"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.data, "PART text/plain 'Hello Zoë,"));
