@@ -51,7 +51,7 @@ int cli_replay_import(struct cli *c)
 		json_decref(file);
 		return 1;
 	}
-	if (replay_import(c->store, file, 0, &id, &e) < 0) {
+	if (replay_import(c->store, file, 0, 1, &id, &e) < 0) {
 		json_decref(file);
 		return cli_fail("%s", e.msg);
 	}

@@ -367,7 +367,7 @@ done:
 	return rc;
 }
 
-int manage_import(struct store *s, const struct actor *a, const json_t *file, json_t **out,
+int manage_import(struct store *s, const struct actor *a, const json_t *file, int notify, json_t **out,
 		      struct err *err)
 {
 	struct store_conn *c;
@@ -378,7 +378,7 @@ int manage_import(struct store *s, const struct actor *a, const json_t *file, js
 		*out = NULL;
 	if ((rc = actor_check(a, err)) < 0)
 		return rc;
-	if ((rc = replay_import(s, file, a->user_id, &id, err)) < 0)
+	if ((rc = replay_import(s, file, a->user_id, notify, &id, err)) < 0)
 		return rc;
 	if ((rc = replay_verify(s, id, &first_bad, err)) < 0)
 		return rc;

@@ -56,7 +56,7 @@ int manage_extend(struct store *s, const struct actor *a, int64_t game_id, int s
 int manage_abort(struct store *s, const struct actor *a, int64_t game_id, json_t **out,
 		     struct err *err);
 /* Import a replay file (replay_import), verify it and write the audit row; *out has the new "id". */
-int manage_import(struct store *s, const struct actor *a, const json_t *file, json_t **out,
+int manage_import(struct store *s, const struct actor *a, const json_t *file, int notify, json_t **out,
 		      struct err *err);
 
 /*

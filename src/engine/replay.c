@@ -237,7 +237,27 @@ static enum import_kind import_rollback_target(const json_t *m, int *target)
 	return IMPORT_ROLLBACK;
 }
 
-int replay_import(struct store *s, const json_t *file, int64_t created_by, int64_t *id, struct err *err)
+/* One "your_turn" for each seated player who must act in game id now (inside the import's transaction). */
+static int import_notify(struct store_conn *c, int64_t id, int64_t now, struct err *err)
+{
+	struct store_game g = {0};
+	struct store_seat *seats = NULL;
+	int nseats = 0, rc;
+
+	if ((rc = store_game_get(c, id, &g, err)) < 0 || (rc = store_seats_get(c, id, &seats, &nseats, err)) < 0)
+		goto done;
+	for (int i = 0; i < nseats && rc == 0 && strcmp(g.status, "active") == 0; i++)
+		if (seats[i].user_id && seats[i].seat >= 0 && seats[i].seat < GAME_MAX_SEATS &&
+		    (g.active_seats & (1u << seats[i].seat)))
+			rc = store_outbox_add(c, "your_turn", id, seats[i].seat, seats[i].user_id, NULL, now, NULL, err);
+done:
+	store_seats_free(seats, nseats);
+	store_game_release(&g);
+	return rc;
+}
+
+int replay_import(struct store *s, const json_t *file, int64_t created_by, int notify, int64_t *id,
+		  struct err *err)
 {
 	const json_t *seats_j = json_object_get(file, "seats"), *moves_j = json_object_get(file, "moves");
 	struct create_player players[GAME_MAX_SEATS];
@@ -291,6 +311,7 @@ int replay_import(struct store *s, const json_t *file, int64_t created_by, int64
 			.if_match = (int)i,
 			.at = json_integer_value(json_object_get(m, "at")),
 			.undo_after_turn = 1,
+			.quiet = 1,
 		};
 		struct submit_outcome po;
 		json_t *res = NULL;
@@ -318,6 +339,8 @@ int replay_import(struct store *s, const json_t *file, int64_t created_by, int64
 			break;
 		}
 	}
+	if (rc == 0 && notify)
+		rc = import_notify(c, *id, clock_now_ms(), err);
 done:
 	if (rc < 0) {
 		store_write_rollback(c);

@@ -18,7 +18,13 @@ int replay_verify(struct store *s, int64_t id, int *first_bad, struct err *err);
 
 /* The replay file {"format":"turnpost-replay","version":1,"game","options","seed","seats","moves"}. New. */
 int replay_export(struct store *s, int64_t id, json_t **out, struct err *err);
-/* Create a game from a replay file, replaying every step, in one transaction: all or nothing. */
-int replay_import(struct store *s, const json_t *file, int64_t created_by, int64_t *id, struct err *err);
+/*
+ * Create a game from a replay file, replaying every step, in one transaction:
+ * all or nothing. No step queues a notification: with notify, each seat that
+ * must act once the last step is in gets one "your_turn" (nothing for a
+ * finished game); without, nobody is told.
+ */
+int replay_import(struct store *s, const json_t *file, int64_t created_by, int notify, int64_t *id,
+		  struct err *err);
 
 #endif

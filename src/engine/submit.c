@@ -346,6 +346,7 @@ struct prepared {
 	char *final_text;
 	json_t *res;
 	int64_t now;
+	int quiet; /* the request's: no outbox rows */
 };
 
 static void prepared_release(struct prepared *p)
@@ -375,6 +376,7 @@ static int submit_work(struct store_conn *c, const struct submit_request *rq, st
 	int nseats = 0, rc;
 
 	p->now = rq->at ? rq->at : clock_now_ms();
+	p->quiet = rq->quiet;
 	if ((rc = store_game_head(c, rq->game_id, &p->g, &head, err)) < 0)
 		goto done;
 	if (!(ops = engine_ops_find(p->g.game, err))) {
@@ -451,8 +453,9 @@ static int submit_store(struct store_conn *c, const struct prepared *p, struct e
 	/* who is told: the seats as they are now (a player may have joined since a prepared read) */
 	if ((rc = store_seats_get(c, p->g.id, &seats, &nseats, err)) < 0)
 		return rc;
-	rc = queue_notifications(c, &p->g, seats, nseats, p->before.seats, p->after.seats, p->final != NULL, p->now,
-				 err);
+	rc = p->quiet ? 0
+		      : queue_notifications(c, &p->g, seats, nseats, p->before.seats, p->after.seats, p->final != NULL,
+					    p->now, err);
 	store_seats_free(seats, nseats);
 	if (rc < 0)
 		return rc;

@@ -28,6 +28,7 @@ struct submit_request {
 	int no_view;            /* the answer leaves out "view" (Prefer: return=minimal) */
 	int undo_after_turn;    /* replay_import: an undo after the turn passed is taken, as it was before that
 				   was refused (files written then still import) */
+	int quiet;              /* queue no notification (replay_import tells the seats once, at the end) */
 };
 
 struct submit_outcome {

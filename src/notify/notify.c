@@ -12,6 +12,7 @@
 
 #include <curl/curl.h>
 
+#include "engine/game.h"
 #include "util/clock.h"
 #include "util/log.h"
 #include "util/banned.h"
@@ -299,6 +300,51 @@ static int deliver_rows(struct notify *n, const struct store_outbox_row *rows, i
 	return rc < 0 ? rc : 0;
 }
 
+/*
+ * Is row no longer true now that it is to be sent? A "your turn" or a
+ * reminder for a seat that no longer has to act (it moved since, or the step
+ * that gave it the turn was undone or rolled back), in a game that is over,
+ * or with a newer "your turn" for the same seat queued after it. The reason
+ * into why. A store failure answers no: a message too many beats one lost.
+ */
+static int superseded(struct notify *n, const struct store_outbox_row *r, char *why, size_t size)
+{
+	struct store_conn *c;
+	struct store_game g = {0};
+	struct store_outbox_row *all = NULL;
+	struct err e = {0};
+	int nall = 0, out = 0;
+
+	if ((strcmp(r->event, "your_turn") != 0 && strcmp(r->event, "reminder") != 0) || !r->game_id || r->seat < 0 ||
+	    r->seat >= GAME_MAX_SEATS)
+		return 0;
+	if (store_read_acquire(n->store, &c, &e) < 0)
+		return 0;
+	if (store_game_get(c, r->game_id, &g, &e) == 0) {
+		if (strcmp(g.status, "active") != 0) {
+			snprintf(why, size, "superseded: the game is %s", g.status);
+			out = 1;
+		} else if (!(g.active_seats & (1u << r->seat))) {
+			snprintf(why, size, "superseded: seat %d no longer has to act (move %d)", r->seat, g.move_count);
+			out = 1;
+		}
+	}
+	if (!out && strcmp(r->event, "your_turn") == 0 && store_outbox_list_game(c, r->game_id, &all, &nall, &e) == 0) {
+		for (int i = 0; i < nall && !out; i++) {
+			if (all[i].id > r->id && all[i].seat == r->seat && strcmp(all[i].event, "your_turn") == 0 &&
+			    strcmp(all[i].state, "pending") == 0) {
+				snprintf(why, size, "superseded: a newer notification (%lld) says the same",
+					 (long long)all[i].id);
+				out = 1;
+			}
+		}
+	}
+	store_read_release(c);
+	store_outbox_rows_free(all, nall);
+	store_game_release(&g);
+	return out;
+}
+
 /* The recipient's preferences (new JSON), defaults when there is no such user. */
 static json_t *user_prefs(struct notify *n, int64_t user_id)
 {
@@ -324,7 +370,7 @@ int notify_run_once(struct notify *n, int64_t now, struct notify_stats *stats, s
 	struct notify_stats *st = stats ? stats : &local;
 	struct store_outbox_row *rows = NULL;
 	struct store_conn *c;
-	char *done = NULL;
+	char *done = NULL, why[160];
 	int nrows = 0, rc;
 
 	memset(st, 0, sizeof(*st));
@@ -378,19 +424,35 @@ int notify_run_once(struct notify *n, int64_t now, struct notify_stats *stats, s
 				rc = finish(n, r->id, STORE_OUTBOX_SKIPPED, now, "no recipient", err);
 				continue;
 			}
+			if (superseded(n, r, why, sizeof(why))) {
+				st->skipped++;
+				st->superseded++;
+				log_info("notification %lld (%s to seat %d of game %lld) not sent: %s", (long long)r->id,
+					 r->event, r->seat, (long long)r->game_id, why);
+				rc = finish(n, r->id, STORE_OUTBOX_SKIPPED, now, why, err);
+				continue;
+			}
 			if (r->digest) {
 				/* this user's digest: every claimed digest row of theirs goes in one message */
 				struct store_outbox_row *group = calloc((size_t)nrows, sizeof(*group));
 				int ng = 0;
 				if (!group)
 					abort();
-				for (int k = i; k < nrows; k++) {
-					if (rows[k].digest && rows[k].user_id == r->user_id) {
-						group[ng++] = rows[k];
-						done[k] = 1;
+				for (int k = i; k < nrows && rc == 0; k++) {
+					if (!rows[k].digest || rows[k].user_id != r->user_id)
+						continue;
+					done[k] = 1;
+					/* a digest leaves out what is no longer true */
+					if (superseded(n, &rows[k], why, sizeof(why))) {
+						st->skipped++;
+						st->superseded++;
+						rc = finish(n, rows[k].id, STORE_OUTBOX_SKIPPED, now, why, err);
+						continue;
 					}
+					group[ng++] = rows[k];
 				}
-				rc = deliver_rows(n, group, ng, now, st, err);
+				if (rc == 0 && ng)
+					rc = deliver_rows(n, group, ng, now, st, err);
 				free(group);
 				continue;
 			}

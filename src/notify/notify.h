@@ -69,7 +69,8 @@ struct notify_stats {
 	int sent;        /* messages delivered (a digest counts once) */
 	int retried;     /* deliveries that failed and will be tried again */
 	int dead;        /* rows that failed for the last time */
-	int skipped;     /* rows the recipient did not want */
+	int skipped;     /* rows the recipient did not want, or no longer true (superseded) */
+	int superseded;  /* of those: "your turn" and reminders no longer true when their turn to be sent came */
 	int deferred;    /* rows put off to a digest */
 };
 

@@ -304,7 +304,7 @@ static void test_engine__export_import_roundtrip(void)
 	CU_ASSERT_EQUAL(submit(id, 0, -1, "add 1", "roll", "end", NULL), 0);
 	CU_ASSERT_EQUAL(submit(id, 1, -1, "add 3", "undo", "add 2", NULL), 0);
 	CU_ASSERT_EQUAL(replay_export(st, id, &a, &e), 0);
-	CU_ASSERT_EQUAL_FATAL(replay_import(st, a, 0, &id2, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(replay_import(st, a, 0, 1, &id2, &e), 0);
 	CU_ASSERT_NOT_EQUAL(id, id2);
 	CU_ASSERT_EQUAL(replay_verify(st, id2, &first, &e), 0);
 	CU_ASSERT_EQUAL(replay_export(st, id2, &b, &e), 0);
@@ -312,10 +312,10 @@ static void test_engine__export_import_roundtrip(void)
 	json_decref(b);
 	/* a tampered file is refused with the step named */
 	json_object_set_new(json_array_get(json_object_get(a, "moves"), 1), "text", json_string("add 9"));
-	CU_ASSERT_EQUAL(replay_import(st, a, 0, &id2, &e), ERR_INPUT);
+	CU_ASSERT_EQUAL(replay_import(st, a, 0, 1, &id2, &e), ERR_INPUT);
 	CU_ASSERT(strstr(e.msg, "move 2") != NULL);
 	json_object_set_new(a, "format", json_string("other"));
-	CU_ASSERT_EQUAL(replay_import(st, a, 0, &id2, &e), ERR_INPUT);
+	CU_ASSERT_EQUAL(replay_import(st, a, 0, 1, &id2, &e), ERR_INPUT);
 	json_decref(a);
 }
 
@@ -350,7 +350,7 @@ static void test_engine__rollback_is_a_kind_of_step(void)
 	ASSERT_STR_EQ(json_string_value(json_object_get(m, "kind")), "rollback");
 	CU_ASSERT_EQUAL(json_integer_value(json_object_get(m, "to")), 1);
 	CU_ASSERT_PTR_NULL(json_object_get(json_array_get(json_object_get(file, "moves"), 0), "kind"));
-	CU_ASSERT_EQUAL_FATAL(replay_import(st, file, 0, &copy, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(replay_import(st, file, 0, 1, &copy, &e), 0);
 	CU_ASSERT_EQUAL(replay_verify(st, copy, &bad, &e), 0);
 	CU_ASSERT_EQUAL_FATAL(replay_export(st, copy, &again, &e), 0);
 	CU_ASSERT(json_equal(json_object_get(file, "moves"), json_object_get(again, "moves")));
@@ -360,12 +360,12 @@ static void test_engine__rollback_is_a_kind_of_step(void)
 		json_object_del(m, "kind");
 		json_object_del(m, "to");
 	}
-	CU_ASSERT_EQUAL(replay_import(st, file, 0, &copy, &e), 0);
+	CU_ASSERT_EQUAL(replay_import(st, file, 0, 1, &copy, &e), 0);
 	CU_ASSERT_EQUAL(replay_verify(st, copy, &bad, &e), 0);
 	/* a rollback without its target is refused, nothing stored */
 	m = json_array_get(json_object_get(file, "moves"), 3);
 	json_object_set_new(m, "kind", json_string("rollback"));
-	CU_ASSERT_EQUAL(replay_import(st, file, 0, &copy, &e), ERR_INPUT);
+	CU_ASSERT_EQUAL(replay_import(st, file, 0, 1, &copy, &e), ERR_INPUT);
 	CU_ASSERT_EQUAL(copy, 0);
 	json_decref(file);
 }

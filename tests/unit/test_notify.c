@@ -17,6 +17,7 @@
 #include "engine/submit.h"
 #include "engine/views.h"
 #include "engine/registry.h"
+#include "engine/replay.h"
 #include "fake_game.h"
 #include "notify/notify.h"
 #include "notify/receiver.h"
@@ -1173,7 +1174,100 @@ static void test_notify__signin_link(void)
 	env_close(&E);
 }
 
+/* The state of the newest row of event to seat (copied into state, "" when none). */
+static void newest_state(struct env *E, const char *event, int seat, char *state, size_t size)
+{
+	struct store_outbox_row *all = NULL;
+	int n = rows(E, &all);
+
+	state[0] = '\0';
+	for (int i = 0; i < n; i++)
+		if (strcmp(all[i].event, event) == 0 && all[i].seat == seat)
+			snprintf(state, size, "%s", all[i].state);
+	store_outbox_rows_free(all, n);
+}
+
+/* No floods: a "your turn" no longer true when its turn to be sent comes is superseded, not sent. */
+static void test_notify__stale_your_turn_is_superseded(void)
+{
+	struct env E;
+	struct notify_stats s;
+	struct err e = {0};
+	char state[16];
+	int64_t id;
+
+	CU_ASSERT_EQUAL_FATAL(env_open(&E, NOTIFY_FILE, NULL), 0);
+	id = new_game(&E, NULL, T0);
+	CU_ASSERT_EQUAL(notify_run_once(E.n, T0, &s, &e), 0);
+	CU_ASSERT_EQUAL(s.sent, 2);
+	/* four turns before the notifier comes round (a lively evening on the web pages) */
+	CU_ASSERT_EQUAL(submit(&E, id, 0, T0 + HOUR, "add 2", "end"), 0);
+	CU_ASSERT_EQUAL(submit(&E, id, 1, T0 + HOUR, "add 1", "end"), 0);
+	CU_ASSERT_EQUAL(submit(&E, id, 0, T0 + HOUR, "add 1", "end"), 0);
+	CU_ASSERT_EQUAL(submit(&E, id, 1, T0 + HOUR, "add 3", "end"), 0);
+	CU_ASSERT_EQUAL(count_state(&E, "pending"), 4);
+	CU_ASSERT_EQUAL(notify_run_once(E.n, T0 + HOUR, &s, &e), 0);
+	/* Bob's two are no longer true (he moved since), Ann's first has a newer twin: only that one goes */
+	CU_ASSERT_EQUAL(s.superseded, 3);
+	CU_ASSERT_EQUAL(s.sent, 1);
+	CU_ASSERT_EQUAL(count_files(E.mail), 3);
+	newest_state(&E, "your_turn", 0, state, sizeof(state));
+	ASSERT_STR_EQ(state, "sent");
+	newest_state(&E, "your_turn", 1, state, sizeof(state));
+	ASSERT_STR_EQ(state, "skipped");
+	{
+		struct store_outbox_row *all = NULL;
+		int n = rows(&E, &all), superseded = 0;
+		for (int i = 0; i < n; i++)
+			superseded += all[i].last_error && strncmp(all[i].last_error, "superseded: ", 12) == 0;
+		CU_ASSERT_EQUAL(superseded, 3);
+		store_outbox_rows_free(all, n);
+	}
+	env_close(&E);
+}
+
+/* No floods: an imported game tells each seat that must act once, or nobody when asked. */
+static void test_notify__import_tells_each_seat_once(void)
+{
+	struct env E;
+	struct err e = {0};
+	struct store_conn *c;
+	json_t *file = NULL;
+	int64_t id, copy = 0, quiet = 0;
+	int turns = 0, invites = 0, n;
+
+	CU_ASSERT_EQUAL_FATAL(env_open(&E, NOTIFY_FILE, NULL), 0);
+	id = new_game(&E, NULL, T0);
+	for (int t = 0; t < 12; t++)
+		CU_ASSERT_EQUAL(submit(&E, id, t % 2, T0 + t, "add 1", "end"), 0);
+	CU_ASSERT_EQUAL_FATAL(replay_export(E.st, id, &file, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(replay_import(E.st, file, 0, 1, &copy, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(replay_import(E.st, file, 0, 0, &quiet, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(store_read_acquire(E.st, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_outbox_count(c, copy, "your_turn", &turns, &e), 0);
+	CU_ASSERT_EQUAL(store_outbox_count(c, copy, "invite", &invites, &e), 0);
+	/* 24 steps, 12 changes of turn: one notification, to Ann, whose turn it is */
+	CU_ASSERT_EQUAL(turns, 1);
+	CU_ASSERT_EQUAL(invites, 0);
+	CU_ASSERT_EQUAL(store_outbox_count(c, quiet, "your_turn", &n, &e), 0);
+	CU_ASSERT_EQUAL(n, 0);
+	store_read_release(c);
+	{
+		struct store_outbox_row *all = NULL;
+		int k = rows(&E, &all), found = 0;
+		for (int i = 0; i < k; i++)
+			if (all[i].game_id == copy && strcmp(all[i].event, "your_turn") == 0 && all[i].seat == 0)
+				found++;
+		CU_ASSERT_EQUAL(found, 1);
+		store_outbox_rows_free(all, k);
+	}
+	json_decref(file);
+	env_close(&E);
+}
+
 static CU_TestInfo cases[] = {
+	{ "test_notify__stale_your_turn_is_superseded", test_notify__stale_your_turn_is_superseded },
+	{ "test_notify__import_tells_each_seat_once", test_notify__import_tells_each_seat_once },
 	{ "test_notify__signin_link", test_notify__signin_link },
 	{ "test_notify__file_invite_and_turn", test_notify__file_invite_and_turn },
 	{ "test_notify__templates_override", test_notify__templates_override },
