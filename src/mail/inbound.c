@@ -13,12 +13,15 @@
 #include "engine/views.h"
 #include "engine/registry.h"
 #include "store/store.h"
+#include "util/log.h"
 #include "util/token.h"
 #include "util/banned.h"
 
 #define DAY_MS (24LL * 3600 * 1000)
 #define MAX_LEGAL_SHOWN 40
 #define EMAIL_IDEM_TOKEN (-1) /* the idempotency rows of email batches: never an API token id */
+#define HOUR_MS (3600LL * 1000)
+#define MAX_REFUSALS_PER_HOUR 5 /* refusals emailed to one seat in an hour; then silence (mail loops) */
 
 int mail_inbound_token_mint(struct store *s, int64_t game_id, int seat, int64_t user_id, int days, int64_t now,
 			    char token[MAIL_TOKEN_LEN + 1], struct err *err)
@@ -105,13 +108,18 @@ static void scope_key(const struct mail_msg *m, const char *message_id, char *ou
 	snprintf(out, size, "%s/%s", scope, message_id);
 }
 
-/* The lines with what became of each: failed is the 1-based refused line (0: none), refused the batch's fate. */
-static json_t *lines_json(const struct mail_lines *l, int refused, int failed)
+/*
+ * The lines with what became of each: failed is the 1-based refused line (0:
+ * none), refused the batch's fate, ignored the first line not read because
+ * the orders ended above it (0: none).
+ */
+static json_t *lines_json(const struct mail_lines *l, int refused, int failed, int ignored)
 {
 	json_t *a = json_array();
 
 	for (int i = 0; i < l->n; i++) {
-		const char *state = !refused		 ? "applied"
+		const char *state = ignored && i + 1 >= ignored ? "ignored"
+				    : !refused		 ? "applied"
 				    : !failed		 ? "not played"
 				    : i + 1 < failed	 ? "ok"
 				    : i + 1 == failed ? "refused"
@@ -122,16 +130,83 @@ static json_t *lines_json(const struct mail_lines *l, int refused, int failed)
 	return a;
 }
 
-/* The reply's subject: "Re: " and the subject of the mail, unless it already says so. */
+/*
+ * The length of a reply or forward prefix at s ("Re:", "RE :", "Re[2]:",
+ * "AW:", "Fwd:", "SV:", ... and "[list]" tags), 0 when there is none.
+ */
+static size_t subject_prefix(const char *s)
+{
+	static const char *const words[] = { "re", "aw", "sv", "vs", "fw", "fwd", "wg", "tr", "antw", "antwort",
+					     "odp", "rif", "ref", "r", "res", "enc", "doorst", "vl", "ynt", "fs",
+					     NULL };
+	const char *p = s;
+	size_t n = 0;
+
+	if (*p == '[') {
+		const char *close = strchr(p, ']');
+		if (close && close - p < 40 && close[1] == ' ')
+			return (size_t)(close - p + 1);
+		return 0;
+	}
+	while ((p[n] >= 'a' && p[n] <= 'z') || (p[n] >= 'A' && p[n] <= 'Z'))
+		n++;
+	for (const char *const *w = words; *w; w++) {
+		const char *q;
+		if (strlen(*w) != n || strncasecmp(p, *w, n) != 0)
+			continue;
+		q = p + n;
+		if (*q == '[' || *q == '(') { /* Re[2]: */
+			while (*q && *q != ']' && *q != ')' && q - p < 12)
+				q++;
+			if (*q)
+				q++;
+		}
+		while (*q == ' ')
+			q++;
+		if (*q == ':' || (q[0] == '\xef' && q[1] == '\xbc' && q[2] == '\x9a')) /* ":" or the full-width colon */
+			return (size_t)(q - p) + (*q == ':' ? 1 : 3);
+	}
+	return 0;
+}
+
+/* The status suffixes our answers add, which a reply must not carry forward. */
+static const char *const status_suffixes[] = { " - not played", " - accepted", NULL };
+
+/*
+ * The answer's subject: "Re: " and the subject of the mail, without the
+ * stacked "Re: AW: Fwd:" prefixes and "[tag]"s mail programs add and without
+ * the " - not played"/" - accepted" of an earlier answer: the template then
+ * says what happened this time.
+ */
 static json_t *reply_subject(const struct mail_msg *m)
 {
 	const char *s = m->subject && *m->subject ? m->subject : "your email";
 	struct buf b = BUF_INIT;
 	json_t *v;
+	int changed = 1;
+	size_t k;
 
-	if (strncasecmp(s, "Re:", 3) != 0)
-		buf_adds(&b, "Re: ");
-	buf_adds(&b, s);
+	for (;;) {
+		while (*s == ' ')
+			s++;
+		if (!(k = subject_prefix(s)))
+			break;
+		s += k;
+	}
+	buf_adds(&b, "Re: ");
+	buf_adds(&b, *s ? s : "your email");
+	buf_trim(&b);
+	while (changed) {
+		changed = 0;
+		for (const char *const *x = status_suffixes; *x; x++) {
+			size_t n = strlen(*x);
+			if (b.len > n + 4 && strcasecmp(b.data + b.len - n, *x) == 0) {
+				buf_setlen(&b, b.len - n);
+				buf_trim(&b);
+				changed = 1;
+			}
+		}
+	}
 	v = json_string(b.data);
 	buf_release(&b);
 	return v;
@@ -313,6 +388,49 @@ static int previous(struct store *s, const char *message_id, json_t **answer, st
 	return 0;
 }
 
+/*
+ * Whether a refusal may be emailed: not when the mail answers one of our own
+ * answers (In-Reply-To names the Message-ID msg_<uid>@... of an email_*
+ * notification of this game: an auto-responder answering our answer would
+ * otherwise be answered for ever), and not after MAX_REFUSALS_PER_HOUR
+ * refusals to this seat in the last hour. 1, or 0 with the reason in why.
+ */
+static int may_refuse(struct store *s, const struct inbound *in, int64_t now, char *why, size_t size)
+{
+	struct store_outbox_row *rows = NULL;
+	struct store_conn *c;
+	struct err e = {0};
+	const char *irt = in->m->in_reply_to, *at;
+	char uid[32] = "";
+	int n = 0, recent = 0, ok = 1;
+
+	if (irt && strncmp(irt, "msg_", 4) == 0 && (at = strchr(irt, '@')) && at - irt - 4 > 0 &&
+	    (size_t)(at - irt - 4) < sizeof(uid))
+		snprintf(uid, sizeof(uid), "%.*s", (int)(at - irt - 4), irt + 4);
+	if (store_read_acquire(s, &c, &e) < 0)
+		return 1;
+	if (store_outbox_list_game(c, in->tok.game_id, &rows, &n, &e) == 0) {
+		for (int i = 0; i < n && ok; i++) {
+			if (uid[0] && strcmp(rows[i].uid, uid) == 0 && strncmp(rows[i].event, "email_", 6) == 0) {
+				snprintf(why, size, "it answers our own answer <%s>: never answered, so that no mail loop can "
+					 "start", irt);
+				ok = 0;
+			}
+			if (strcmp(rows[i].event, "email_refused") == 0 && rows[i].seat == in->tok.seat &&
+			    rows[i].created_at > now - HOUR_MS)
+				recent++;
+		}
+		if (ok && recent >= MAX_REFUSALS_PER_HOUR) {
+			snprintf(why, size, "%d refusals were emailed to this seat in the last hour: no more until it is "
+				 "quieter (a mail loop?)", recent);
+			ok = 0;
+		}
+	}
+	store_read_release(c);
+	store_outbox_rows_free(rows, n);
+	return ok;
+}
+
 static void answer_set(struct inbound *in, const char *outcome, const char *detail)
 {
 	json_object_set_new(in->answer, "outcome", json_string(outcome));
@@ -325,6 +443,134 @@ static int same_address(const char *a, const char *b)
 	return a && b && strcasecmp(a, b) == 0;
 }
 
+/* Play the first nlines lines as one batch, idempotent on the mail's key (submit_steps's codes). */
+static int play(struct store *s, const struct inbound *in, int64_t now, int nlines, json_t **res,
+		struct submit_outcome *out, struct err *err)
+{
+	struct submit_request sub = { .via = "email", .if_match = -1 };
+	struct buf key = BUF_INIT, hashed = BUF_INIT;
+	unsigned char rhash[32];
+	int rc;
+
+	buf_addf(&key, "email:%s", in->key);
+	buf_addf(&hashed, "%lld\n%d\n", (long long)in->tok.game_id, in->tok.seat);
+	for (int i = 0; i < nlines; i++)
+		buf_addf(&hashed, "%s\n", in->lines.lines[i]);
+	token_hash_bytes(hashed.data, hashed.len, rhash);
+	sub.game_id = in->tok.game_id;
+	sub.seat = in->tok.seat;
+	sub.lines = (const char *const *)in->lines.lines;
+	sub.nlines = nlines;
+	sub.client = in->m->from;
+	sub.idem_token = EMAIL_IDEM_TOKEN;
+	sub.idem_key = key.data;
+	sub.request_hash = rhash;
+	sub.at = now;
+	rc = submit_steps(s, &sub, res, out, err);
+	buf_release(&key);
+	buf_release(&hashed);
+	return rc;
+}
+
+/* The first word of a line, lower case, into out (at most size - 1 bytes). */
+static void first_word(const char *line, char *out, size_t size)
+{
+	size_t n = 0;
+
+	while (*line == ' ')
+		line++;
+	for (; *line && *line != ' ' && n + 1 < size; line++)
+		out[n++] = (char)(*line >= 'A' && *line <= 'Z' ? *line + 32 : *line);
+	out[n] = '\0';
+}
+
+/* Levenshtein distance of two short words, capped at 9. */
+static int edit_distance(const char *a, const char *b)
+{
+	int la = (int)strlen(a), lb = (int)strlen(b), prev[33], cur[33];
+
+	if (la > 32 || lb > 32)
+		return 9;
+	for (int j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (int i = 1; i <= la; i++) {
+		cur[0] = i;
+		for (int j = 1; j <= lb; j++) {
+			int sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			int del = prev[j] + 1, ins = cur[j - 1] + 1;
+			cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+		}
+		memcpy(prev, cur, sizeof(int) * (size_t)(lb + 1));
+	}
+	return prev[lb] > 9 ? 9 : prev[lb];
+}
+
+/* Is word a verb of verbs (a JSON array of step texts or words), or a slip of one? */
+static int verb_like(const char *word, const json_t *verbs)
+{
+	size_t i, n = strlen(word);
+	json_t *v;
+
+	if (!n)
+		return 0;
+	json_array_foreach(verbs, i, v) {
+		char w[40];
+		first_word(json_string_value(v), w, sizeof(w));
+		if (!w[0])
+			continue;
+		if (strcmp(w, word) == 0 || edit_distance(w, word) <= (n >= 5 && strlen(w) >= 5 ? 2 : 1))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Do lines from (1-based) on read as prose that ends the orders: no line of
+ * them starts with a step's verb or a slip of one (the verbs of the legal
+ * steps before the lines and before `from`, of the lines played, and undo),
+ * and together they read as sentences (one ends with . ! ? : ; or ,, or
+ * they hold at least five words)?
+ */
+static int prose_from(struct store *s, const struct inbound *in, int from)
+{
+	json_t *verbs = json_array(), *legal;
+	struct err e = {0};
+	int words = 0, punct = 0, prose = 1;
+	size_t k;
+	json_t *v;
+
+	json_array_append_new(verbs, json_string("undo"));
+	for (int i = 0; i < from - 1; i++)
+		json_array_append_new(verbs, json_string(in->lines.lines[i]));
+	if ((legal = legal_at(s, in, in->tok.seat, 0, &e)))
+		json_array_foreach(legal, k, v)
+			json_array_append(verbs, v);
+	json_decref(legal);
+	if ((legal = legal_at(s, in, in->tok.seat, from - 1, &e)))
+		json_array_foreach(legal, k, v)
+			json_array_append(verbs, v);
+	json_decref(legal);
+	for (int i = from - 1; i < in->lines.n && prose; i++) {
+		const char *l = in->lines.lines[i];
+		size_t n = strlen(l);
+		char w[64];
+
+		first_word(l, w, sizeof(w));
+		/* a trailing colon or comma is no part of the verb ("Disclaimer:") */
+		while (w[0] && strchr(":,.;!?", w[strlen(w) - 1]))
+			w[strlen(w) - 1] = '\0';
+		if (verb_like(w, verbs))
+			prose = 0;
+		if (n && strchr(".!?:;,", l[n - 1]))
+			punct = 1;
+		for (const char *p = l; *p; p++)
+			if (*p != ' ' && (p == l || p[-1] == ' '))
+				words++;
+	}
+	json_decref(verbs);
+	return prose && (punct || words >= 5);
+}
+
 int mail_inbound_handle(struct store *s, const struct mail_inbound_config *cfg, const struct mail_msg *m,
 			int64_t now, json_t **answer, struct err *err)
 {
@@ -333,12 +579,11 @@ int mail_inbound_handle(struct store *s, const struct mail_inbound_config *cfg, 
 	unsigned char hash[32];
 	struct store_conn *c;
 	struct store_user owner = {0};
-	struct submit_request sub = { .via = "email", .if_match = -1 };
 	struct submit_outcome out = {0};
 	struct err pe = {0};
 	json_t *res = NULL;
 	const char *status = NULL, *event = NULL;
-	int rc, dup = 0, mine = -1;
+	int rc, dup = 0, mine = -1, ignored_from = 0;
 
 	*answer = NULL;
 	if (m->message_id && *m->message_id)
@@ -458,29 +703,41 @@ int mail_inbound_handle(struct store *s, const struct mail_inbound_config *cfg, 
 	}
 
 	/* one email is one batch: every line or none; the Message-ID is the idempotency key */
-	{
-		struct buf key = BUF_INIT, hashed = BUF_INIT;
-		unsigned char rhash[32];
+	rc = play(s, &in, now, in.lines.n, &res, &out, &pe);
+	/*
+	 * After at least one good step, a block that is no step at all (a
+	 * disclaimer, a sign-off without "-- ") ends the orders: the steps above
+	 * it are played and the answer says which lines were not read. A
+	 * mistyped step (a known verb, or nearly one) is still refused.
+	 */
+	if (rc < 0 && rc != ERR_STORE && rc != ERR_NOMEM && rc != ERR_INTERNAL && out.failed_line >= 2 &&
+	    prose_from(s, &in, out.failed_line)) {
+		json_t *res2 = NULL;
+		struct submit_outcome out2 = {0};
+		struct err pe2 = {0};
+		int rc2 = play(s, &in, now, out.failed_line - 1, &res2, &out2, &pe2);
 
-		buf_addf(&key, "email:%s", in.key);
-		buf_addf(&hashed, "%lld\n%d\n", (long long)in.tok.game_id, in.tok.seat);
-		for (int i = 0; i < in.lines.n; i++)
-			buf_addf(&hashed, "%s\n", in.lines.lines[i]);
-		token_hash_bytes(hashed.data, hashed.len, rhash);
-		sub.game_id = in.tok.game_id;
-		sub.seat = in.tok.seat;
-		sub.lines = (const char *const *)in.lines.lines;
-		sub.nlines = in.lines.n;
-		sub.client = m->from;
-		sub.idem_token = EMAIL_IDEM_TOKEN;
-		sub.idem_key = key.data;
-		sub.request_hash = rhash;
-		sub.at = now;
-		rc = submit_steps(s, &sub, &res, &out, &pe);
-		buf_release(&key);
-		buf_release(&hashed);
+		if (rc2 == 0 || rc2 == ERR_STORE || rc2 == ERR_NOMEM || rc2 == ERR_INTERNAL) {
+			ignored_from = out.failed_line;
+			json_decref(res);
+			res = res2;
+			out = out2;
+			pe = pe2;
+			rc = rc2;
+		} else {
+			json_decref(res2);
+		}
 	}
-	json_object_set_new(in.payload, "lines", lines_json(&in.lines, rc < 0, rc < 0 ? out.failed_line : 0));
+	json_object_set_new(in.payload, "lines",
+			    lines_json(&in.lines, rc < 0, rc < 0 ? out.failed_line : 0, ignored_from));
+	if (ignored_from) {
+		json_t *ign = json_array();
+		for (int i = ignored_from - 1; i < in.lines.n; i++)
+			json_array_append_new(ign, json_pack("{s:i,s:s}", "n", i + 1, "text", in.lines.lines[i]));
+		json_object_set(in.answer, "ignored", ign);
+		json_object_set_new(in.payload, "ignored", ign);
+		json_object_set_new(in.payload, "has_ignored", json_true());
+	}
 	json_object_set_new(in.payload, "has_lines", json_boolean(in.lines.n > 0));
 	if (rc == ERR_STORE || rc == ERR_NOMEM || rc == ERR_INTERNAL) {
 		*err = pe;
@@ -525,8 +782,9 @@ int mail_inbound_handle(struct store *s, const struct mail_inbound_config *cfg, 
 		json_array_foreach(active, i, v)
 			if (json_integer_value(v) == in.tok.seat)
 				still_mine = 1;
-		snprintf(detail, sizeof(detail), "%zu step%s played%s", json_array_size(applied),
-			 json_array_size(applied) == 1 ? "" : "s", out.replayed ? " (by an earlier delivery)" : "");
+		snprintf(detail, sizeof(detail), "%zu step%s played%s%s", json_array_size(applied),
+			 json_array_size(applied) == 1 ? "" : "s", out.replayed ? " (by an earlier delivery)" : "",
+			 ignored_from ? "; the lines after them are no steps and were not read" : "");
 		answer_set(&in, "accepted", detail);
 		json_object_set(in.answer, "applied", applied);
 		json_object_set_new(in.answer, "move_count", json_integer(json_integer_value(json_object_get(res, "move_count"))));
@@ -560,6 +818,18 @@ int mail_inbound_handle(struct store *s, const struct mail_inbound_config *cfg, 
 	}
 
 record:
+	if (event && strcmp(event, "email_refused") == 0) {
+		char why[300];
+		if (!may_refuse(s, &in, now, why, sizeof(why))) {
+			log_info("inbound mail %s to game %lld seat %d: %s, not answered: %s", in.message_id,
+				 (long long)in.tok.game_id, in.tok.seat, status, why);
+			json_object_set_new(in.answer, "answered", json_false());
+			json_object_set_new(in.answer, "not_answered", json_string(why));
+			event = NULL;
+		}
+	}
+	if (event)
+		json_object_set_new(in.answer, "answered", json_true());
 	if (strcmp(status, "accepted") != 0) {
 		/* whose turn it is now, for the refusal */
 		json_t *active = json_array();

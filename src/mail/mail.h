@@ -111,6 +111,9 @@ void mail_addresses(const char *value, char **addrs, int *n, int max, char **nam
 struct mail_lines {
 	char *lines[MAIL_MAX_LINES];
 	int n;
+	int fenced;                      /* the steps were fenced by "begin" ... "end" lines */
+	char *outside[MAIL_MAX_LINES];   /* then: the lines outside the fence, not read */
+	int noutside;
 };
 void mail_lines_release(struct mail_lines *l);
 
@@ -120,8 +123,12 @@ void mail_lines_release(struct mail_lines *l);
  * "-----Original Message-----", a forwarded message), signature ("-- ") or
  * mobile footer ("Sent from my iPhone", "Get Outlook for Android", ...).
  * Quoted text before any line (bottom posting) is skipped. Blank lines and
- * whole-line # comments are dropped, each line is trimmed. 0 with out->n
- * possibly 0; ERR_TOOLARGE over MAIL_MAX_LINES lines or a line over MAIL_MAX_LINE.
+ * whole-line # comments are dropped, each line is trimmed. When a line
+ * "begin" (or "#begin") is among them, the steps are the lines between it and
+ * the first "#end" after it, else the last "end" after it: the rest goes to
+ * out->outside (out->fenced set). 0 with out->n possibly 0; ERR_TOOLARGE
+ * over MAIL_MAX_LINES lines or a line over MAIL_MAX_LINE; ERR_INPUT for a
+ * "begin" without an "end".
  */
 int mail_reply_lines(const char *text, struct mail_lines *out, struct err *err);
 

@@ -537,6 +537,38 @@ static char *msg_ids(const char *v)
 	return buf_detach(&b, NULL);
 }
 
+/*
+ * Subjects of automatic replies that come without the standard headers
+ * (Outlook rules, webmail vacation messages, small providers), in the common
+ * languages: a subject containing one of these (any case) is an auto-reply.
+ */
+static const char *const auto_subjects[] = {
+	"automatic reply", "auto reply", "auto-reply", "autoreply", "auto response", "auto-response",
+	"autoresponse", "out of office", "out of the office", "vacation reply", "away from the office",
+	"automatische antwort", "abwesenheitsnotiz", "abwesenheit:", "automatisch antwoord", "afwezigheidsbericht",
+	"r\xc3\xa9ponse automatique", "absence du bureau", "message d'absence", "risposta automatica",
+	"fuori ufficio", "respuesta autom\xc3\xa1tica", "fuera de la oficina", "resposta autom\xc3\xa1tica",
+	"fora do escrit\xc3\xb3rio", "autosvar", "automatisk svar", "automaattinen vastaus",
+	"odpowied\xc5\xba automatyczna", "automatick\xc3\xa1 odpov\xc4\x9b\xc4\x8f", "otomatik yan\xc4\xb1t",
+	"\xe8\x87\xaa\xe5\x8a\xa8\xe5\x9b\x9e\xe5\xa4\x8d", /* 自动回复 */
+	NULL
+};
+
+/* Does subject contain an auto-reply phrase (ASCII letters compared without case)? */
+static int auto_subject(const char *subject)
+{
+	char lower[512];
+	size_t n = 0;
+
+	for (const char *p = subject; *p && n + 1 < sizeof(lower); p++)
+		lower[n++] = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
+	lower[n] = '\0';
+	for (const char *const *a = auto_subjects; *a; a++)
+		if (strstr(lower, *a))
+			return 1;
+	return 0;
+}
+
 int mail__is_auto(const struct mail_headers *h, const char *from, const char *subject)
 {
 	const char *v;
@@ -552,6 +584,8 @@ int mail__is_auto(const struct mail_headers *h, const char *from, const char *su
 	if ((v = mail__header(h, "Content-Type")) && strncasecmp(v, "multipart/report", 16) == 0)
 		return 1;
 	if (from && (strncasecmp(from, "mailer-daemon@", 14) == 0 || strncasecmp(from, "postmaster@", 11) == 0))
+		return 1;
+	if (subject && auto_subject(subject))
 		return 1;
 	if (subject && (strncasecmp(subject, "Automatic reply:", 16) == 0 ||
 			strncasecmp(subject, "Auto:", 5) == 0 || strncasecmp(subject, "Out of Office", 13) == 0 ||

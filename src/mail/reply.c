@@ -16,7 +16,58 @@ void mail_lines_release(struct mail_lines *l)
 {
 	for (int i = 0; i < l->n; i++)
 		free(l->lines[i]);
+	for (int i = 0; i < l->noutside; i++)
+		free(l->outside[i]);
 	memset(l, 0, sizeof(*l));
+}
+
+/*
+ * Classic play-by-email fences: the steps are the lines between "begin" and
+ * the first "#end" after it, else the last "end" after it (a turn's own
+ * "end" step is written before the closing one). The other lines go to
+ * l->outside.
+ */
+static int apply_fences(struct mail_lines *l, struct err *err)
+{
+	int b = -1, e = -1, n = 0;
+	char *keep[MAIL_MAX_LINES];
+
+	for (int i = 0; i < l->n && b < 0; i++)
+		if (strcasecmp(l->lines[i], "begin") == 0 || strcasecmp(l->lines[i], "#begin") == 0)
+			b = i;
+	if (b < 0) {
+		/* a stray "#end" is a comment like any other */
+		for (int i = 0; i < l->n; i++) {
+			if (strcasecmp(l->lines[i], "#end") == 0 || strcasecmp(l->lines[i], "#begin") == 0)
+				free(l->lines[i]);
+			else
+				keep[n++] = l->lines[i];
+		}
+		memcpy(l->lines, keep, sizeof(char *) * (size_t)n);
+		l->n = n;
+		return 0;
+	}
+	for (int i = b + 1; i < l->n && e < 0; i++)
+		if (strcasecmp(l->lines[i], "#end") == 0)
+			e = i;
+	for (int i = l->n - 1; i > b && e < 0; i--)
+		if (strcasecmp(l->lines[i], "end") == 0)
+			e = i;
+	if (e < 0)
+		return err_set(err, ERR_INPUT, "a \"begin\" line opens your steps: close them with an \"end\" line "
+			       "(after a turn's own \"end\" step, if it has one)");
+	for (int i = 0; i < l->n; i++) {
+		if (i > b && i < e)
+			keep[n++] = l->lines[i];
+		else if (i == b || i == e)
+			free(l->lines[i]);
+		else
+			l->outside[l->noutside++] = l->lines[i];
+	}
+	memcpy(l->lines, keep, sizeof(char *) * (size_t)n);
+	l->n = n;
+	l->fenced = 1;
+	return 0;
 }
 
 /* One line, cleaned: no-break and zero-width characters removed or made spaces, trimmed. */
@@ -241,7 +292,8 @@ int mail_reply_lines(const char *text, struct mail_lines *out, struct err *err)
 			break;
 		if (is_footer(line.data))
 			break;
-		if (!line.len || line.data[0] == '#')
+		if (!line.len || (line.data[0] == '#' && strcasecmp(line.data, "#begin") != 0 &&
+				  strcasecmp(line.data, "#end") != 0))
 			continue;
 		if (out->n == MAIL_MAX_LINES) {
 			rc = err_set(err, ERR_TOOLARGE, "more than %d lines: send at most %d steps in one email",
@@ -254,6 +306,8 @@ int mail_reply_lines(const char *text, struct mail_lines *out, struct err *err)
 		}
 		out->lines[out->n++] = buf_detach(&line, NULL);
 	}
+	if (rc == 0)
+		rc = apply_fences(out, err);
 	if (rc < 0)
 		mail_lines_release(out);
 	free(tl.at);

@@ -339,7 +339,7 @@ static void test_inbound__whole_turn(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(msg.data, "\r\nReferences: <turnpost.game-1@"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(msg.data, ">\r\n <msg_0123456789abcdef01234567@games.example.org>\r\n"
 						" <CAJx9rQ8GmAiL+whole.turn.4f2a@mail.gmail.com>\r\n"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(msg.data, "Subject: Re: Your turn in Counting Race (test game) (game 1)\r\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg.data, "Subject: Re: Your turn in Counting Race (test game) (game 1) - accepted\r\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(msg.data, "  1. add 3"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(msg.data, "  4. end"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(msg.data, "Now it is Bob's turn: seat 1: add, roll or end"));
@@ -705,6 +705,179 @@ static void test_inbound__forged_signature_keeps_the_limit(void)
 	buf_release(&b);
 }
 
+/* ---- what players write: disclaimers, fences, subjects, auto-replies, loops ---- */
+
+/* A new game with Bob in the first seat (to play first): its id, and Bob's reply token from his invitation. */
+static long long game_for_bob(char *token, size_t size)
+{
+	const char *body = "{\"game\":\"counting-race\",\"options\":{\"target\":1000},\"players\":["
+			   "{\"name\":\"Bob\",\"email\":\"bob@example.org\"},{\"name\":\"Ann\",\"email\":\"ann@example.org\"}]}";
+	struct ht_resp r = {0};
+	struct buf msg = BUF_INIT;
+	char needle[64];
+	long long id = -1;
+
+	token[0] = '\0';
+	if (ht_request(&d, "POST", "/api/v1/games", admin_token, NULL, body, strlen(body), &r) == 0 && r.status == 201)
+		id = (long long)json_integer_value(json_object_get(r.json, "id"));
+	ht_resp_release(&r);
+	snprintf(needle, sizeof(needle), "X-Turnpost-Game: %lld\r\n", id);
+	if (id < 0 || wait_mails("bob@example.org", "invite", needle, 1, &msg) != 1 || reply_token(&msg, token, size) < 0)
+		id = -1;
+	buf_release(&msg);
+	return id;
+}
+
+/* POST a raw message (made here) with the secret; the outcome (static) or "". */
+static const char *post_raw(const struct buf *raw, struct ht_resp *r)
+{
+	memset(r, 0, sizeof(*r));
+	if (post("message/rfc822", SECRET, raw->data, raw->len, r) < 0 || r->status != 200 || !r->json)
+		return "";
+	return json_string_value(json_object_get(r->json, "outcome"));
+}
+
+static void test_inbound__disclaimer_ends_the_orders(void)
+{
+	struct ht_resp r;
+	struct buf msg = BUF_INIT;
+	char tok[40], needle[64];
+	long long id = game_for_bob(tok, sizeof(tok));
+
+	CU_ASSERT_FATAL(id > 0);
+	/* Outlook, a signature block and a corporate disclaimer, no "-- " line: the two steps are played */
+	ASSERT_STR_EQ(post_corpus("disclaimer_outlook.eml", tok, &r), "accepted");
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(r.json, "applied")), 2);
+	CU_ASSERT(json_array_size(json_object_get(r.json, "ignored")) >= 3);
+	ASSERT_STR_EQ(json_string_value(json_object_get(json_array_get(json_object_get(r.json, "ignored"), 0), "text")),
+		      "Bob Builder | Senior Analyst | Example Holdings plc");
+	ht_resp_release(&r);
+	/* the answer says which lines were read and which were not */
+	snprintf(needle, sizeof(needle), "X-Turnpost-Game: %lld\r\n", id);
+	CU_ASSERT_EQUAL_FATAL(wait_mails("bob@example.org", "email_accepted", needle, 1, &msg), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg.data, "  1. add 1\r\n  2. end\r\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg.data, "These lines were not read: they are no steps, so your steps ended above them:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg.data, "  3. Bob Builder | Senior Analyst"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg.data, "CONFIDENTIALITY NOTICE: This e-mail message"));
+	buf_release(&msg);
+
+	/* a mistyped step above a disclaimer is still refused, with the usual message: nothing is played */
+	id = game_for_bob(tok, sizeof(tok));
+	CU_ASSERT_FATAL(id > 0);
+	ASSERT_STR_EQ(post_corpus("disclaimer_mistyped_step.eml", tok, &r), "refused");
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(r.json, "failed_line")), 2);
+	ASSERT_STR_EQ(json_string_value(json_object_get(r.json, "code")), "illegal_move");
+	CU_ASSERT_PTR_NULL(json_object_get(r.json, "ignored"));
+	ht_resp_release(&r);
+}
+
+static void test_inbound__begin_and_end_fence_the_orders(void)
+{
+	struct ht_resp r;
+	char tok[40];
+	long long id = game_for_bob(tok, sizeof(tok));
+
+	CU_ASSERT_FATAL(id > 0);
+	/* a greeting above, a sign-off below: only the fenced lines are steps, the turn's own "end" among them */
+	ASSERT_STR_EQ(post_corpus("fenced_orders.eml", tok, &r), "accepted");
+	CU_ASSERT_EQUAL_FATAL(json_array_size(json_object_get(r.json, "applied")), 2);
+	ASSERT_STR_EQ(json_string_value(json_object_get(json_array_get(json_object_get(r.json, "applied"), 0), "text")),
+		      "add 2");
+	ASSERT_STR_EQ(json_string_value(json_object_get(json_array_get(json_object_get(r.json, "applied"), 1), "text")),
+		      "end");
+	ht_resp_release(&r);
+}
+
+static void test_inbound__subjects_say_what_happened_now(void)
+{
+	struct ht_resp r;
+	struct buf msg = BUF_INIT;
+	char tok[40], needle[64];
+	long long id = game_for_bob(tok, sizeof(tok));
+
+	CU_ASSERT_FATAL(id > 0);
+	/* "AW: RE: Re: ... - not played" from an earlier refusal: one "Re:", and this time's outcome */
+	ASSERT_STR_EQ(post_corpus("subject_stacked.eml", tok, &r), "accepted");
+	ht_resp_release(&r);
+	snprintf(needle, sizeof(needle), "X-Turnpost-Game: %lld\r\n", id);
+	CU_ASSERT_EQUAL_FATAL(wait_mails("bob@example.org", "email_accepted", needle, 1, &msg), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg.data, "\r\nSubject: Re: Your turn in Counting Race (test game) (game 1) - accepted\r\n"));
+	CU_ASSERT_PTR_NULL(strstr(msg.data, "not played"));
+	buf_release(&msg);
+}
+
+static void test_inbound__auto_replies_without_headers(void)
+{
+	struct ht_resp r;
+	char tok[40];
+	long long id = game_for_bob(tok, sizeof(tok));
+
+	CU_ASSERT_FATAL(id > 0);
+	ASSERT_STR_EQ(post_corpus("autoreply_german.eml", tok, &r), "ignored");
+	ht_resp_release(&r);
+	ASSERT_STR_EQ(post_corpus("autoreply_french.eml", tok, &r), "ignored");
+	ht_resp_release(&r);
+	sleep_ms(1500);
+	CU_ASSERT_EQUAL(mails("bob@example.org", "email_refused", "abwesend-0001", NULL), 0);
+	CU_ASSERT_EQUAL(mails("bob@example.org", "email_refused", "absence-0001", NULL), 0);
+}
+
+static void test_inbound__no_mail_loops(void)
+{
+	struct ht_resp r;
+	struct buf msg = BUF_INIT, raw = BUF_INIT, tmp = BUF_INIT;
+	char tok[40], needle[64], answer[128];
+	const char *p, *q;
+	long long id = game_for_bob(tok, sizeof(tok));
+
+	CU_ASSERT_FATAL(id > 0);
+	snprintf(needle, sizeof(needle), "X-Turnpost-Game: %lld\r\n", id);
+	/* a reply without steps is refused, by email */
+	ASSERT_STR_EQ(post_corpus("quote_only.eml", tok, &r), "refused");
+	CU_ASSERT(json_is_true(json_object_get(r.json, "answered")));
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL_FATAL(wait_mails("bob@example.org", "email_refused", needle, 1, &msg), 1);
+	p = strstr(msg.data, "Message-ID: <");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	p += strlen("Message-ID: <");
+	q = strchr(p, '>');
+	snprintf(answer, sizeof(answer), "%.*s", (int)(q - p), p);
+	/* an auto-responder (no standard headers) answers that refusal: refused, but never answered */
+	CU_ASSERT_EQUAL_FATAL(corpus("reply_to_our_refusal.eml", tok, &tmp), 0);
+	for (const char *s = tmp.data; *s;) {
+		const char *at = strstr(s, "{{ANSWER}}");
+		if (!at) {
+			buf_adds(&raw, s);
+			break;
+		}
+		buf_add(&raw, s, (size_t)(at - s));
+		buf_adds(&raw, answer);
+		s = at + strlen("{{ANSWER}}");
+	}
+	ASSERT_STR_EQ(post_raw(&raw, &r), "refused");
+	CU_ASSERT(json_is_false(json_object_get(r.json, "answered")));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json_string_value(json_object_get(r.json, "not_answered")), "answers our own answer"));
+	ht_resp_release(&r);
+	/* mails that are not answers to ours: at most five refusals an hour, then silence */
+	for (int i = 0; i < 5; i++) {
+		buf_reset(&raw);
+		buf_addf(&raw, "From: Bob Builder <bob@example.org>\r\nTo: play+%s@" DOMAIN "\r\n"
+			       "Subject: Re: Your turn\r\nMessage-ID: <no-steps-%d@example.org>\r\n\r\n"
+			       "Thank you for your message. It will be answered as soon as possible.\r\n", tok, i);
+		ASSERT_STR_EQ(post_raw(&raw, &r), "refused");
+		CU_ASSERT_EQUAL(json_is_true(json_object_get(r.json, "answered")), i < 4);
+		if (i == 4)
+			CU_ASSERT_PTR_NOT_NULL(strstr(json_string_value(json_object_get(r.json, "not_answered")),
+						      "refusals were emailed to this seat in the last hour"));
+		ht_resp_release(&r);
+	}
+	sleep_ms(1500);
+	CU_ASSERT_EQUAL(mails("bob@example.org", "email_refused", needle, NULL), 5);
+	buf_release(&msg);
+	buf_release(&raw);
+	buf_release(&tmp);
+}
+
 static CU_TestInfo inbound_cases[] = {
 	{ "test_inbound__reply_addresses", test_inbound__reply_addresses },
 	{ "test_inbound__authentication", test_inbound__authentication },
@@ -720,6 +893,11 @@ static CU_TestInfo inbound_cases[] = {
 	{ "test_inbound__refused_after_a_draw", test_inbound__refused_after_a_draw },
 	{ "test_inbound__forged_signature_keeps_the_limit", test_inbound__forged_signature_keeps_the_limit },
 	{ "test_inbound__stale_address", test_inbound__stale_address },
+	{ "test_inbound__disclaimer_ends_the_orders", test_inbound__disclaimer_ends_the_orders },
+	{ "test_inbound__begin_and_end_fence_the_orders", test_inbound__begin_and_end_fence_the_orders },
+	{ "test_inbound__subjects_say_what_happened_now", test_inbound__subjects_say_what_happened_now },
+	{ "test_inbound__auto_replies_without_headers", test_inbound__auto_replies_without_headers },
+	{ "test_inbound__no_mail_loops", test_inbound__no_mail_loops },
 	CU_TEST_INFO_NULL
 };
 

@@ -95,6 +95,34 @@ static const struct corpus_case corpus[] = {
 	  "quote-only-0001@example.org", "", 0, 0, 0, NULL },
 	{ "nested_attachment.eml", "ann@example.org", "Re: Your turn \xE2\x80\x93 photo of my notes",
 	  "nested.multipart.0001@example.org", "add 1|end", 0, 0, 1, NULL },
+	/* what players write (the inbound side decides what of it is read: tests/email/test_inbound.c) */
+	{ "disclaimer_outlook.eml", "bob@example.org", "RE: Your turn in Counting Race (test game) (game 1)",
+	  "AM9PR03MB7000DISCLAIMER01@AM9PR03MB7000.eurprd03.prod.outlook.com",
+	  "add 1|end|Bob Builder | Senior Analyst | Example Holdings plc|T +44 20 7946 0000 | bob@example.org|"
+	  "CONFIDENTIALITY NOTICE: This e-mail message, including any attachments, is for the sole use of the intended "
+	  "recipient(s) and may contain confidential and privileged information. Any unauthorised review, use, "
+	  "disclosure or distribution is prohibited. If you are not the intended recipient, please contact the sender "
+	  "by reply e-mail and destroy all copies of the original message.|Example Holdings plc is registered in "
+	  "England and Wales, company number 01234567.", 0, 0, 0, NULL },
+	{ "disclaimer_mistyped_step.eml", "bob@example.org", "Re: Your turn in Counting Race (test game) (game 1)",
+	  "mistyped-then-disclaimer-0001@example.org",
+	  "add 1|add 7|This email and any files transmitted with it are confidential and intended|solely for the use of "
+	  "the individual or entity to whom they are addressed.", 0, 0, 0, NULL },
+	{ "fenced_orders.eml", "bob@example.org", "Re: Your turn in Counting Race (test game) (game 1)",
+	  "fenced-orders-0001@example.org", "add 2|end", 0, 0, 0, NULL },
+	{ "autoreply_german.eml", "bob@example.org",
+	  "Automatische Antwort: Your turn in Counting Race (test game) (game 1)", "abwesend-0001@mail.example.de",
+	  "Vielen Dank f\xC3\xBCr Ihre Nachricht. Ich bin bis zum 30. November nicht im B\xC3\xBCro und lese meine "
+	  "E-Mails nur unregelm\xC3\xA4\xC3\x9Fig.", 0, 1, 0, NULL },
+	{ "autoreply_french.eml", "bob@example.org", "R\xC3\xA9ponse automatique : Your turn in Counting Race",
+	  "absence-0001@mail.example.fr", "Bonjour, je suis absent du bureau jusqu'au 30 novembre.", 0, 1, 0, NULL },
+	{ "subject_stacked.eml", "bob@example.org",
+	  "AW: RE: Re: Your turn in Counting Race (test game) (game 1) - not played", "stacked-subject-0001@mail.example.de",
+	  "add 1|end", 0, 0, 0, NULL },
+	{ "reply_to_our_refusal.eml", "bob@example.org",
+	  "Re: Re: Your turn in Counting Race (test game) (game 1) - not played", "travelling-0001@example.org",
+	  "I am travelling with limited access to email until 2 December.|For urgent matters please contact the front "
+	  "desk.", 0, 0, 0, NULL },
 	{ NULL, NULL, NULL, NULL, NULL, 0, 0, 0, NULL }
 };
 
@@ -144,6 +172,40 @@ static void test_mail__corpus(void)
 		buf_release(&raw);
 		buf_release(&crlf);
 	}
+}
+
+/* begin/end fences: the lines between are the steps, the rest is kept aside; a begin needs its end */
+static void test_mail__fences(void)
+{
+	struct mail_lines l;
+	struct err e = {0};
+	struct buf got = BUF_INIT;
+
+	CU_ASSERT_EQUAL_FATAL(mail_reply_lines("Hello,\nbegin\nadd 2\nend\nend\nBye\n", &l, &e), 0);
+	joined(&l, &got);
+	ASSERT_STR_EQ(got.data, "add 2|end");
+	CU_ASSERT_EQUAL(l.fenced, 1);
+	CU_ASSERT_EQUAL_FATAL(l.noutside, 2);
+	ASSERT_STR_EQ(l.outside[0], "Hello,");
+	ASSERT_STR_EQ(l.outside[1], "Bye");
+	mail_lines_release(&l);
+	/* "#end" closes at once: an "end" step may follow it outside no more */
+	buf_reset(&got);
+	CU_ASSERT_EQUAL_FATAL(mail_reply_lines("#BEGIN\nroll\nend\n#end\nend\n", &l, &e), 0);
+	joined(&l, &got);
+	ASSERT_STR_EQ(got.data, "roll|end");
+	mail_lines_release(&l);
+	/* without fences "#end" and "#begin" are comments like any other */
+	buf_reset(&got);
+	CU_ASSERT_EQUAL_FATAL(mail_reply_lines("add 1\n#end\nend\n", &l, &e), 0);
+	joined(&l, &got);
+	ASSERT_STR_EQ(got.data, "add 1|end");
+	CU_ASSERT_EQUAL(l.fenced, 0);
+	mail_lines_release(&l);
+	CU_ASSERT_EQUAL(mail_reply_lines("begin\nadd 1\n", &l, &e), ERR_INPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "close them with an \"end\" line"));
+	CU_ASSERT_EQUAL(l.n, 0);
+	buf_release(&got);
 }
 
 static void test_mail__unknown_token_in_corpus(void)
@@ -485,6 +547,7 @@ static void test_mail__tokens(void)
 static CU_TestInfo mail_cases[] = {
 	{ "test_mail__corpus", test_mail__corpus },
 	{ "test_mail__unknown_token_in_corpus", test_mail__unknown_token_in_corpus },
+	{ "test_mail__fences", test_mail__fences },
 	{ "test_mail__header_decode", test_mail__header_decode },
 	{ "test_mail__charsets", test_mail__charsets },
 	{ "test_mail__transfer_encodings", test_mail__transfer_encodings },
