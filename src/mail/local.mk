@@ -11,6 +11,7 @@ EMAIL_FILES += \
 	templates/email/email_refused.subject.mustache templates/email/email_refused.text.mustache \
 	templates/email/email_refused.html.mustache \
 	templates/email/legal.text.mustache templates/email/legal.html.mustache \
+	templates/email/legal-groups.text.mustache templates/email/legal-groups.html.mustache \
 	templates/email/reply-hint.text.mustache templates/email/reply-hint.html.mustache
 
 # The parser against a corpus of real-world reply styles; the endpoint against a real daemon

@@ -19,6 +19,68 @@
 #define SEAT_LINK_DAYS 30
 #define MAX_SINCE_STEPS 40
 
+#define LEGAL_GROUPS_SHOWN 16 /* lines of legal steps in a "your turn" email */
+#define LEGAL_LINE_CHARS 160  /* one line's steps, cut with "(N more)" beyond */
+
+/*
+ * The legal steps for an email, grouped as the game page groups its
+ * buttons, by first word: {"groups":[{"verb","rest","more"}], "count",
+ * "more_groups", "has_more_groups"} with each group's other words joined by
+ * " | " and cut to LEGAL_LINE_CHARS, at most LEGAL_GROUPS_SHOWN groups. New,
+ * NULL for no steps.
+ */
+static json_t *legal_groups(const json_t *moves)
+{
+	json_t *groups = json_array(), *order = json_object(), *m;
+	size_t i, n = json_array_size(moves);
+	int shown = 0, hidden = 0;
+
+	if (!n) {
+		json_decref(groups);
+		json_decref(order);
+		return NULL;
+	}
+	json_array_foreach(moves, i, m) {
+		const char *t = json_string_value(m), *sp;
+		char verb[48];
+		json_t *g;
+
+		if (!t)
+			continue;
+		sp = strchr(t, ' ');
+		snprintf(verb, sizeof(verb), "%.*s", (int)(sp ? (size_t)(sp - t) : strlen(t)), t);
+		if (!(g = json_object_get(order, verb))) {
+			if (shown == LEGAL_GROUPS_SHOWN) {
+				hidden++;
+				json_object_set_new(order, verb, json_null());
+				continue;
+			}
+			g = json_pack("{s:s,s:s,s:i,s:b}", "verb", verb, "rest", "", "more", 0, "has_rest", 0);
+			json_array_append_new(groups, g);
+			json_object_set(order, verb, g);
+			shown++;
+		}
+		if (json_is_null(g) || !sp)
+			continue;
+		{
+			const char *rest = json_string_value(json_object_get(g, "rest"));
+			if (strlen(rest) + strlen(sp) > LEGAL_LINE_CHARS) {
+				json_object_set_new(g, "more", json_integer(json_integer_value(json_object_get(g, "more")) + 1));
+				json_object_set_new(g, "has_more", json_true());
+			} else {
+				struct buf b = BUF_INIT;
+				buf_addf(&b, "%s%s%s", rest, *rest ? " | " : "", sp + 1);
+				json_object_set_new(g, "rest", json_string(b.data));
+				json_object_set_new(g, "has_rest", json_true());
+				buf_release(&b);
+			}
+		}
+	}
+	json_decref(order);
+	return json_pack("{s:o,s:I,s:i,s:b}", "groups", groups, "count", (json_int_t)n, "more_groups", hidden,
+			 "has_more_groups", hidden > 0);
+}
+
 /* "in 3 days", "in 5 hours", "in 20 minutes" (or "now"). */
 static void time_phrase(int64_t ms, char *out, size_t size)
 {
@@ -242,6 +304,15 @@ static int row_data(struct notify *n, const struct store_outbox_row *row, const 
 		json_object_set_new(d, "turn", json_pack("{s:o,s:b,s:b,s:s}", "names", names_phrase(turn_names), "yours",
 							 yours, "decision", decision, "prompt", prompt ? prompt : ""));
 		json_decref(turn_names);
+		/* email-only play: the legal steps in the email, grouped, so a reply needs no page */
+		if (yours && strcmp(row->event, "your_turn") == 0) {
+			json_t *lj = NULL, *groups;
+			struct err le = {0};
+			if (views_legal_json(n->store, row->game_id, my_seat, &lj, &le) == 0 &&
+			    (groups = legal_groups(json_object_get(lj, "moves"))))
+				json_object_set_new(d, "legal", groups);
+			json_decref(lj);
+		}
 	}
 	json_object_set_new(d, "since", since_json(moves, my_seat));
 	since_count = (int)json_array_size(json_object_get(d, "since"));
