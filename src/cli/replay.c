@@ -34,14 +34,17 @@ int cli_replay_export(struct cli *c)
 int cli_replay_import(struct cli *c)
 {
 	const char *path = cli_arg(c, 0);
+	struct actor a = { .channel = "cli", .reason = cli_opt(c, "--reason") };
 	json_error_t jerr;
 	struct err e = {0};
-	json_t *file;
-	int64_t id;
-	int first_bad;
+	json_t *file, *res = NULL;
+	int rc;
 
 	if (!path)
 		return cli_fail("import needs a replay file");
+	/* an import adds a game and changes none: the reason may be left out */
+	if (!a.reason || !*a.reason)
+		a.flags |= ACTOR_REASON_OPTIONAL;
 	file = json_load_file(path, 0, &jerr);
 	if (!file) {
 		fprintf(stderr, "turnpost: %s is not JSON: %s (line %d)\n", path, jerr.text, jerr.line);
@@ -51,14 +54,12 @@ int cli_replay_import(struct cli *c)
 		json_decref(file);
 		return 1;
 	}
-	if (replay_import(c->store, file, 0, 1, &id, &e) < 0) {
-		json_decref(file);
-		return cli_fail("%s", e.msg);
-	}
+	rc = manage_import(c->store, &a, file, cli_has(c, "--notify"), &res, &e);
 	json_decref(file);
-	if (replay_verify(c->store, id, &first_bad, &e) < 0)
-		return cli_fail("imported, but verify failed: %s", e.msg);
-	printf("game %lld imported and verified\n", (long long)id);
+	if (rc < 0)
+		return cli_fail("%s", e.msg);
+	printf("game %lld imported and verified\n", (long long)json_integer_value(json_object_get(res, "id")));
+	json_decref(res);
 	return 0;
 }
 

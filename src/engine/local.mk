@@ -24,6 +24,10 @@ libturnpost_a_SOURCES += \
 check_PROGRAMS += tests/unit/test_engine
 tests_unit_test_engine_SOURCES = tests/unit/test_engine.c tests/fake_game.c tests/fake_game.h tests/cunit_main.c
 tests_unit_test_engine_LDADD = $(TEST_LDADD)
+# Export/import beyond the log: clocks, chat, invitations, the audit row
+check_PROGRAMS += tests/unit/test_import
+tests_unit_test_import_SOURCES = tests/unit/test_import.c tests/fake_game.c tests/fake_game.h tests/cunit_main.c
+tests_unit_test_import_LDADD = $(TEST_LDADD)
 # The engine's actions, one suite per module, against a real store
 check_PROGRAMS += tests/unit/test_actions
 tests_unit_test_actions_SOURCES = tests/unit/test_actions.c tests/unit/actions_fixture.c tests/unit/actions_fixture.h \

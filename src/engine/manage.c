@@ -387,8 +387,8 @@ int manage_import(struct store *s, const struct actor *a, const json_t *file, in
 	now = clock_now_ms();
 	count = actor_move_count(c, id);
 	rc = actor_audit(c, a, "import", id, -1, count,
-		   json_pack("{s:s?,s:O?}", "game", json_string_value(json_object_get(file, "game")), "seed",
-			     json_object_get(file, "seed")),
+		   json_pack("{s:s?,s:O?,s:b}", "game", json_string_value(json_object_get(file, "game")), "seed",
+			     json_object_get(file, "seed"), "notify", notify),
 		   now, err);
 	if ((rc = finish(c, rc, err)) < 0)
 		return rc;

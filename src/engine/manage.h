@@ -55,7 +55,10 @@ int manage_extend(struct store *s, const struct actor *a, int64_t game_id, int s
 /* End an active game without a result (status "aborted"); its clocks stop; every seated player is told ("abort"). */
 int manage_abort(struct store *s, const struct actor *a, int64_t game_id, json_t **out,
 		     struct err *err);
-/* Import a replay file (replay_import), verify it and write the audit row; *out has the new "id". */
+/*
+ * Import a replay file (replay_import; notify: an invitation per seat), verify
+ * it and write the audit row ("import", with "notify"); *out has the new "id".
+ */
 int manage_import(struct store *s, const struct actor *a, const json_t *file, int notify, json_t **out,
 		      struct err *err);
 

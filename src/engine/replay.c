@@ -6,10 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/account.h"
 #include "engine/create.h"
 #include "engine/engine.h"
 #include "engine/submit.h"
 #include "engine/views.h"
+#include "store/chat.h"
+#include "store/game_clock.h"
+#include "store/user.h"
 #include "util/buf.h"
 #include "util/clock.h"
 #include "util/banned.h"
@@ -153,13 +157,74 @@ done:
 	return rc;
 }
 
+/* A seat clock as the replay file holds it (times in ms since the epoch, 0: not set). */
+static json_t *seat_clock_json(const struct store_seat_clock *x)
+{
+	return json_pack("{s:i,s:I,s:I,s:I,s:I,s:b,s:b,s:b}", "seat", x->seat, "bank_ms", (json_int_t)x->bank_ms,
+			 "turn_started_at", (json_int_t)x->turn_started_at, "deadline_at", (json_int_t)x->deadline_at,
+			 "remind_at", (json_int_t)x->remind_at, "reminded", x->reminded, "timed_out", x->timed_out,
+			 "dropped", x->dropped);
+}
+
+/*
+ * What a replay file keeps besides the log: the time control with every
+ * seat's clock ("clock", null without one) and the chat ("chat"), in a new
+ * object *out.
+ */
+static int export_extras(struct store_conn *c, int64_t id, json_t **out, struct err *err)
+{
+	struct store_game_clock k = {0};
+	struct store_seat_clock *sc = NULL;
+	struct store_chat *chat = NULL;
+	json_t *o = json_object(), *clock = json_null(), *lines;
+	int nsc = 0, nchat = 0, rc;
+
+	*out = NULL;
+	rc = store_game_clock_get(c, id, &k, err);
+	if (rc == 0) {
+		json_t *seats = json_array();
+		clock = json_pack("{s:s,s:I,s:I,s:I,s:I,s:s,s:i}", "mode", k.mode, "turn_ms", (json_int_t)k.turn_ms,
+				  "bank_ms", (json_int_t)k.bank_ms, "increment_ms", (json_int_t)k.increment_ms,
+				  "reminder_ms", (json_int_t)k.reminder_ms, "timeout", k.timeout, "bot_level",
+				  k.bot_level);
+		if ((rc = store_game_clock_seats(c, id, &sc, &nsc, err)) < 0) {
+			json_decref(seats);
+			goto done;
+		}
+		for (int i = 0; i < nsc; i++)
+			json_array_append_new(seats, seat_clock_json(&sc[i]));
+		json_object_set_new(clock, "seats", seats);
+	} else if (rc == ERR_NOTFOUND) {
+		rc = 0;
+	} else {
+		goto done;
+	}
+	if ((rc = store_chat_list_all(c, id, &chat, &nchat, err)) < 0)
+		goto done;
+	lines = json_array();
+	for (int i = 0; i < nchat; i++)
+		json_array_append_new(lines, json_pack("{s:i,s:s,s:s?,s:s,s:I}", "seat", chat[i].seat, "name",
+						       chat[i].name, "email", chat[i].email, "text", chat[i].text,
+						       "at", (json_int_t)chat[i].at));
+	json_object_set_new(o, "chat", lines);
+done:
+	json_object_set_new(o, "clock", clock);
+	if (rc < 0)
+		json_decref(o);
+	else
+		*out = o;
+	free(sc);
+	store_chats_free(chat, nchat);
+	return rc;
+}
+
 int replay_export(struct store *s, int64_t id, json_t **out, struct err *err)
 {
 	struct store_conn *c;
 	struct store_game g = {0};
 	struct store_seat *seats = NULL;
 	struct store_move *moves = NULL;
-	json_t *o, *sa;
+	json_t *o, *sa, *extras = NULL;
 	int n = 0, nseats = 0, rc;
 
 	*out = NULL;
@@ -170,6 +235,8 @@ int replay_export(struct store *s, int64_t id, json_t **out, struct err *err)
 		rc = store_seats_get(c, id, &seats, &nseats, err);
 	if (rc == 0)
 		rc = store_moves_list(c, id, 0, &moves, &n, err);
+	if (rc == 0)
+		rc = export_extras(c, id, &extras, err);
 	store_read_release(c);
 	if (rc < 0)
 		goto done;
@@ -191,8 +258,11 @@ int replay_export(struct store *s, int64_t id, json_t **out, struct err *err)
 	json_object_set_new(o, "seats", sa);
 	json_object_set_new(o, "moves", views_moves_array(moves, n, 0));
 	json_object_set_new(o, "status", json_string(g.status));
+	json_object_set_new(o, "players_see_emails", json_boolean(g.players_see_emails));
+	json_object_update(o, extras);
 	*out = o;
 done:
+	json_decref(extras);
 	store_moves_free(moves, n);
 	store_seats_free(seats, nseats);
 	store_game_release(&g);
@@ -237,22 +307,113 @@ static enum import_kind import_rollback_target(const json_t *m, int *target)
 	return IMPORT_ROLLBACK;
 }
 
-/* One "your_turn" for each seated player who must act in game id now (inside the import's transaction). */
-static int import_notify(struct store_conn *c, int64_t id, int64_t now, struct err *err)
+/* The time control of a replay file's "clock" (null or missing: none, *have 0). */
+static int import_clock(const json_t *file, struct store_game_clock *k, int *have, struct err *err)
 {
-	struct store_game g = {0};
+	const json_t *o = json_object_get(file, "clock");
+	const char *mode, *timeout;
+
+	*have = 0;
+	if (!o || json_is_null(o))
+		return 0;
+	mode = json_string_value(json_object_get(o, "mode"));
+	timeout = json_string_value(json_object_get(o, "timeout"));
+	if (!json_is_object(o) || !mode || (strcmp(mode, "per_turn") != 0 && strcmp(mode, "bank") != 0) || !timeout ||
+	    (strcmp(timeout, "bot") != 0 && strcmp(timeout, "drop") != 0 && strcmp(timeout, "notify") != 0))
+		return err_set(err, ERR_INPUT, "the replay file's \"clock\" needs a \"mode\" (per_turn or bank) and a "
+			       "\"timeout\" (bot, drop or notify)");
+	snprintf(k->mode, sizeof(k->mode), "%s", mode);
+	snprintf(k->timeout, sizeof(k->timeout), "%s", timeout);
+	k->turn_ms = json_integer_value(json_object_get(o, "turn_ms"));
+	k->bank_ms = json_integer_value(json_object_get(o, "bank_ms"));
+	k->increment_ms = json_integer_value(json_object_get(o, "increment_ms"));
+	k->reminder_ms = json_integer_value(json_object_get(o, "reminder_ms"));
+	k->bot_level = (int)json_integer_value(json_object_get(o, "bot_level"));
+	if (k->turn_ms < 0 || k->bank_ms < 0 || k->increment_ms < 0 || k->reminder_ms < 0 || k->bot_level < 0)
+		return err_set(err, ERR_INPUT, "the replay file's \"clock\" has a negative time");
+	*have = 1;
+	return 0;
+}
+
+/*
+ * After the steps, inside the import's transaction: every seat's clock as the
+ * file says (deadlines, reminders, what is left of a chess clock, timed out,
+ * dropped) and the chat, each line by the account of its "email" (made if
+ * new), else by its seat's player.
+ */
+static int import_extras(struct store_conn *c, const json_t *file, int64_t id, int have_clock, struct err *err)
+{
+	const json_t *clock_seats = json_object_get(json_object_get(file, "clock"), "seats");
+	const json_t *chat = json_object_get(file, "chat"), *x;
 	struct store_seat *seats = NULL;
 	int nseats = 0, rc;
+	size_t i;
 
-	if ((rc = store_game_get(c, id, &g, err)) < 0 || (rc = store_seats_get(c, id, &seats, &nseats, err)) < 0)
+	if ((rc = store_seats_get(c, id, &seats, &nseats, err)) < 0)
+		return rc;
+	if (have_clock && json_is_array(clock_seats)) {
+		json_array_foreach(clock_seats, i, x) {
+			struct store_seat_clock sc = {
+				.game_id = id,
+				.seat = (int)json_integer_value(json_object_get(x, "seat")),
+				.bank_ms = json_integer_value(json_object_get(x, "bank_ms")),
+				.turn_started_at = json_integer_value(json_object_get(x, "turn_started_at")),
+				.deadline_at = json_integer_value(json_object_get(x, "deadline_at")),
+				.remind_at = json_integer_value(json_object_get(x, "remind_at")),
+				.reminded = json_is_true(json_object_get(x, "reminded")),
+				.timed_out = json_is_true(json_object_get(x, "timed_out")),
+				.dropped = json_is_true(json_object_get(x, "dropped")),
+			};
+			if (sc.seat < 0 || sc.seat >= nseats) {
+				rc = err_set(err, ERR_INPUT, "clock %zu of the replay file is for seat %d, which the game "
+					     "does not have", i + 1, sc.seat);
+				goto done;
+			}
+			if ((rc = store_game_clock_seat_put(c, &sc, err)) < 0)
+				goto done;
+		}
+	}
+	if (chat && !json_is_array(chat)) {
+		rc = err_set(err, ERR_INPUT, "the replay file's \"chat\" must be an array");
 		goto done;
-	for (int i = 0; i < nseats && rc == 0 && strcmp(g.status, "active") == 0; i++)
-		if (seats[i].user_id && seats[i].seat >= 0 && seats[i].seat < GAME_MAX_SEATS &&
-		    (g.active_seats & (1u << seats[i].seat)))
-			rc = store_outbox_add(c, "your_turn", id, seats[i].seat, seats[i].user_id, NULL, now, NULL, err);
+	}
+	json_array_foreach(chat, i, x) {
+		const char *text = json_string_value(json_object_get(x, "text"));
+		const char *email = json_string_value(json_object_get(x, "email"));
+		const char *name = json_string_value(json_object_get(x, "name"));
+		const json_t *seat_j = json_object_get(x, "seat");
+		int seat = json_is_integer(seat_j) ? (int)json_integer_value(seat_j) : -1;
+		int64_t user_id = 0;
+
+		if (!text || !*text) {
+			rc = err_set(err, ERR_INPUT, "chat line %zu of the replay file has no text", i + 1);
+			goto done;
+		}
+		if (seat >= nseats) {
+			rc = err_set(err, ERR_INPUT, "chat line %zu of the replay file is by seat %d, which the game "
+				     "does not have", i + 1, seat);
+			goto done;
+		}
+		if (email && *email && !account_valid_email(email)) {
+			rc = err_set(err, ERR_INPUT, "chat line %zu of the replay file has a bad \"email\"", i + 1);
+			goto done;
+		}
+		/* the writer's account when the file names it (a seat may have changed hands since), else the seat's */
+		if (email && *email)
+			rc = store_user_ensure(c, email, name && *name ? name : email, &user_id, err);
+		else if (seat >= 0)
+			user_id = seats[seat].user_id;
+		if (rc < 0)
+			goto done;
+		if (seat < 0)
+			seat = -1;
+		if ((rc = store_chat_add(c, id, seat, user_id, text,
+					 json_integer_value(json_object_get(x, "at")), err)) < 0)
+			goto done;
+	}
+	rc = 0;
 done:
 	store_seats_free(seats, nseats);
-	store_game_release(&g);
 	return rc;
 }
 
@@ -262,10 +423,11 @@ int replay_import(struct store *s, const json_t *file, int64_t created_by, int n
 	const json_t *seats_j = json_object_get(file, "seats"), *moves_j = json_object_get(file, "moves");
 	struct create_player players[GAME_MAX_SEATS];
 	struct create_spec ng = {0};
+	struct store_game_clock clock = {0};
 	struct store_conn *c;
 	size_t nseats, i;
 	const json_t *m;
-	int rc;
+	int have_clock = 0, rc;
 
 	*id = 0;
 	if (!json_is_object(file) || !json_is_string(json_object_get(file, "format")) ||
@@ -294,7 +456,12 @@ int replay_import(struct store *s, const json_t *file, int64_t created_by, int n
 	if (!ng.game || engine_seed_parse(json_string_value(json_object_get(file, "seed")), &ng.seed) < 0)
 		return err_set(err, ERR_INPUT, "a replay file needs \"game\" and a numeric \"seed\"");
 	ng.have_seed = 1;
-	ng.quiet = 1;
+	/* invitations (each seat's new link) only when asked */
+	ng.quiet = !notify;
+	ng.players_see_emails = json_is_true(json_object_get(file, "players_see_emails"));
+	if ((rc = import_clock(file, &clock, &have_clock, err)) < 0)
+		return rc;
+	ng.clock = have_clock ? &clock : NULL;
 	if ((rc = store_write_begin(s, &c, err)) < 0)
 		return rc;
 	if ((rc = create_setup_in_tx(c, &ng, id, NULL, err)) < 0)
@@ -339,8 +506,8 @@ int replay_import(struct store *s, const json_t *file, int64_t created_by, int n
 			break;
 		}
 	}
-	if (rc == 0 && notify)
-		rc = import_notify(c, *id, clock_now_ms(), err);
+	if (rc == 0)
+		rc = import_extras(c, file, *id, have_clock, err);
 done:
 	if (rc < 0) {
 		store_write_rollback(c);

@@ -155,8 +155,8 @@ void console_act_import(struct http_request *rq, struct http_reply *r)
 		return;
 	}
 	a = actor(rq);
-	/* "notify": false imports without telling anyone */
-	rc = manage_import(http_store(rq), &a, file, !json_is_false(json_object_get(body, "notify")), &res, &e);
+	/* nobody is told unless "notify": true (an invitation per seat) */
+	rc = manage_import(http_store(rq), &a, file, json_is_true(json_object_get(body, "notify")), &res, &e);
 	if (rc == 0) {
 		snprintf(r->location, sizeof(r->location), "/api/v1/admin/games/%lld",
 			 (long long)json_integer_value(json_object_get(res, "id")));

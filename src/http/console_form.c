@@ -154,7 +154,7 @@ void console_form_import(struct http_request *rq, struct http_reply *r)
 		web_render(rq, r, 400, "admin", "Admin", data);
 		return;
 	}
-	rc = manage_import(http_store(rq), &a, file, !form_get(rq->form, "quiet"), &res, &e);
+	rc = manage_import(http_store(rq), &a, file, form_get(rq->form, "notify") != NULL, &res, &e);
 	json_decref(file);
 	if (rc < 0) {
 		data = json_pack("{s:s,s:s}", "import_error", e.msg, "reason", a.reason ? a.reason : "");

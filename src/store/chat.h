@@ -15,6 +15,7 @@ struct store_chat {
 	char *name;        /* the user's name at reading time */
 	char *text;
 	int64_t at;
+	char *email;       /* the writer's account's address (NULL: none); store_chat_list_all only */
 };
 void store_chats_free(struct store_chat *list, int n);
 int store_chat_add(struct store_conn *c, int64_t game_id, int seat, int64_t user_id, const char *text, int64_t at,
@@ -23,4 +24,6 @@ int store_chat_add(struct store_conn *c, int64_t game_id, int seat, int64_t user
 int store_chat_list(struct store_conn *c, int64_t game_id, int limit, struct store_chat **out, int *n,
 		    struct err *err);
 
+/* Every message of a game, oldest first, with its writer's email (export); *out new. */
+int store_chat_list_all(struct store_conn *c, int64_t game_id, struct store_chat **out, int *n, struct err *err);
 #endif

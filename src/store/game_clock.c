@@ -204,6 +204,11 @@ static int seat_save(struct store_conn *c, const struct store_seat_clock *x, str
 	return 0;
 }
 
+int store_game_clock_seat_put(struct store_conn *c, const struct store_seat_clock *x, struct err *err)
+{
+	return seat_save(c, x, err);
+}
+
 /* Set deadline_at and remind_at of a running seat clock from its start, budget and the vacations. */
 static int seat_schedule(struct store_conn *c, const struct store_game_clock *k, struct store_seat_clock *x,
 			 int64_t now, struct err *err)

@@ -48,6 +48,8 @@ int store_game_clock_step(struct store_conn *c, int64_t game_id, unsigned active
 /* Every seat clock of a game in seat order; *out new (free()). */
 int store_game_clock_seats(struct store_conn *c, int64_t game_id, struct store_seat_clock **out, int *n,
 			   struct err *err);
+/* Put one seat's clock as given (an import restoring a game's clocks); user_id is not stored. */
+int store_game_clock_seat_put(struct store_conn *c, const struct store_seat_clock *x, struct err *err);
 /* Seats of active games whose reminder or deadline has come and was not handled yet; *out new (free()). */
 int store_game_clock_due(struct store_conn *c, int64_t now, int max, struct store_seat_clock **out, int *n,
 			 struct err *err);

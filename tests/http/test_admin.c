@@ -1296,6 +1296,145 @@ static json_t *newest_audit(const char *action)
 	return row;
 }
 
+/* Chat lines for a game, written as the daemon would (the test has no browser session). */
+static int say(int64_t game_id, int seat, const char *email, const char *text)
+{
+	struct store *s = NULL;
+	struct store_conn *c;
+	struct err e = {0};
+	int64_t user = 0;
+	int rc;
+
+	if (store_open(d.db, NULL, &s, &e) < 0)
+		return -1;
+	if ((rc = store_write_begin(s, &c, &e)) == 0) {
+		rc = store_user_ensure(c, email, "Someone", &user, &e);
+		if (rc == 0)
+			rc = store_chat_add(c, game_id, seat, user, text, clock_now_ms(), &e);
+		if (rc == 0)
+			rc = store_write_commit(c, &e);
+		else
+			store_write_rollback(c);
+	}
+	store_close(s);
+	return rc;
+}
+
+/* POST the replay file of game id to the import endpoint (with "notify" when notify); the new game's id. */
+static int64_t api_import(int64_t id, int notify, json_t **exported)
+{
+	struct ht_resp r;
+	char path[96];
+	struct buf body = BUF_INIT;
+	char *file;
+	int64_t copy = 0;
+
+	snprintf(path, sizeof(path), "/api/v1/admin/games/%lld/export", (long long)id);
+	if (ht_api(&d, "GET", path, admin_token, NULL, &r) < 0)
+		return 0;
+	file = json_dumps(r.json, JSON_COMPACT);
+	if (exported)
+		*exported = json_incref(r.json);
+	ht_resp_release(&r);
+	buf_addf(&body, "{\"reason\":\"moved servers\",\"replay\":%s%s}", file, notify ? ",\"notify\":true" : "");
+	free(file);
+	if (ht_api(&d, "POST", "/api/v1/admin/games/import", admin_token, body.data, &r) == 0) {
+		CU_ASSERT_EQUAL(r.status, 201);
+		copy = r.status == 201 ? jint(r.json, "id") : 0;
+		ht_resp_release(&r);
+	}
+	buf_release(&body);
+	return copy;
+}
+
+/* Export/import keeps the clock, the chat and players_see_emails; nobody is invited unless asked; audited. */
+static void test_admin__import_keeps_the_clock_and_asks_before_inviting(void)
+{
+	char seats[2][64], path[96], args[256];
+	int64_t id = new_game("\"players_see_emails\":true,\"clock\":{\"mode\":\"per_turn\",\"turn_hours\":24,"
+			      "\"reminder_hours\":2,\"timeout\":\"notify\"}", seats), quiet, told, cli_copy = 0;
+	static const char *const kept[] = { "clock", "chat", "players_see_emails", "seats", "moves" };
+	struct buf out = BUF_INIT;
+	struct ht_resp r;
+	json_t *a = NULL, *b = NULL, *users;
+	FILE *f;
+
+	CU_ASSERT_FATAL(id > 0);
+	CU_ASSERT_EQUAL(play(id, seats[0], "[\"add 2\",\"end\"]"), 200);
+	CU_ASSERT_EQUAL(say(id, 0, "ann@example.org", "good luck"), 0);
+	CU_ASSERT_EQUAL(say(id, -1, "referee@example.org", "the server moves tonight"), 0);
+	CU_ASSERT_EQUAL(act(id, "extend", "{\"seat\":1,\"hours\":30,\"reason\":\"travelling\"}", &r), 200);
+	ht_resp_release(&r);
+
+	quiet = api_import(id, 0, &a);
+	CU_ASSERT_FATAL(quiet > 0);
+	check_audit(quiet, "import", "moved servers", -1, -1);
+	users = notified(quiet, "invite");
+	CU_ASSERT_EQUAL(json_array_size(users), 0);
+	json_decref(users);
+	users = notified(quiet, "your_turn");
+	CU_ASSERT_EQUAL(json_array_size(users), 0);
+	json_decref(users);
+	snprintf(path, sizeof(path), "/api/v1/admin/games/%lld/export", (long long)quiet);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, admin_token, NULL, &r), 0);
+	b = json_incref(r.json);
+	ht_resp_release(&r);
+	CU_ASSERT(json_is_true(json_object_get(a, "players_see_emails")));
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(a, "chat")), 2);
+	CU_ASSERT(json_integer_value(json_object_get(json_array_get(json_object_get(json_object_get(a, "clock"),
+		"seats"), 1), "deadline_at")) > clock_now_ms() + 50LL * 3600 * 1000);
+	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++)
+		CU_ASSERT(json_equal(json_object_get(a, kept[i]), json_object_get(b, kept[i])));
+	json_decref(b);
+
+	/* asked: one invitation per seat with an email (Ann and Bob), no "your turn" besides */
+	told = api_import(id, 1, NULL);
+	CU_ASSERT_FATAL(told > 0);
+	users = notified(told, "invite");
+	CU_ASSERT_EQUAL(json_array_size(users), 2);
+	json_decref(users);
+	users = notified(told, "your_turn");
+	CU_ASSERT_EQUAL(json_array_size(users), 0);
+	json_decref(users);
+	{
+		json_t *row = audit_row(told, "import"), *det = json_object_get(row, "detail");
+		json_t *parsed = json_is_string(det) ? json_loads(json_string_value(det), 0, NULL) : json_incref(det);
+		CU_ASSERT(json_is_true(json_object_get(parsed, "notify")));
+		json_decref(parsed);
+		json_decref(row);
+	}
+
+	/* the command line: an audit row too; invitations only with --notify */
+	snprintf(path, sizeof(path), "%s/import.json", d.dir);
+	f = fopen(path, "w");
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT_EQUAL(json_dumpf(a, f, 0), 0);
+	fclose(f);
+	snprintf(args, sizeof(args), "import %s --reason 'from the old host'", path);
+	CU_ASSERT_EQUAL(ht_cli(&d, args, &out), 0);
+	CU_ASSERT(sscanf(out.data, "game %lld imported", (long long *)&cli_copy) == 1);
+	CU_ASSERT_FATAL(cli_copy > 0);
+	{
+		json_t *row = audit_row(cli_copy, "import");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(row);
+		ASSERT_STR_EQ(jstr(row, "actor"), "cli");
+		ASSERT_STR_EQ(jstr(row, "reason"), "from the old host");
+		json_decref(row);
+	}
+	users = notified(cli_copy, "invite");
+	CU_ASSERT_EQUAL(json_array_size(users), 0);
+	json_decref(users);
+	snprintf(args, sizeof(args), "import %s --notify", path);
+	buf_reset(&out);
+	CU_ASSERT_EQUAL(ht_cli(&d, args, &out), 0);
+	CU_ASSERT(sscanf(out.data, "game %lld imported", (long long *)&cli_copy) == 1);
+	users = notified(cli_copy, "invite");
+	CU_ASSERT_EQUAL(json_array_size(users), 2);
+	json_decref(users);
+	buf_release(&out);
+	json_decref(a);
+}
+
 /* DELETE /api/v1/tokens/{id}?reason= and POST /api/v1/admin/outbox/{id}/resend {"reason"} record their reason. */
 static void test_admin__older_endpoints_record_a_reason(void)
 {
@@ -1379,6 +1518,8 @@ static CU_TestInfo admin_cases[] = {
 	{ "test_admin__game_filters", test_admin__game_filters },
 	{ "test_admin__timeline_names_who_played_each_step", test_admin__timeline_names_who_played_each_step },
 	{ "test_admin__older_endpoints_record_a_reason", test_admin__older_endpoints_record_a_reason },
+	{ "test_admin__import_keeps_the_clock_and_asks_before_inviting",
+	  test_admin__import_keeps_the_clock_and_asks_before_inviting },
 	{ "test_admin__daemon_stops_cleanly", test_admin__daemon_stops_cleanly },
 	CU_TEST_INFO_NULL
 };

@@ -1226,7 +1226,7 @@ static void test_notify__stale_your_turn_is_superseded(void)
 	env_close(&E);
 }
 
-/* No floods: an imported game tells each seat that must act once, or nobody when asked. */
+/* No floods: an imported game tells each seat once (an invitation) when asked, and nobody otherwise. */
 static void test_notify__import_tells_each_seat_once(void)
 {
 	struct env E;
@@ -1246,17 +1246,19 @@ static void test_notify__import_tells_each_seat_once(void)
 	CU_ASSERT_EQUAL_FATAL(store_read_acquire(E.st, &c, &e), 0);
 	CU_ASSERT_EQUAL(store_outbox_count(c, copy, "your_turn", &turns, &e), 0);
 	CU_ASSERT_EQUAL(store_outbox_count(c, copy, "invite", &invites, &e), 0);
-	/* 24 steps, 12 changes of turn: one notification, to Ann, whose turn it is */
-	CU_ASSERT_EQUAL(turns, 1);
-	CU_ASSERT_EQUAL(invites, 0);
+	/* 24 steps, 12 changes of turn: no "your turn" at all, one invitation per seat (it says whose turn it is) */
+	CU_ASSERT_EQUAL(turns, 0);
+	CU_ASSERT_EQUAL(invites, 2);
 	CU_ASSERT_EQUAL(store_outbox_count(c, quiet, "your_turn", &n, &e), 0);
+	CU_ASSERT_EQUAL(n, 0);
+	CU_ASSERT_EQUAL(store_outbox_count(c, quiet, "invite", &n, &e), 0);
 	CU_ASSERT_EQUAL(n, 0);
 	store_read_release(c);
 	{
 		struct store_outbox_row *all = NULL;
 		int k = rows(&E, &all), found = 0;
 		for (int i = 0; i < k; i++)
-			if (all[i].game_id == copy && strcmp(all[i].event, "your_turn") == 0 && all[i].seat == 0)
+			if (all[i].game_id == copy && strcmp(all[i].event, "invite") == 0 && all[i].seat == 0)
 				found++;
 		CU_ASSERT_EQUAL(found, 1);
 		store_outbox_rows_free(all, k);
