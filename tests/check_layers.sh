@@ -7,6 +7,7 @@
 #   - only src/store/ includes <sqlite3.h> or <libpq-fe.h>
 #   - only src/http/ includes <microhttpd.h>
 #   - only src/notify/ includes <curl/...>
+#   - only src/notify/push.c includes <openssl/...> (libcrypto: web push's keys and encryption)
 #   - src/games/<game>/ includes, of our headers, only the engine's game
 #     interface ("engine/game.h", "engine/rng.h"), "util/..." and its own
 #     folder's; of the system's, only the C standard library and <jansson.h>
@@ -59,6 +60,8 @@ for line in $includes; do
 		case "$f" in src/http/*) ;; *) broken "$f: includes <microhttpd.h>: only src/http/ may"; ok=0 ;; esac ;;
 	'<curl/'*)
 		case "$f" in src/notify/*) ;; *) broken "$f: includes <$name>: only src/notify/ may"; ok=0 ;; esac ;;
+	'<openssl/'*)
+		case "$f" in src/notify/push.c) ;; *) broken "$f: includes <$name>: only src/notify/push.c may"; ok=0 ;; esac ;;
 	esac
 	case "$f" in
 	src/games/*/*)

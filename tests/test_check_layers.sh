@@ -16,6 +16,7 @@ clean_tree() {
 	printf '#include <sqlite3.h>\n#include "store/store.h"\n' > "$tmp/t/src/store/store.c"
 	printf '#include <microhttpd.h>\n' > "$tmp/t/src/http/server.c"
 	printf '#include <curl/curl.h>\n#  include <curl/easy.h>\n' > "$tmp/t/src/notify/transport.c"
+	printf '#include <curl/curl.h>\n#include <openssl/evp.h>\n' > "$tmp/t/src/notify/push.c"
 	printf '#include <jansson.h>\n#include "engine/rng.h"\n' > "$tmp/t/src/engine/game.h"
 	printf '#include <stdio.h>\n#include <string.h>\n#include <jansson.h>\n#include "engine/game.h"\n#include "engine/rng.h"\n#include "util/buf.h"\n#include "games/chess/chess.h"\n' \
 		> "$tmp/t/src/games/chess/chess.c"
@@ -77,6 +78,10 @@ expect microhttpd-outside-http 1 '^src/notify/notify.c: includes <microhttpd.h>'
 clean_tree
 printf '#include <curl/curl.h>\n' > "$tmp/t/src/http/web.c"
 expect curl-outside-notify 1 '^src/http/web.c: includes <curl/curl.h>'
+
+clean_tree
+printf '#include <openssl/evp.h>\n' > "$tmp/t/src/notify/notify.c"
+expect openssl-outside-push 1 '^src/notify/notify.c: includes <openssl/evp.h>'
 
 clean_tree
 printf '#include "store/store.h"\n' > "$tmp/t/src/games/chess/chess_bot.c"

@@ -350,7 +350,8 @@ static int row_data(struct notify *n, const struct store_outbox_row *row, const 
 		}
 		free(clocks);
 	}
-	if (my_seat >= 0 && strcmp(g.status, "active") == 0) {
+	/* a browser's push links to the game page (signed in already): no seat link or reply address for it */
+	if (my_seat >= 0 && strcmp(g.status, "active") == 0 && !notify__row_push_sub(row)) {
 		if ((rc = mint_seat_link(n, row->game_id, my_seat, row->user_id, now, seat_link, err)) < 0)
 			goto done;
 		json_object_set_new(links, "seat", json_string(*seat_link));
@@ -570,6 +571,8 @@ int notify__compose(struct notify *n, const struct store_outbox_row *rows, int n
 		const char *pl = json_string_value(json_object_get(json_object_get(data, "links"), "preferences"));
 		out->prefs_link = strdup(pl ? pl : n->base_url);
 	}
+	if (nrows == 1 && !rows[0].digest && (out->push_sub = notify__row_push_sub(&rows[0])))
+		out->push_json = notify__push_payload(n, rows[0].event, rows[0].game_id, out->subject, data);
 	if ((rc = unsubscribe_links(n, rows[0].user_id, out, data, err)) < 0)
 		goto done;
 	rc = finish_parts(n, data, &text, &html, out, err);

@@ -3,7 +3,8 @@
 libturnpost_a_SOURCES += \
 	src/notify/notify.c src/notify/notify.h src/notify/notify_int.h \
 	src/notify/compose.c src/notify/templates.c src/notify/transport.c \
-	src/notify/timers.c src/notify/prefs.c
+	src/notify/timers.c src/notify/prefs.c \
+	src/notify/push.c src/notify/push.h
 nodist_libturnpost_a_SOURCES += src/embed_email.c
 
 # Email templates: compiled in (turnpostd --templates DIR overrides them) and installed for reference
@@ -44,3 +45,8 @@ tests_unit_test_notify_SOURCES = tests/unit/test_notify.c tests/notify/receiver.
 	tests/fake_game.c tests/fake_game.h tests/cunit_main.c tests/testutil.h
 tests_unit_test_notify_LDADD = $(TEST_LDADD)
 EXTRA_DIST += contrib/webhook-receiver.py
+
+check_PROGRAMS += tests/unit/test_push
+tests_unit_test_push_SOURCES = tests/unit/test_push.c tests/notify/push_service.c tests/notify/push_service.h \
+	tests/fake_game.c tests/fake_game.h tests/cunit_main.c tests/testutil.h
+tests_unit_test_push_LDADD = $(TEST_LDADD)

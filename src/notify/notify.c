@@ -38,6 +38,7 @@ void notify__msg_release(struct notify_msg *m)
 	free(m->references);
 	free(m->unsubscribe_url);
 	free(m->unsubscribe_mailto);
+	free(m->push_json);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -332,7 +333,8 @@ static int superseded(struct notify *n, const struct store_outbox_row *r, char *
 	if (!out && strcmp(r->event, "your_turn") == 0 && store_outbox_list_game(c, r->game_id, &all, &nall, &e) == 0) {
 		for (int i = 0; i < nall && !out; i++) {
 			if (all[i].id > r->id && all[i].seat == r->seat && strcmp(all[i].event, "your_turn") == 0 &&
-			    strcmp(all[i].state, "pending") == 0) {
+			    strcmp(all[i].state, "pending") == 0 &&
+			    notify__row_push_sub(&all[i]) == notify__row_push_sub(r)) {
 				snprintf(why, size, "superseded: a newer notification (%lld) says the same",
 					 (long long)all[i].id);
 				out = 1;
@@ -465,6 +467,9 @@ int notify_run_once(struct notify *n, int64_t now, struct notify_stats *stats, s
 				       strcmp(r->event, "abort") == 0 || strcmp(r->event, "dropped") == 0
 				       ? "now"
 				       : notify_prefs_mode(prefs, r->event);
+			/* the daily digest is an email: a browser that allowed notifications is told at once */
+			if (strcmp(mode, "digest") == 0 && notify__row_push_sub(r))
+				mode = "now";
 			if (strcmp(mode, "off") == 0) {
 				st->skipped++;
 				rc = finish(n, r->id, STORE_OUTBOX_SKIPPED, now, "turned off in the preferences", err);

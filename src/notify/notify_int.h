@@ -34,6 +34,8 @@ struct notify_msg {
 	char *unsubscribe_mailto; /* unsubscribe+TOKEN@reply-domain; NULL when none */
 	int64_t created_at;
 	json_t *story;        /* new; NULL when none: {"since":[{"text","name","by_timeout"}],"turn":{"names","yours","prompt"}} */
+	int64_t push_sub;     /* > 0: goes by web push to this subscription (notify/push.c), not by the transport */
+	char *push_json;      /* with push_sub: what the browser shows, {"title","body","url","event"} */
 };
 void notify__msg_release(struct notify_msg *m);
 
@@ -79,6 +81,18 @@ void notify__webhook_sign(const unsigned char *key, size_t keylen, const char *i
 			  const char *body, size_t len, char *out, size_t outsz);
 /* Decode "whsec_<base64>"; *key new. ERR_INPUT. */
 int notify__secret_decode(const char *text, unsigned char **key, size_t *len, struct err *err);
+
+/* Deliver m (m->push_sub set) by web push to its subscription (notify/push.c); the outcome in res. */
+void notify__push_deliver(struct notify *n, const struct notify_msg *m, int64_t now, struct notify_result *res);
+/*
+ * The JSON text (new) a browser is sent for a message: {"title": subject,
+ * "body": the story's newest sentences (or the chat line), "url": the game's
+ * page, "event"}, from the message's template data.
+ */
+char *notify__push_payload(const struct notify *n, const char *event, int64_t game_id, const char *subject,
+			   const json_t *data);
+/* The web push subscription an outbox row is for (its payload's "push_sub"); 0: none, the row is an email. */
+int64_t notify__row_push_sub(const struct store_outbox_row *r);
 
 /* Reminders and deadlines due at now. */
 int notify__timers(struct notify *n, int64_t now, struct notify_stats *st, struct err *err);

@@ -618,6 +618,11 @@ done:
 void notify__deliver(struct notify *n, const struct notify_msg *m, int64_t now, struct notify_result *res)
 {
 	memset(res, 0, sizeof(*res));
+	if (m->push_sub) {
+		/* a browser's copy of the message, whatever the transport of emails is */
+		notify__push_deliver(n, m, now, res);
+		return;
+	}
 	switch (n->cfg.transport) {
 	case NOTIFY_FILE:
 		deliver_file(n, m, now, res);

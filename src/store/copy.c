@@ -46,6 +46,7 @@ static const struct copy_table {
 	{ "reply_tokens", "id, hash, game_id, seat, user_id, created_at, expires_at, revoked_at", 8, 1, 1 },
 	{ "inbound_mail", "message_id, reply_token_id, game_id, seat, sender, status, outcome, created_at", 8, -1, 0 },
 	{ "email_changes", "user_id, email, hash, created_at, expires_at", 5, 2, 0 },
+	{ "push_subscriptions", "id, user_id, endpoint, p256dh, auth, label, created_at, last_success_at", 8, -1, 1 },
 };
 
 #define COPY_NTABLES (sizeof(copy_tables) / sizeof(copy_tables[0]))

@@ -257,6 +257,73 @@ int store_outbox_resend(struct store_conn *c, int64_t id, int64_t now, struct er
 	return 0;
 }
 
+/* The events a browser that allowed notifications gets by web push as well. */
+static int pushed_event(const char *event)
+{
+	static const char *const events[] = { "your_turn", "reminder", "chat", "game_over", NULL };
+
+	for (int i = 0; events[i]; i++)
+		if (strcmp(event, events[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * One more row per web push subscription of the recipient, in the same
+ * transaction: each browser's message is retried, dead-lettered and marked
+ * sent on its own, like the email. The row is the email's (same event, game,
+ * seat and user), its payload the email's with "push_sub" (the
+ * subscription's id) first: notify/ delivers a row with push_sub by web push.
+ */
+static int push_fan_out(struct store_conn *c, const char *event, int64_t game_id, int seat, int64_t user_id,
+			const char *payload, int64_t now, struct err *err)
+{
+	static const char sql[] =
+		"INSERT INTO outbox(event, game_id, seat, user_id, payload, next_at, created_at)"
+		" SELECT ?1, nullif(?2, 0), nullif(?3, -1), ?4,"
+		" '{\"push_sub\":' || CAST(id AS TEXT) || CASE WHEN CAST(?5 AS TEXT) = '' THEN '}' ELSE ',' || CAST(?5 AS TEXT) END, ?6, ?6"
+		" FROM push_subscriptions WHERE user_id = ?4 ORDER BY id";
+	const char *rest = "";
+	size_t len;
+	char *inner = NULL;
+	struct store__st *st;
+	int rc = 0;
+
+	if (!user_id || !pushed_event(event))
+		return 0;
+	/* the email's payload object without its opening brace ("" for an empty one) */
+	if (payload) {
+		while (*payload == ' ' || *payload == '\t' || *payload == '\n')
+			payload++;
+		len = strlen(payload);
+		while (len && (payload[len - 1] == ' ' || payload[len - 1] == '\n'))
+			len--;
+		if (len > 2 && payload[0] == '{' && payload[len - 1] == '}') {
+			if (!(inner = strndup(payload + 1, len - 1)))
+				abort();
+			rest = inner;
+			for (const char *p = inner; *p == ' '; p++)
+				if (p[1] == '}')
+					rest = "";
+		}
+	}
+	if (!(st = store__stmt(c, sql, err))) {
+		rc = ERR_STORE;
+		goto done;
+	}
+	store__bind_text(st, 1, event);
+	store__bind_int64(st, 2, game_id);
+	store__bind_int(st, 3, seat);
+	store__bind_int64(st, 4, user_id);
+	store__bind_text(st, 5, rest);
+	store__bind_int64(st, 6, now);
+	if (store__step(st) != STORE__DONE)
+		rc = store__fail(c, "queue web push notifications", err);
+done:
+	free(inner);
+	return rc;
+}
+
 int store_outbox_add(struct store_conn *c, const char *event, int64_t game_id, int seat, int64_t user_id,
 		     const char *payload, int64_t now, int64_t *id, struct err *err)
 {
@@ -280,7 +347,7 @@ int store_outbox_add(struct store_conn *c, const char *event, int64_t game_id, i
 	store__outbox_changed(c);
 	if (id)
 		*id = store__last_id(c);
-	return 0;
+	return push_fan_out(c, event, game_id, seat, user_id, payload, now, err);
 }
 
 int store_outbox_count(struct store_conn *c, int64_t game_id, const char *event, int *count, struct err *err)

@@ -203,5 +203,6 @@ int store_restore(const char *src, const char *path, char **kept, struct err *er
 #include "store/reply_token.h"
 #include "store/inbound_mail.h"
 #include "store/server_key.h"
+#include "store/push_sub.h"
 
 #endif

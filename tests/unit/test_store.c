@@ -628,6 +628,89 @@ static void test_store__targets(void)
 	ASSERT_STR_EQ(shown, "postgres://tp@db/turnpost");
 }
 
+/* Web push subscriptions, and the outbox row per subscription that a pushed event queues. */
+static void test_store__push_subscriptions_fan_out(void)
+{
+	struct store_conn *c;
+	struct store_push_sub *list = NULL, one;
+	struct store_outbox_row *rows = NULL;
+	struct err e = {0};
+	int64_t uid, other, s1, s2, s3;
+	int n = 0, count = 0, removed = 0, pushed = 0;
+
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(st, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_user_ensure(c, "pusher@example.org", "Pia", &uid, &e), 0);
+	CU_ASSERT_EQUAL(store_user_ensure(c, "other@example.org", "Otto", &other, &e), 0);
+	CU_ASSERT_EQUAL(store_push_sub_add(c, uid, "https://push.example.net/a", "KEYA", "AUTHA", "Firefox", 1000, &s1, &e), 0);
+	CU_ASSERT_EQUAL(store_push_sub_add(c, uid, "https://push.example.net/b", "KEYB", "AUTHB", NULL, 1000, &s2, &e), 0);
+	/* the same browser signed in as someone else now: the endpoint moves to them with new keys */
+	CU_ASSERT_EQUAL(store_push_sub_add(c, other, "https://push.example.net/b", "KEYC", "AUTHC", "Chrome", 2000, &s3, &e), 0);
+	CU_ASSERT_NOT_EQUAL(s3, s2);
+	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
+
+	CU_ASSERT_EQUAL_FATAL(store_read_acquire(st, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_push_sub_list(c, uid, &list, &n, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_EQUAL(list[0].id, s1);
+	ASSERT_STR_EQ(list[0].endpoint, "https://push.example.net/a");
+	ASSERT_STR_EQ(list[0].p256dh, "KEYA");
+	ASSERT_STR_EQ(list[0].auth, "AUTHA");
+	ASSERT_STR_EQ(list[0].label, "Firefox");
+	CU_ASSERT_EQUAL(list[0].created_at, 1000);
+	CU_ASSERT_EQUAL(list[0].last_success_at, 0);
+	store_push_subs_free(list, n);
+	CU_ASSERT_EQUAL(store_push_sub_get(c, s3, &one, &e), 0);
+	CU_ASSERT_EQUAL(one.user_id, other);
+	ASSERT_STR_EQ(one.p256dh, "KEYC");
+	store_push_sub_release(&one);
+	CU_ASSERT_EQUAL(store_push_sub_get(c, s2, &one, &e), ERR_NOTFOUND);
+	CU_ASSERT_PTR_NULL(one.endpoint);
+	CU_ASSERT_EQUAL(store_push_sub_count(c, uid, &count, &e), 0);
+	CU_ASSERT_EQUAL(count, 1);
+	store_read_release(c);
+
+	/* a chat line and a "your turn" for Pia go to her email and her one browser; an invitation only by email */
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(st, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_outbox_add(c, "chat", 0, -1, uid, "{\"name\":\"Ann\",\"text\":\"hi\"}", 3000, NULL, &e), 0);
+	CU_ASSERT_EQUAL(store_outbox_add(c, "your_turn", 0, -1, uid, NULL, 3000, NULL, &e), 0);
+	CU_ASSERT_EQUAL(store_outbox_add(c, "invite", 0, -1, uid, NULL, 3000, NULL, &e), 0);
+	CU_ASSERT_EQUAL(store_push_sub_touch(c, s1, 4000, &e), 0);
+	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(store_read_acquire(st, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_outbox_list(c, NULL, uid, 0, &rows, &n, &e), 0);
+	CU_ASSERT_EQUAL(n, 5);
+	for (int i = 0; i < n; i++) {
+		char want[96];
+		if (!strstr(rows[i].payload, "push_sub"))
+			continue;
+		pushed++;
+		if (strcmp(rows[i].event, "chat") == 0)
+			snprintf(want, sizeof(want), "{\"push_sub\":%lld,\"name\":\"Ann\",\"text\":\"hi\"}", (long long)s1);
+		else
+			snprintf(want, sizeof(want), "{\"push_sub\":%lld}", (long long)s1);
+		ASSERT_STR_EQ(rows[i].payload, want);
+		CU_ASSERT_EQUAL(rows[i].user_id, uid);
+		ASSERT_STR_EQ(rows[i].state, "pending");
+		CU_ASSERT(strcmp(rows[i].event, "invite") != 0);
+	}
+	CU_ASSERT_EQUAL(pushed, 2);
+	store_outbox_rows_free(rows, n);
+	CU_ASSERT_EQUAL(store_push_sub_get(c, s1, &one, &e), 0);
+	CU_ASSERT_EQUAL(one.last_success_at, 4000);
+	store_push_sub_release(&one);
+	store_read_release(c);
+
+	/* removing: only the owner's, when a user is given */
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(st, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_push_sub_delete(c, s1, other, &removed, &e), 0);
+	CU_ASSERT_EQUAL(removed, 0);
+	CU_ASSERT_EQUAL(store_push_sub_delete(c, s1, uid, &removed, &e), 0);
+	CU_ASSERT_EQUAL(removed, 1);
+	CU_ASSERT_EQUAL(store_push_sub_delete(c, s3, 0, &removed, &e), 0);
+	CU_ASSERT_EQUAL(removed, 1);
+	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
+}
+
 static CU_TestInfo store_cases[] = {
 	{ "test_store__targets", test_store__targets },
 	{ "test_store__open_creates_and_migrates", test_store__open_creates_and_migrates },
@@ -643,6 +726,7 @@ static CU_TestInfo store_cases[] = {
 	{ "test_store__games_moves_outbox_audit", test_store__games_moves_outbox_audit },
 	{ "test_store__outputs_empty_on_failure", test_store__outputs_empty_on_failure },
 	{ "test_store__backup_is_a_working_copy", test_store__backup_is_a_working_copy },
+	{ "test_store__push_subscriptions_fan_out", test_store__push_subscriptions_fan_out },
 	CU_TEST_INFO_NULL
 };
 
@@ -661,6 +745,7 @@ static CU_TestInfo store_pg_cases[] = {
 	{ "test_store__tokens_hashed_revoked_expired", test_store__tokens_hashed_revoked_expired },
 	{ "test_store__games_moves_outbox_audit", test_store__games_moves_outbox_audit },
 	{ "test_store__outputs_empty_on_failure", test_store__outputs_empty_on_failure },
+	{ "test_store__push_subscriptions_fan_out", test_store__push_subscriptions_fan_out },
 	CU_TEST_INFO_NULL
 };
 
