@@ -1,6 +1,7 @@
 /* tests/unit/test_util.c: CUnit suites for util/ (buf, err) and engine/rng */
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
+#include <sys/types.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +60,84 @@ static void test_buf__add_html(void)
 	buf_add_html(&b, "plain", 5);
 	CU_ASSERT_STRING_EQUAL(b.data, "plain");
 	buf_release(&b);
+}
+
+/* buf_addf(fmt, ...) must read exactly as snprintf writes it. */
+#define ADDF_SAME(...)                                                                  \
+	do {                                                                            \
+		char want_[8192];                                                        \
+		struct buf got_ = BUF_INIT;                                             \
+		snprintf(want_, sizeof(want_), __VA_ARGS__);                            \
+		buf_addf(&got_, __VA_ARGS__);                                           \
+		if (strcmp(got_.data, want_) != 0)                                      \
+			fprintf(stderr, "buf_addf: '%s', snprintf: '%s'\n", got_.data, want_); \
+		CU_ASSERT_STRING_EQUAL(got_.data, want_);                               \
+		CU_ASSERT_EQUAL(got_.len, strlen(want_));                               \
+		buf_release(&got_);                                                     \
+	} while (0)
+
+/* A double of every kind a board meets: whole, tenths, hundredths, thirds, halves, tiny, huge, any bits. */
+static double addf_value(unsigned long long *x, int i)
+{
+	unsigned long long r;
+	double v;
+
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	r = *x;
+	switch (i % 9) {
+	case 0: return (double)(long long)(r % 2000001) - 1000000.0;
+	case 1: return ((double)(long long)(r % 200001) - 100000.0) / 10.0;
+	case 2: return ((double)(long long)(r % 2000001) - 1000000.0) / 100.0;
+	case 3: return (double)(r % 100000) / 3.0;
+	case 4: return (double)(r % 20001) * 0.05 - 500.0;
+	case 5: return (double)(r % 1000) * 1e-6;
+	case 6: return (double)(r % 1000) * 1e7 + 0.5;
+	case 7: return (double)(r % 400) * 0.54 * 11.0;
+	default:
+		memcpy(&v, &r, sizeof(v));
+		return v;
+	}
+}
+
+static void test_buf__addf_is_printf(void)
+{
+	unsigned long long x = 88172645463325252ull;
+	const double edge[] = { 0.0, -0.0, 0.5, 1.5, 2.5, -2.5, 0.25, 0.35, 0.05, 1e-4, 9.99995e-5, 999999.4, 999999.5,
+				999999.7, 1e6, 9.999996, 99999.95, 0.1, 0.3, 1.0 / 3, 123456.5, 1e300, -1e-300 };
+
+	for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]); i++) {
+		ADDF_SAME("%g", edge[i]);
+		ADDF_SAME("%.1f|%.0f|%.2f|%.3f", edge[i], edge[i], edge[i], edge[i]);
+	}
+	ADDF_SAME("%g %g %g %.1f", 1.0 / 0.0, -1.0 / 0.0, 0.0 / 0.0, 0.0 / 0.0);
+	for (int i = 0; i < 200000; i++) {
+		double v = addf_value(&x, i);
+		ADDF_SAME("<rect x=\"%g\" y=\"%.1f\" w=\"%.0f\" h=\"%.2f\"/>", v, v, v, v);
+	}
+	ADDF_SAME("%d %i %u %ld %lu %lld %llu %zu %zd", -2147483647 - 1, 42, 4294967295u, -9l, 9ul, -9223372036854775807ll - 1,
+		  18446744073709551615ull, (size_t)77, (ssize_t)-77);
+	ADDF_SAME("%s|%.*s|%.3s|%.*s|%c|%%|%s", "plain", 4, "abcdefg", "xy", -1, "whole", 'q', "");
+	/* what the fast path leaves to printf: after arguments it already took, the whole format again */
+	ADDF_SAME("%d %g %s %08x %+d %5s %-4d| %.*e %lc %hd %#o %p", 7, 2.5, "s", 0xbeefu, 3, "ab", 12, 2, 1234.5, 'w',
+		  (short)-3, 8u, (void *)0);
+	{
+		char big[600];
+		struct buf b = BUF_INIT;
+		memset(big, 'z', sizeof(big) - 1);
+		big[sizeof(big) - 1] = '\0';
+		buf_adds(&b, "<");
+		buf_addf(&b, "%s|%5d|%s", big, 3, big);
+		CU_ASSERT_EQUAL(b.len, 1 + 599 + 7 + 599);
+		CU_ASSERT_EQUAL(strlen(b.data), b.len);
+		CU_ASSERT_STRING_EQUAL(b.data + b.len - 3, "zzz");
+		CU_ASSERT_EQUAL(b.data[0], '<');
+		buf_release(&b);
+		buf_addf(&b, "%s", "");
+		CU_ASSERT_NOT_EQUAL(b.alloc, 0);
+		buf_release(&b);
+	}
 }
 
 static void test_svg__seats_and_heading(void)
@@ -283,6 +362,7 @@ static CU_TestInfo util_cases[] = {
 	{ "test_buf__grow_and_detach", test_buf__grow_and_detach },
 	{ "test_buf__trim", test_buf__trim },
 	{ "test_buf__add_html", test_buf__add_html },
+	{ "test_buf__addf_is_printf", test_buf__addf_is_printf },
 	{ "test_svg__seats_and_heading", test_svg__seats_and_heading },
 	{ "test_words__names_lists_counts", test_words__names_lists_counts },
 	{ "test_err__set_and_name", test_err__set_and_name },
