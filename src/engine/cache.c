@@ -10,6 +10,12 @@
 
 #define CACHE_DEFAULT_CAPACITY 4096
 #define CACHE_BUCKETS 8192 /* a power of two */
+#define CACHE_DEFAULT_MEMOS 1024
+
+struct cache_memo {
+	char *key;
+	json_t *value;
+};
 
 struct cache_pos {
 	int64_t game_id;
@@ -18,6 +24,8 @@ struct cache_pos {
 	struct engine_game eg;
 	int refs;                /* the cache's own (1 while in the table) plus readers' */
 	int in_table;
+	struct cache_memo memos[CACHE_MEMOS_PER_POS]; /* the oldest first */
+	int nmemos;
 	struct cache_pos *hnext; /* bucket chain */
 	struct cache_pos *prev, *next; /* LRU list: head is the most recent */
 };
@@ -27,6 +35,7 @@ static struct cache_pos *buckets[CACHE_BUCKETS];
 static struct cache_pos *lru_head, *lru_tail;
 static size_t count, capacity = CACHE_DEFAULT_CAPACITY;
 static uint64_t hits, misses;
+static size_t memo_count, memo_capacity = CACHE_DEFAULT_MEMOS;
 
 static size_t bucket_of(int64_t game_id)
 {
@@ -35,8 +44,32 @@ static size_t bucket_of(int64_t game_id)
 	return (size_t)(h >> 32) & (CACHE_BUCKETS - 1);
 }
 
+static void memo_free(struct cache_memo *m)
+{
+	free(m->key);
+	json_decref(m->value);
+	m->key = NULL;
+	m->value = NULL;
+}
+
+/* Drop p's memos, the oldest first, until it has at most keep. Locked, or p not shared. */
+static void memos_drop(struct cache_pos *p, int keep)
+{
+	int n = p->nmemos - keep;
+
+	if (n <= 0)
+		return;
+	for (int i = 0; i < n; i++)
+		memo_free(&p->memos[i]);
+	memmove(p->memos, p->memos + n, (size_t)keep * sizeof(p->memos[0]));
+	p->nmemos = keep;
+	if (p->in_table)
+		memo_count -= (size_t)n;
+}
+
 static void pos_free(struct cache_pos *p)
 {
+	memos_drop(p, 0);
 	engine_game_release(&p->eg);
 	free(p->snapshot);
 	free(p);
@@ -60,6 +93,7 @@ static struct cache_pos *unlink_pos(struct cache_pos *p)
 	else
 		lru_tail = p->prev;
 	p->prev = p->next = p->hnext = NULL;
+	memo_count -= (size_t)p->nmemos;
 	p->in_table = 0;
 	count--;
 	return --p->refs == 0 ? p : NULL;
@@ -226,6 +260,73 @@ int cache_pos_take(const struct game_ops *ops, int64_t game_id, const char *snap
 	misses++;
 	pthread_mutex_unlock(&lock);
 	return engine_game_decode(ops, snapshot, out, err);
+}
+
+json_t *cache_pos_memo_get(struct cache_pos *pos, const char *key)
+{
+	json_t *v = NULL;
+
+	pthread_mutex_lock(&lock);
+	for (int i = 0; i < pos->nmemos && !v; i++)
+		if (!strcmp(pos->memos[i].key, key))
+			v = json_incref(pos->memos[i].value);
+	pthread_mutex_unlock(&lock);
+	return v;
+}
+
+void cache_pos_memo_put(struct cache_pos *pos, const char *key, json_t *value)
+{
+	struct cache_memo m = { .key = strdup(key), .value = json_incref(value) };
+	struct cache_pos *q;
+
+	if (!m.key || !value) {
+		memo_free(&m);
+		return;
+	}
+	pthread_mutex_lock(&lock);
+	if (!pos->in_table || !memo_capacity) {
+		pthread_mutex_unlock(&lock);
+		memo_free(&m);
+		return;
+	}
+	for (int i = 0; i < pos->nmemos; i++)
+		if (!strcmp(pos->memos[i].key, key)) {
+			/* another reader made it meanwhile: this one goes in its place, as the newest */
+			memo_free(&pos->memos[i]);
+			memmove(pos->memos + i, pos->memos + i + 1, (size_t)(pos->nmemos - i - 1) * sizeof(pos->memos[0]));
+			pos->nmemos--;
+			memo_count--;
+			break;
+		}
+	memos_drop(pos, CACHE_MEMOS_PER_POS - 1);
+	/* over the whole budget: the memos of the least recently used positions go first */
+	for (q = lru_tail; q && memo_count >= memo_capacity; q = q->prev)
+		if (q != pos)
+			memos_drop(q, 0);
+	if (memo_count >= memo_capacity)
+		memos_drop(pos, 0);
+	pos->memos[pos->nmemos++] = m;
+	memo_count++;
+	pthread_mutex_unlock(&lock);
+}
+
+void cache_set_memo_capacity(size_t n)
+{
+	pthread_mutex_lock(&lock);
+	memo_capacity = n;
+	for (struct cache_pos *q = lru_tail; q && memo_count > memo_capacity; q = q->prev)
+		memos_drop(q, 0);
+	pthread_mutex_unlock(&lock);
+}
+
+size_t cache_memo_capacity(void)
+{
+	size_t n;
+
+	pthread_mutex_lock(&lock);
+	n = memo_capacity;
+	pthread_mutex_unlock(&lock);
+	return n;
 }
 
 void cache_game_forget(int64_t game_id)

@@ -3,6 +3,7 @@
 #ifndef TURNPOST_ENGINE_CACHE_H
 #define TURNPOST_ENGINE_CACHE_H
 
+#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -48,6 +49,27 @@ void cache_pos_release(struct cache_pos *pos);
  */
 int cache_pos_take(const struct game_ops *ops, int64_t game_id, const char *snapshot, struct engine_game *out,
 		   struct err *err);
+
+/*
+ * What a reader derives from a position and wants again (the game page's
+ * board and taps for one seat, say), kept with the position under key: it
+ * lives exactly as long as the position stays in the cache, so a step, an
+ * undo or a rollback (a new snapshot: a new position) never answers with one
+ * derived before. The key must name everything else the value depends on.
+ * Bounded: at most CACHE_MEMOS_PER_POS per position (the oldest goes) and
+ * cache_memo_capacity() in all (those of the least recently used positions
+ * go first).
+ *
+ * cache_pos_memo_get: a new reference to the value kept under key, or NULL.
+ * cache_pos_memo_put: keep value (a new reference is taken; the value must
+ * not change afterwards, readers share it) under key, replacing one there.
+ */
+#define CACHE_MEMOS_PER_POS 8
+json_t *cache_pos_memo_get(struct cache_pos *pos, const char *key);
+void cache_pos_memo_put(struct cache_pos *pos, const char *key, json_t *value);
+/* How many memos are kept in all (default 1024); 0 keeps none. */
+void cache_set_memo_capacity(size_t n);
+size_t cache_memo_capacity(void);
 
 /* Drop game_id's position (nothing needs this for correctness: it only frees memory early). */
 void cache_game_forget(int64_t game_id);

@@ -200,42 +200,25 @@ static json_t *offer_json(const struct taps_offer *o, const char *const *chosen,
 	return j;
 }
 
-int taps_game_json(struct store *s, int64_t id, int seat, const char *chosen, json_t **out, struct err *err)
+int taps_position_json(const struct engine_game *eg, int active, int move_count, int seat, const char *chosen,
+		       json_t **out, struct err *err)
 {
-	struct store_conn *c = NULL;
-	struct store_game g = {0};
-	struct store_move head = {0};
-	struct cache_pos *pos = NULL;
-	const struct engine_game *eg;
-	const struct game_ops *ops;
+	const struct game_ops *ops = eg->ops;
 	struct taps_steps steps = {0};
 	struct taps_offer *offer = NULL;
 	const char *parts[TAPS_MAX_CHOSEN];
 	char buf[TAPS_MAX_CHOSEN * 48 + 16];
 	json_t *legal = NULL, *o = NULL;
-	int rc, n, reset = 0;
+	int rc = 0, n, reset = 0;
 
 	*out = NULL;
-	if ((rc = store_read_acquire(s, &c, err)) < 0)
-		return rc;
-	rc = store_game_head(c, id, &g, &head, err);
-	store_read_release(c);
-	if (rc < 0)
-		goto done;
-	if (!(ops = engine_ops_find(g.game, err))) {
-		rc = ERR_NOTFOUND;
-		goto done;
-	}
-	if ((rc = cache_pos_load(ops, id, head.snapshot, &pos, err)) < 0)
-		goto done;
-	eg = cache_pos_game(pos);
-	if (strcmp(g.status, "active") != 0 || seat < 0) {
+	if (!active || seat < 0) {
 		legal = json_array();
 	} else if ((rc = ops->legal(eg->state, seat, &legal, err)) < 0) {
 		goto done;
 	}
 	o = json_object();
-	json_object_set_new(o, "move_count", json_integer(g.move_count));
+	json_object_set_new(o, "move_count", json_integer(move_count));
 	json_object_set_new(o, "legal", json_incref(legal));
 	if (!ops->picks || !json_array_size(legal)) {
 		json_object_set_new(o, "picks", json_false());
@@ -256,7 +239,7 @@ int taps_game_json(struct store *s, int64_t id, int seat, const char *chosen, js
 	}
 	json_decref(o);
 	o = offer_json(offer, parts, n, reset);
-	json_object_set_new(o, "move_count", json_integer(g.move_count));
+	json_object_set_new(o, "move_count", json_integer(move_count));
 	json_object_set_new(o, "legal", json_incref(legal));
 finish:
 	*out = o;
@@ -266,6 +249,34 @@ done:
 	taps_steps_release(&steps);
 	json_decref(legal);
 	json_decref(o);
+	return rc;
+}
+
+int taps_game_json(struct store *s, int64_t id, int seat, const char *chosen, json_t **out, struct err *err)
+{
+	struct store_conn *c = NULL;
+	struct store_game g = {0};
+	struct store_move head = {0};
+	struct cache_pos *pos = NULL;
+	const struct game_ops *ops;
+	int rc;
+
+	*out = NULL;
+	if ((rc = store_read_acquire(s, &c, err)) < 0)
+		return rc;
+	rc = store_game_head(c, id, &g, &head, err);
+	store_read_release(c);
+	if (rc < 0)
+		goto done;
+	if (!(ops = engine_ops_find(g.game, err))) {
+		rc = ERR_NOTFOUND;
+		goto done;
+	}
+	if ((rc = cache_pos_load(ops, id, head.snapshot, &pos, err)) < 0)
+		goto done;
+	rc = taps_position_json(cache_pos_game(pos), strcmp(g.status, "active") == 0, g.move_count, seat, chosen, out,
+				err);
+done:
 	cache_pos_release(pos);
 	store_move_release(&head);
 	store_game_release(&g);

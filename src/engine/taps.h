@@ -6,6 +6,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
+#include "engine/engine.h"
 #include "engine/game.h"
 #include "store/store.h"
 #include "util/err.h"
@@ -86,5 +87,8 @@ int taps_split(const char *chosen, char *buf, size_t size, const char **parts, i
  * answer with "picks": false and "next" empty.
  */
 int taps_game_json(struct store *s, int64_t id, int seat, const char *chosen, json_t **out, struct err *err);
+/* The same from a position at hand (active: the game is being played; move_count as stored). */
+int taps_position_json(const struct engine_game *eg, int active, int move_count, int seat, const char *chosen,
+		       json_t **out, struct err *err);
 
 #endif

@@ -163,6 +163,25 @@ done:
 int views_game_json(struct store *s, int64_t id, int viewer_seat, int with_emails, json_t **out,
 		   struct err *err)
 {
+	return views_game_json_at(s, id, viewer_seat, with_emails, 1, out, NULL, err);
+}
+
+int views_view_json(const struct engine_game *eg, int viewer_seat, const json_t *seats, json_t **out, struct err *err)
+{
+	const char *names[GAME_MAX_SEATS];
+	int rc;
+
+	*out = NULL;
+	if ((rc = eg->ops->view(eg->state, viewer_seat, out, err)) < 0)
+		return rc;
+	engine_names_json(seats, names);
+	engine_names_view(*out, names);
+	return 0;
+}
+
+int views_game_json_at(struct store *s, int64_t id, int viewer_seat, int with_emails, int with_view, json_t **out,
+		       struct cache_pos **at, struct err *err)
+{
 	struct store_game g;
 	struct store_seat *seats = NULL;
 	struct cache_pos *pos = NULL;
@@ -176,7 +195,7 @@ int views_game_json(struct store *s, int64_t id, int viewer_seat, int with_email
 	if ((rc = load_current(s, id, &g, &seats, &nseats, &dropped, &pos, &undo_seat, err)) < 0)
 		goto done;
 	eg = cache_pos_game(pos);
-	if ((rc = eg->ops->view(eg->state, viewer_seat, &view, err)) < 0)
+	if (with_view && (rc = eg->ops->view(eg->state, viewer_seat, &view, err)) < 0)
 		goto done;
 	engine_game_pending(eg, &p);
 	o = json_object();
@@ -192,7 +211,8 @@ int views_game_json(struct store *s, int64_t id, int viewer_seat, int with_email
 			if (seats[i].seat >= 0 && seats[i].seat < GAME_MAX_SEATS)
 				names[seats[i].seat] = seats[i].name;
 		json_object_set_new(o, "pending", engine_pending_json(&p, names));
-		engine_names_view(view, names);
+		if (view)
+			engine_names_view(view, names);
 		if (g.result) {
 			json_t *res = json_loads(g.result, 0, NULL);
 			engine_names_key(res, "tiebreak", names);
@@ -223,11 +243,16 @@ int views_game_json(struct store *s, int64_t id, int viewer_seat, int with_email
 	json_object_set_new(o, "players_see_emails", json_boolean(g.players_see_emails));
 	if (viewer_seat >= 0)
 		json_object_set_new(o, "you", json_integer(viewer_seat));
-	json_object_set_new(o, "view", view);
+	if (view)
+		json_object_set_new(o, "view", view);
 	view = NULL;
 	json_object_set_new(o, "created_at", json_integer(g.created_at));
 	json_object_set_new(o, "updated_at", json_integer(g.updated_at));
 	*out = o;
+	if (at) {
+		*at = pos;
+		pos = NULL;
+	}
 done:
 	json_decref(view);
 	cache_pos_release(pos);

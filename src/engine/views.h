@@ -29,6 +29,18 @@ enum views_emails { VIEWS_EMAILS_NONE = 0, VIEWS_EMAILS_ALL = 1, VIEWS_EMAILS_IF
 int views_game_json(struct store *s, int64_t id, int viewer_seat, int with_emails, json_t **out,
 		   struct err *err);
 /*
+ * The same, without "view" unless with_view, and *at (when not NULL; only on
+ * success) a reference to the position the answer was made from
+ * (engine/cache.h: cache_pos_release it), for what the caller derives from
+ * that same position (views_view_json: the view it left out).
+ */
+struct cache_pos;
+int views_game_json_at(struct store *s, int64_t id, int viewer_seat, int with_emails, int with_view, json_t **out,
+		       struct cache_pos **at, struct err *err);
+/* The "view" of views_game_json for viewer_seat from the position eg, the seats' names from seats ([{"seat","name"}]). New. */
+struct engine_game;
+int views_view_json(const struct engine_game *eg, int viewer_seat, const json_t *seats, json_t **out, struct err *err);
+/*
  * The stored game row and seats: release them with views_game_info_release.
  * On failure there is nothing to release (*g zeroed, *seats NULL, *nseats 0;
  * releasing them anyway is harmless).

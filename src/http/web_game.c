@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/cache.h"
 #include "engine/chat.h"
 #include "engine/engine.h"
 #include "engine/taps.h"
@@ -346,16 +347,82 @@ static int offturn_for(json_t *g, int seat)
 	return 0;
 }
 
+/*
+ * The key of what page_board derives from the position: everything else it
+ * depends on (the seat, whether the game is being played, the chosen parts,
+ * the seats as the page shows them: names, who is active, open or a bot).
+ */
+static char *page_board_key(int seat, int active, const char *chosen, const json_t *seats)
+{
+	char *s = json_dumps(seats, JSON_COMPACT);
+	struct buf b = BUF_INIT;
+
+	buf_addf(&b, "page|%d|%d|%s|%s", seat, active, chosen ? chosen : "-", s ? s : "");
+	free(s);
+	return buf_detach(&b, NULL);
+}
+
+/*
+ * The board part of the page for seat, from the position pos the answer g
+ * was made from: {"your_turn": bool, "tapping": bool, "taps": {...}, "groups":
+ * [...], "board": "<svg ...>"} (or "view_items", the view as a list, when the
+ * game draws no board). It is
+ * the page's costliest part (the legal steps, each cut into taps and played
+ * for what it costs, and the SVG), so it is kept with the position
+ * (cache_pos_memo_put) and a page read while nothing changed takes it from
+ * there. New, shared: never changed once made. NULL when it cannot be made.
+ */
+static json_t *page_board(int64_t id, int seat, int active, const char *chosen, json_t *g, struct cache_pos *pos)
+{
+	struct err e = {0};
+	json_t *m, *tp = NULL, *view = NULL, *seats = json_object_get(g, "seats");
+	struct buf svg = BUF_INIT;
+	struct page_taps pt = {0};
+	int tapping = 0, ok = 1;
+	char *key = page_board_key(seat, active, chosen, seats);
+
+	if ((m = cache_pos_memo_get(pos, key)))
+		goto done;
+	m = json_object();
+	json_object_set_new(m, "your_turn", json_false());
+	if (seat >= 0 && active) {
+		if (taps_position_json(cache_pos_game(pos), active, (int)json_integer_value(json_object_get(g, "move_count")),
+				       seat, chosen, &tp, &e) < 0) {
+			ok = 0;
+		} else if (json_array_size(json_object_get(tp, "legal"))) {
+			taps_names(tp, seats);
+			tapping = json_is_true(json_object_get(tp, "picks")) && page_taps_fill(&pt, m, tp, id, seat) == 0;
+			json_object_set_new(m, "your_turn", json_true());
+			json_object_set_new(m, "groups", legal_groups(json_object_get(tp, "legal"), tapping));
+		}
+	}
+	json_object_set_new(m, "tapping", json_boolean(tapping));
+	if (views_view_json(cache_pos_game(pos), seat, seats, &view, &e) < 0)
+		ok = 0;
+	else if (web_board(json_string_value(json_object_get(g, "game")), view, seats, seat, tapping ? &pt.set : NULL,
+			   &svg) == 0)
+		json_object_set_new(m, "board", json_string(svg.data));
+	else
+		json_object_set_new(m, "view_items", view_items(view));
+	json_decref(view);
+	buf_release(&svg);
+	page_taps_release(&pt);
+	json_decref(tp);
+	if (ok)
+		cache_pos_memo_put(pos, key, m);
+done:
+	free(key);
+	return m;
+}
+
 /* Render the game page; error (stolen, may be NULL) is shown inline. */
 void web_game_page(struct http_request *rq, struct http_reply *r, int64_t id, int status, json_t *error,
 		      const char *typed)
 {
 	struct err e = {0};
-	json_t *g = NULL, *tp = NULL, *chat = json_array(), *data, *seats, *s;
+	json_t *g = NULL, *chat = json_array(), *data, *seats, *s, *bp;
 	json_t *msgs = NULL;
-	struct buf svg = BUF_INIT;
-	struct page_taps pt = {0};
-	int tapping = 0;
+	struct cache_pos *pos = NULL;
 	int held, seat, active;
 	size_t i;
 	char path[48];
@@ -364,23 +431,12 @@ void web_game_page(struct http_request *rq, struct http_reply *r, int64_t id, in
 		json_decref(error);
 		return;
 	}
-	if (views_game_json(http_store(rq), id, seat, seat >= 0 || rq->sess.is_admin, &g, &e) < 0) {
+	if (views_game_json_at(http_store(rq), id, seat, seat >= 0 || rq->sess.is_admin, 0, &g, &pos, &e) < 0) {
 		json_decref(error);
 		web_error_page(rq, r, e.code == ERR_NOTFOUND ? 404 : 500, e.code == ERR_NOTFOUND ? "No such game." : e.msg);
 		return;
 	}
 	active = !strcmp(json_string_value(json_object_get(g, "status")), "active");
-	/* a form's answer (a refused step) starts the taps over; a link carries the chosen parts in t */
-	if (seat >= 0 && active &&
-	    taps_game_json(http_store(rq), id, seat, rq->form ? NULL : http_query(rq, "t"), &tp, &e) == 0 &&
-	    json_array_size(json_object_get(tp, "legal"))) {
-		taps_names(tp, json_object_get(g, "seats"));
-		tapping = json_is_true(json_object_get(tp, "picks")) && page_taps_fill(&pt, g, tp, id, seat) == 0;
-		json_object_set_new(g, "your_turn", json_true());
-		json_object_set_new(g, "groups", legal_groups(json_object_get(tp, "legal"), tapping));
-		json_object_set_new(g, "typed_open", json_boolean(!tapping || typed));
-		json_object_set_new(g, "decision_name", json_string(offturn_for(g, seat) ? "Your decision" : "Your move"));
-	}
 	json_object_set_new(g, "can_undo", json_boolean(seat >= 0 && json_integer_value(json_object_get(g, "undo_seat")) == seat));
 	json_object_set_new(g, "finished", json_boolean(!active));
 	json_object_set_new(g, "prompt", json_incref(json_object_get(json_object_get(g, "pending"), "prompt")));
@@ -402,15 +458,23 @@ void web_game_page(struct http_request *rq, struct http_reply *r, int64_t id, in
 		json_object_set_new(g, "result_text", json_string(t));
 		free(t);
 	}
-	if (web_board(json_string_value(json_object_get(g, "game")), json_object_get(g, "view"), seats, seat,
-		      tapping ? &pt.set : NULL, &svg) == 0)
-		json_object_set_new(g, "board", json_string(svg.data));
-	else
-		json_object_set_new(g, "view_items", view_items(json_object_get(g, "view")));
-	buf_release(&svg);
-	page_taps_release(&pt);
-	json_decref(tp);
-	json_object_del(g, "view");
+	/* a form's answer (a refused step) starts the taps over; a link carries the chosen parts in t */
+	bp = page_board(id, seat, active, rq->form ? NULL : http_query(rq, "t"), g, pos);
+	cache_pos_release(pos);
+	if (json_is_true(json_object_get(bp, "your_turn"))) {
+		int tapping = json_is_true(json_object_get(bp, "tapping"));
+		if (tapping)
+			json_object_set(g, "taps", json_object_get(bp, "taps"));
+		json_object_set_new(g, "your_turn", json_true());
+		json_object_set(g, "groups", json_object_get(bp, "groups"));
+		json_object_set_new(g, "typed_open", json_boolean(!tapping || typed));
+		json_object_set_new(g, "decision_name", json_string(offturn_for(g, seat) ? "Your decision" : "Your move"));
+	}
+	if (json_is_string(json_object_get(bp, "board")))
+		json_object_set(g, "board", json_object_get(bp, "board"));
+	else if (json_is_array(json_object_get(bp, "view_items")))
+		json_object_set(g, "view_items", json_object_get(bp, "view_items"));
+	json_decref(bp);
 	if (chat_list(http_store(rq), id, CHAT_SHOWN, &msgs, &e) == 0) {
 		json_t *m;
 		json_array_foreach(msgs, i, m) {

@@ -263,6 +263,148 @@ static void test_cache__follows_the_stored_snapshot(void)
 	store_close(s);
 }
 
+/* The memo of views_game_json_at's position for seat 0 under key, as a string ("" when there is none). */
+static char *memo_of(struct store *s, int64_t id, const char *key, struct cache_pos **keep)
+{
+	struct cache_pos *pos = NULL;
+	struct err e = {0};
+	json_t *g = NULL, *v;
+	char *out;
+
+	CU_ASSERT_EQUAL_FATAL(views_game_json_at(s, id, 0, 0, 1, &g, &pos, &e), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pos);
+	v = cache_pos_memo_get(pos, key);
+	out = strdup(json_is_string(v) ? json_string_value(v) : "");
+	json_decref(v);
+	json_decref(g);
+	if (keep)
+		*keep = pos;
+	else
+		cache_pos_release(pos);
+	return out;
+}
+
+static void play_one(struct store *s, int64_t id)
+{
+	int seat = -1;
+	char *step = pick_step(s, id, 2, 0, &seat);
+	const char *lines[1] = { step };
+	struct submit_request rq = { .game_id = id, .seat = seat, .lines = lines, .nlines = 1 };
+	struct submit_outcome o;
+	struct err e = {0};
+	json_t *res = NULL;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(step);
+	CU_ASSERT_EQUAL_FATAL(submit_steps(s, &rq, &res, &o, &e), 0);
+	json_decref(res);
+	free(step);
+}
+
+/*
+ * What a page derives from a position lives exactly as long as the
+ * position: read again while nothing changed, gone after a step (and after
+ * the cache let the position go), bounded per position and in all.
+ */
+static void test_cache__memo_lives_with_its_position(void)
+{
+	struct store *s = open_store("memo");
+	struct cache_pos *pos = NULL, *other = NULL;
+	int64_t id, id2;
+	char *t, key[16];
+
+	cache_set_capacity(4096);
+	cache_set_memo_capacity(1024);
+	id = new_game(s, "alien-frontiers", 2, 7);
+	id2 = new_game(s, "alien-frontiers", 2, 8);
+	t = memo_of(s, id, "board", &pos);
+	ASSERT_STR_EQ(t, "");
+	free(t);
+	{
+		json_t *v = json_string("drawn at the start");
+		cache_pos_memo_put(pos, "board", v);
+		json_decref(v);
+	}
+	cache_pos_release(pos);
+	t = memo_of(s, id, "board", NULL);
+	ASSERT_STR_EQ(t, "drawn at the start");
+	free(t);
+	t = memo_of(s, id, "another key", NULL);
+	ASSERT_STR_EQ(t, "");
+	free(t);
+	/* a step: the new position knows nothing drawn before it */
+	play_one(s, id);
+	t = memo_of(s, id, "board", &pos);
+	ASSERT_STR_EQ(t, "");
+	free(t);
+	/* at most CACHE_MEMOS_PER_POS per position: the oldest goes */
+	for (int i = 0; i <= CACHE_MEMOS_PER_POS; i++) {
+		json_t *v;
+		snprintf(key, sizeof(key), "k%d", i);
+		v = json_string(key);
+		cache_pos_memo_put(pos, key, v);
+		json_decref(v);
+	}
+	cache_pos_release(pos);
+	t = memo_of(s, id, "k0", NULL);
+	ASSERT_STR_EQ(t, "");
+	free(t);
+	snprintf(key, sizeof(key), "k%d", CACHE_MEMOS_PER_POS);
+	t = memo_of(s, id, key, NULL);
+	ASSERT_STR_EQ(t, key);
+	free(t);
+	/* the same key again replaces the value */
+	t = memo_of(s, id, "k1", &pos);
+	ASSERT_STR_EQ(t, "k1");
+	free(t);
+	{
+		json_t *v = json_string("again");
+		cache_pos_memo_put(pos, "k1", v);
+		json_decref(v);
+	}
+	cache_pos_release(pos);
+	t = memo_of(s, id, "k1", NULL);
+	ASSERT_STR_EQ(t, "again");
+	free(t);
+	/* over the whole budget: the least recently used position's memos go first */
+	cache_set_memo_capacity(CACHE_MEMOS_PER_POS);
+	t = memo_of(s, id2, "x", &other);
+	free(t);
+	{
+		json_t *v = json_string("other game");
+		cache_pos_memo_put(other, "x", v);
+		json_decref(v);
+	}
+	cache_pos_release(other);
+	t = memo_of(s, id2, "x", NULL);
+	ASSERT_STR_EQ(t, "other game");
+	free(t);
+	t = memo_of(s, id, "k1", NULL);
+	ASSERT_STR_EQ(t, "");
+	free(t);
+	/* a position the cache does not keep keeps no memo */
+	cache_set_capacity(0);
+	t = memo_of(s, id2, "x", &other);
+	ASSERT_STR_EQ(t, "");
+	free(t);
+	{
+		json_t *v = json_string("kept nowhere");
+		cache_pos_memo_put(other, "x", v);
+		json_decref(v);
+	}
+	t = memo_of(s, id2, "x", NULL);
+	ASSERT_STR_EQ(t, "");
+	free(t);
+	{
+		json_t *v = cache_pos_memo_get(other, "x");
+		CU_ASSERT_PTR_NULL(v);
+		json_decref(v);
+	}
+	cache_pos_release(other);
+	cache_set_capacity(4096);
+	cache_set_memo_capacity(1024);
+	store_close(s);
+}
+
 /* Two databases with the same game id: each answers from its own snapshot. */
 static void test_cache__same_id_in_two_databases(void)
 {
@@ -529,6 +671,7 @@ static CU_TestInfo cases[] = {
 	{ "test_cache__same_id_in_two_databases", test_cache__same_id_in_two_databases },
 	{ "test_cache__take_is_private", test_cache__take_is_private },
 	{ "test_cache__bounded", test_cache__bounded },
+	{ "test_cache__memo_lives_with_its_position", test_cache__memo_lives_with_its_position },
 	{ "test_cache__jsonw_writes_what_jansson_writes", test_cache__jsonw_writes_what_jansson_writes },
 	{ "test_store__read_begin_keeps_one_snapshot", test_store__read_begin_keeps_one_snapshot },
 	CU_TEST_INFO_NULL,
