@@ -99,6 +99,54 @@ async function tapAndWait(page, locator) {
   await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded' }), locator.click()]);
 }
 
+const unescape = (s) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+
+/*
+ * The turns the browser adds nothing to are tapped as plain requests: the
+ * phone's cookies, the same links followed and the same confirm form posted
+ * as the browser would. Both drivers answer look() (the confirm button and
+ * the offered taps' names), tap(k), confirm() and board() (the board's text).
+ */
+function browserDriver(page) {
+  return {
+    look: () => page.evaluate(() => ({ confirm: !!document.querySelector('#board button[name=confirm]'),
+      alert: document.querySelector('[role=alert]')?.textContent || '',
+      taps: [...document.querySelectorAll('#board a.tap')].map((a) => a.getAttribute('aria-label')) })),
+    tap: (k) => tapAndWait(page, page.locator('#board a.tap').nth(k)),
+    confirm: () => tapAndWait(page, page.locator('#board button[name=confirm]')),
+    board: () => page.locator('#board svg').textContent(),
+  };
+}
+
+async function requestDriver(ctx, url) {
+  const cookie = (await ctx.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+  let html = '';
+  const get = async (path) => {
+    const res = await fetch(new URL(path, url), { headers: { Cookie: cookie } });
+    assert.equal(res.status, 200, `GET ${path}`);
+    html = await res.text();
+  };
+  const taps = () => [...html.matchAll(/<a class="tap"[^>]*>/g)].map((m) => ({
+    href: unescape(/ href="([^"]*)"/.exec(m[0])[1]), label: unescape(/ aria-label="([^"]*)"/.exec(m[0])?.[1] || '') }));
+  const form = () => /<form method="post" action="([^"]*)" class="confirm">([\s\S]*?)<\/form>/.exec(html);
+  await get(url);
+  return {
+    look: () => ({ confirm: !!form(), alert: /role="alert"/.test(html) ? 'alert' : '', taps: taps().map((t) => t.label) }),
+    tap: (k) => get(taps()[k].href),
+    confirm: async () => {
+      const f = form();
+      const fields = new URLSearchParams();
+      for (const m of f[2].matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)) fields.append(m[1], unescape(m[2]));
+      fields.append('confirm', '1');
+      const res = await fetch(new URL(unescape(f[1]), url), { method: 'POST', redirect: 'manual', body: fields,
+        headers: { Cookie: cookie, Origin: new URL(url).origin } });
+      assert.equal(res.status, 303, `confirming ${fields.get('move')}`);
+      await get(res.headers.get('location'));
+    },
+    board: () => unescape(/<svg[\s\S]*<\/svg>/.exec(html)?.[0].replace(/<[^>]*>/g, '') || ''),
+  };
+}
+
 test('a whole Alien Frontiers game by taps on the board, from two phones', { timeout: 600000 }, async () => {
   const out = execFileSync(join(build, 'tests/turnpost-test'), ['--db', db, 'game', 'create', 'alien-frontiers',
     '--player', 'Ann <ann@example.org>', '--player', 'Bob <bob@example.org>', '--seed', '7']).toString();
@@ -109,7 +157,8 @@ test('a whole Alien Frontiers game by taps on the board, from two phones', { tim
   const phones = [await phone(), await phone()];
   for (let s = 0; s < 2; s++) await phones[s].page.goto(`${base}/s/${tokens[s]}`);
   const rand = prng(7);
-  const stats = { turns: 0, steps: 0, taps: 0, offered: 0, maxOffered: 0, maxControls: 0, moves: 0 };
+  const stats = { turns: 0, steps: 0, taps: 0, browserTaps: 0, offered: 0, maxOffered: 0, maxControls: 0, moves: 0 };
+  const every = Number(process.env.TAPS_EVERY || 8);
   let over = false;
 
   const T0 = Date.now();
@@ -136,19 +185,21 @@ test('a whole Alien Frontiers game by taps on the board, from two phones', { tim
     stats.maxControls = Math.max(stats.maxControls, controls);
     if (turn === 0) await page.screenshot({ path: join(shots, 'taps-af-turn.png') });
     stats.turns++;
+    // the browser taps the first turns and every `every`-th; the others are the same taps as plain requests
+    const inBrowser = turn < 3 || turn % every === 0;
+    const drive = inBrowser ? browserDriver(page) : await requestDriver(phones[seat].ctx, page.url());
     // the turn: taps until the turn passes or the game ends
     let me = game.view.player_state[seat], chosen = [];
     for (let i = 0; i < 400; i++) {
       // one look at the page: the confirm button, and the offered taps' names
-      const look = await page.evaluate(() => ({ confirm: !!document.querySelector('#board button[name=confirm]'),
-        taps: [...document.querySelectorAll('#board a.tap')].map((a) => a.getAttribute('aria-label')) }));
+      const look = await drive.look();
       if (look.confirm) {
-        const confirm = page.locator('#board button[name=confirm]');
         const before = stats.moves;
-        await tapAndWait(page, confirm);
+        await drive.confirm();
         stats.taps++;
         stats.steps++;
-        assert.equal(await page.getByRole('alert').count(), 0, 'the confirmed step was refused');
+        if (inBrowser) stats.browserTaps++;
+        assert.equal((await drive.look()).alert, '', 'the confirmed step was refused');
         const after = await api(seat, '');
         assert.equal(after.move_count, before + 1, 'the confirmed step was not stored');
         stats.moves = after.move_count;
@@ -165,12 +216,13 @@ test('a whole Alien Frontiers game by taps on the board, from two phones', { tim
       const k = choices[Math.floor(rand() * choices.length)];
       const die = /^(?:Choose|Add) your (\d)/.exec(taps[k]);
       if (die) chosen.push(die[1]);
-      await tapAndWait(page, page.locator('#board a.tap').nth(k));
+      await drive.tap(k);
       stats.taps++;
+      if (inBrowser) stats.browserTaps++;
     }
     // the board shows the position the API gives: points and the ships still to place
     const view = (await api(seat, '')).view;
-    const board = await page.locator('#board svg').textContent();
+    const board = await drive.board();
     for (const p of view.player_state) assert.ok(board.includes(`${p.vp} VP`), `the board lacks ${p.vp} VP`);
     if (process.env.TAPS_DEBUG) console.log(`# turn ${turn} seat ${seat}: ${stats.taps - tapsBefore} taps, ${Date.now() - T0} ms, vp ${view.player_state.map((p) => p.vp)}`);
   }
@@ -179,7 +231,12 @@ test('a whole Alien Frontiers game by taps on the board, from two phones', { tim
   assert.equal(end.status, 'finished');
   for (const { page } of phones) {
     await page.goto(`${base}/games/${id}`);
-    assert.match(await page.locator('p.status').textContent(), /Game over/);
+    const status = await page.locator('p.status').textContent();
+    assert.match(status, /Game over/);
+    // the final scores: the winner's in the status, every player's points on the board
+    for (const w of end.result.winners) assert.ok(status.includes(`(${end.result.scores[w]})`), `the winner: ${status}`);
+    const board = await page.locator('#board svg').textContent();
+    for (const p of end.view.player_state) assert.ok(board.includes(`${p.vp} VP`), `the board lacks ${p.vp} VP`);
     assert.equal(await page.locator('#board a.tap').count(), 0);
   }
   await phones[0].page.screenshot({ path: join(shots, 'taps-af-end.png') });
