@@ -172,6 +172,7 @@ int daemon_main(int argc, char **argv)
 	nc.max_attempts = (int)cfg.mail_attempts;
 	nc.backoff_ms = (int64_t)cfg.mail_backoff_s * 1000;
 	nc.timeout_ms = (int64_t)cfg.mail_timeout_s * 1000;
+	nc.workers = (int)cfg.delivery_workers;
 	notify_set_vacation_days((int)cfg.vacation_days);
 	if (notify_new(&nc, store, &notifier, &e) < 0 || notify_start(notifier, &e) < 0) {
 		log_error("notifications: %s", e.msg);

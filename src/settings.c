@@ -163,6 +163,10 @@ static const struct settings_opt settings_table[] = {
 	{ .name = "mail-timeout", .env = "TURNPOST_MAIL_TIMEOUT", .arg = "SECONDS", .type = SETTINGS_UINT,
 	  AT(mail_timeout_s), 0, 1, 600, .unit = " seconds", .def = "15", .section = SEC_NOTIFY,
 	  .help = "the time limit of one delivery" },
+	{ .name = "delivery-workers", .env = "TURNPOST_DELIVERY_WORKERS", .arg = "N", .type = SETTINGS_UINT,
+	  AT(delivery_workers), 0, 1, 64, .def = "4", .section = SEC_NOTIFY,
+	  .help = "notifications delivered at the same time, each to another destination (two to one address or "
+		  "URL go one after the other, in order), so a receiver that hangs holds up only its own" },
 	{ .name = "degraded-after", .env = "TURNPOST_DEGRADED_AFTER", .arg = "SECONDS", .type = SETTINGS_UINT,
 	  AT(degraded_after_s), 0, 0, 7 * 86400, .unit = " seconds", .def = "1800", .section = SEC_NOTIFY,
 	  .help = "/healthz says degraded when a notification has waited this long after a failed delivery" },

@@ -38,6 +38,7 @@ struct settings {
 	unsigned mail_attempts;
 	unsigned mail_backoff_s;
 	unsigned mail_timeout_s;
+	unsigned delivery_workers;
 	unsigned vacation_days;
 	/* play by email (src/mail/, docs/email.md) */
 	char inbound_secret[256];  /* empty: POST /api/v1/inbound/email is off */

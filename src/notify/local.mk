@@ -5,6 +5,7 @@ libturnpost_a_SOURCES += \
 	src/notify/compose.c src/notify/templates.c src/notify/transport.c \
 	src/notify/timers.c src/notify/prefs.c \
 	src/notify/push.c src/notify/push.h
+libturnpost_a_SOURCES += src/notify/pool.c
 nodist_libturnpost_a_SOURCES += src/embed_email.c
 
 # Email templates: compiled in (turnpostd --templates DIR overrides them) and installed for reference
@@ -50,3 +51,10 @@ check_PROGRAMS += tests/unit/test_push
 tests_unit_test_push_SOURCES = tests/unit/test_push.c tests/notify/push_service.c tests/notify/push_service.h \
 	tests/fake_game.c tests/fake_game.h tests/cunit_main.c tests/testutil.h
 tests_unit_test_push_LDADD = $(TEST_LDADD)
+
+# Delivery under stress: each attempt's own clock, destinations in parallel (tests/notify/slow_smtp.py)
+check_PROGRAMS += tests/unit/test_delivery
+tests_unit_test_delivery_SOURCES = tests/unit/test_delivery.c tests/notify/receiver.c tests/notify/receiver.h \
+	tests/fake_game.c tests/fake_game.h tests/cunit_main.c tests/testutil.h
+tests_unit_test_delivery_LDADD = $(TEST_LDADD)
+EXTRA_DIST += tests/notify/slow_smtp.py

@@ -104,6 +104,10 @@ int notify_new(const struct notify_config *cfg, struct store *store, struct noti
 	n->store = store;
 	pthread_mutex_init(&n->lock, NULL);
 	pthread_cond_init(&n->cond, NULL);
+	pthread_rwlock_init(&n->tmpl_lock, NULL);
+	pthread_mutex_init(&n->qlock, NULL);
+	pthread_cond_init(&n->qcond, NULL);
+	pthread_cond_init(&n->qdone, NULL);
 	if (!n->cfg.max_attempts)
 		n->cfg.max_attempts = 8;
 	if (!n->cfg.backoff_ms)
@@ -116,6 +120,8 @@ int notify_new(const struct notify_config *cfg, struct store *store, struct noti
 		n->cfg.lease_ms = 10 * 60 * 1000;
 	if (!n->cfg.tick_ms)
 		n->cfg.tick_ms = 1000;
+	if (n->cfg.workers <= 0)
+		n->cfg.workers = 4;
 	n->base_url = strdup(cfg->base_url && *cfg->base_url ? cfg->base_url : "http://localhost:8080");
 	blen = strlen(n->base_url);
 	while (blen > 0 && n->base_url[blen - 1] == '/')
@@ -204,6 +210,12 @@ void notify_free(struct notify *n)
 	free(n->webhook_url);
 	pthread_mutex_destroy(&n->lock);
 	pthread_cond_destroy(&n->cond);
+	pthread_rwlock_destroy(&n->tmpl_lock);
+	pthread_mutex_destroy(&n->qlock);
+	pthread_cond_destroy(&n->qcond);
+	pthread_cond_destroy(&n->qdone);
+	free(n->workers);
+	free(n->active);
 	free(n);
 }
 
@@ -251,18 +263,35 @@ static int finish(struct notify *n, int64_t id, enum store_outbox_outcome how, i
 	return store_write_commit(c, err);
 }
 
-/* Deliver one message made of rows and record the outcome for every row. */
-static int deliver_rows(struct notify *n, const struct store_outbox_row *rows, int nrows, int64_t now,
+/*
+ * The time of an attempt of j: the pass's time, and what the clock says has
+ * passed since j was queued. Each attempt is signed, stamped and scheduled
+ * with its own time, not the time its pass began: a slow receiver earlier in
+ * the queue makes neither a stale Standard Webhooks timestamp nor a retry
+ * that goes out before its back-off is over. (A clock fixed by a test does
+ * not move: the pass's time then.)
+ */
+static int64_t job_now(const struct notify_job *j)
+{
+	int64_t d = clock_now_ms() - j->queued_clock;
+
+	return j->queued_at + (d > 0 ? d : 0);
+}
+
+/* Deliver one message made of j's rows (or those of them in rows) and record the outcome for every row. */
+static int deliver_rows(struct notify *n, const struct notify_job *j, const struct store_outbox_row *rows, int nrows,
 			struct notify_stats *st, struct err *err)
 {
 	struct notify_msg m = {0};
 	struct notify_result res = {0};
 	enum store_outbox_outcome how;
-	int64_t at = now;
+	int64_t now = job_now(j), at;
 	int attempts = rows[0].attempts + 1, rc;
 	struct err ce = {0};
 
+	pthread_rwlock_rdlock(&n->tmpl_lock);
 	rc = notify__compose(n, rows, nrows, now, &m, &ce);
+	pthread_rwlock_unlock(&n->tmpl_lock);
 	if (rc < 0) {
 		/* missing game or user, broken template: retrying will not help; a store error may */
 		res.permanent = rc != ERR_STORE && rc != ERR_NOMEM;
@@ -275,6 +304,9 @@ static int deliver_rows(struct notify *n, const struct store_outbox_row *rows, i
 		notify__msg_release(&m);
 		return 0;
 	}
+	/* the outcome is known now: a retry waits its delay from here */
+	now = job_now(j);
+	at = now;
 	if (res.ok) {
 		how = STORE_OUTBOX_SENT;
 		st->sent++;
@@ -366,16 +398,107 @@ static json_t *user_prefs(struct notify *n, int64_t user_id)
 	return p;
 }
 
-int notify_run_once(struct notify *n, int64_t now, struct notify_stats *stats, struct err *err)
+int notify__job_run(struct notify *n, struct notify_job *j, struct notify_stats *st, struct err *err)
 {
-	struct notify_stats local = {0};
-	struct notify_stats *st = stats ? stats : &local;
+	const struct store_outbox_row *r = &j->rows[0];
+	int64_t now = job_now(j);
+	char why[160];
+	json_t *prefs;
+	const char *mode;
+	int rc = 0;
+
+	if (r->digest) {
+		/* this user's digest: every claimed digest row of theirs goes in one message */
+		struct store_outbox_row *group = calloc((size_t)j->nrows, sizeof(*group));
+		int ng = 0;
+
+		if (!group)
+			abort();
+		for (int k = 0; k < j->nrows && rc == 0; k++) {
+			/* a digest leaves out what is no longer true */
+			if (superseded(n, &j->rows[k], why, sizeof(why))) {
+				st->skipped++;
+				st->superseded++;
+				rc = finish(n, j->rows[k].id, STORE_OUTBOX_SKIPPED, now, why, err);
+				continue;
+			}
+			group[ng++] = j->rows[k];
+		}
+		if (rc == 0 && ng)
+			rc = deliver_rows(n, j, group, ng, st, err);
+		free(group);
+		return rc;
+	}
+	if (superseded(n, r, why, sizeof(why))) {
+		st->skipped++;
+		st->superseded++;
+		log_info("notification %lld (%s to seat %d of game %lld) not sent: %s", (long long)r->id, r->event, r->seat,
+			 (long long)r->game_id, why);
+		return finish(n, r->id, STORE_OUTBOX_SKIPPED, now, why, err);
+	}
+	prefs = user_prefs(n, r->user_id);
+	/*
+	 * a sign-in link, the answer to a player's email, and an admin's abort or drop
+	 * (the last word about a seat or a game) are wanted now, whatever the preferences say
+	 */
+	mode = strcmp(r->event, "signin") == 0 || strncmp(r->event, "email_", 6) == 0 || strcmp(r->event, "abort") == 0 ||
+			       strcmp(r->event, "dropped") == 0
+		       ? "now"
+		       : notify_prefs_mode(prefs, r->event);
+	/* the daily digest is an email: a browser that allowed notifications is told at once */
+	if (strcmp(mode, "digest") == 0 && notify__row_push_sub(r))
+		mode = "now";
+	if (strcmp(mode, "off") == 0) {
+		st->skipped++;
+		rc = finish(n, r->id, STORE_OUTBOX_SKIPPED, now, "turned off in the preferences", err);
+	} else if (strcmp(mode, "digest") == 0) {
+		int hour = (int)json_integer_value(json_object_get(prefs, "digest_hour"));
+		st->deferred++;
+		rc = finish(n, r->id, STORE_OUTBOX_DIGEST, next_digest(now, hour), NULL, err);
+	} else {
+		rc = deliver_rows(n, j, j->rows, 1, st, err);
+	}
+	json_decref(prefs);
+	return rc;
+}
+
+/* A job of rows[idx] (moved out of rows: the slot is left without strings), queued at now. */
+static struct notify_job *job_new(struct notify *n, struct store_outbox_row *rows, const int *idx, int count,
+				  int64_t now, int64_t clock, struct notify_pass *pass)
+{
+	struct notify_job *j = calloc(1, sizeof(*j));
+
+	if (!j || !(j->rows = calloc((size_t)count, sizeof(*j->rows))))
+		abort();
+	for (int i = 0; i < count; i++) {
+		j->rows[i] = rows[idx[i]];
+		rows[idx[i]].payload = NULL;
+		rows[idx[i]].last_error = NULL;
+	}
+	j->nrows = count;
+	notify__dest_key(n, &j->rows[0], j->key, sizeof(j->key));
+	j->queued_at = now;
+	j->queued_clock = clock;
+	j->pass = pass;
+	return j;
+}
+
+/*
+ * One round: deadlines and reminders, then every due row claimed and queued
+ * for the pool. With pass set, wait until all of them were delivered and add
+ * up what became of them there; without, return once they are queued (the
+ * thread: a slow receiver never holds up the next round).
+ */
+static int run_pass(struct notify *n, int64_t now, struct notify_stats *st, struct notify_pass *pass,
+		    struct err *err)
+{
 	struct store_outbox_row *rows = NULL;
 	struct store_conn *c;
-	char *done = NULL, why[160];
+	int64_t clock = clock_now_ms();
+	char *done = NULL;
+	int *idx = NULL;
 	int nrows = 0, rc;
 
-	memset(st, 0, sizeof(*st));
 	{
 		/* several daemons on one database: one of them at a time fires deadlines and reminders */
 		int leading = 1;
@@ -384,39 +507,42 @@ int notify_run_once(struct notify *n, int64_t now, struct notify_stats *stats, s
 		if (leading && (rc = notify__timers(n, now, st, err)) < 0)
 			return rc;
 	}
+	if ((rc = notify__pool_start(n, err)) < 0)
+		return rc;
 	for (;;) {
-		int due = 0;
+		int due = 0, room;
 
 		if (atomic_load(&n->stopping))
-			return 0;
+			break;
+		/* the queue is long (receivers slow): leave the rows due until there is room */
+		if ((room = notify__pool_room(n)) <= 0)
+			break;
 		/* a read first: the writer (shared with the moves) is taken only when something is due */
 		if ((rc = store_read_acquire(n->store, &c, err)) < 0)
-			return rc;
+			break;
 		rc = store_outbox_due(c, now, &due, err);
 		store_read_release(c);
-		if (rc < 0)
-			return rc;
-		if (!due)
+		if (rc < 0 || !due)
 			break;
 		if ((rc = store_write_begin(n->store, &c, err)) < 0)
-			return rc;
-		if ((rc = store_outbox_claim(c, now, now + n->cfg.lease_ms, CLAIM_BATCH, &rows, &nrows, err)) < 0) {
+			break;
+		if ((rc = store_outbox_claim(c, now, now + n->cfg.lease_ms, room < CLAIM_BATCH ? room : CLAIM_BATCH,
+					     &rows, &nrows, err)) < 0) {
 			store_write_rollback(c);
-			return rc;
+			break;
 		}
 		if ((rc = store_write_commit(c, err)) < 0) {
 			store_outbox_rows_free(rows, nrows);
-			return rc;
+			rows = NULL;
+			break;
 		}
 		if (!nrows)
 			break;
-		done = calloc((size_t)nrows, 1);
-		if (!done)
+		if (!(done = calloc((size_t)nrows, 1)) || !(idx = calloc((size_t)nrows, sizeof(*idx))))
 			abort();
 		for (int i = 0; i < nrows && rc == 0; i++) {
 			struct store_outbox_row *r = &rows[i];
-			json_t *prefs;
-			const char *mode;
+			int count = 0;
 
 			if (done[i])
 				continue;
@@ -426,72 +552,52 @@ int notify_run_once(struct notify *n, int64_t now, struct notify_stats *stats, s
 				rc = finish(n, r->id, STORE_OUTBOX_SKIPPED, now, "no recipient", err);
 				continue;
 			}
-			if (superseded(n, r, why, sizeof(why))) {
-				st->skipped++;
-				st->superseded++;
-				log_info("notification %lld (%s to seat %d of game %lld) not sent: %s", (long long)r->id,
-					 r->event, r->seat, (long long)r->game_id, why);
-				rc = finish(n, r->id, STORE_OUTBOX_SKIPPED, now, why, err);
-				continue;
-			}
-			if (r->digest) {
-				/* this user's digest: every claimed digest row of theirs goes in one message */
-				struct store_outbox_row *group = calloc((size_t)nrows, sizeof(*group));
-				int ng = 0;
-				if (!group)
-					abort();
-				for (int k = i; k < nrows && rc == 0; k++) {
-					if (!rows[k].digest || rows[k].user_id != r->user_id)
-						continue;
+			idx[count++] = i;
+			/* a digest: every claimed digest row of this user goes in one message */
+			for (int k = i + 1; r->digest && k < nrows; k++) {
+				if (!done[k] && rows[k].digest && rows[k].user_id == r->user_id) {
 					done[k] = 1;
-					/* a digest leaves out what is no longer true */
-					if (superseded(n, &rows[k], why, sizeof(why))) {
-						st->skipped++;
-						st->superseded++;
-						rc = finish(n, rows[k].id, STORE_OUTBOX_SKIPPED, now, why, err);
-						continue;
-					}
-					group[ng++] = rows[k];
+					idx[count++] = k;
 				}
-				if (rc == 0 && ng)
-					rc = deliver_rows(n, group, ng, now, st, err);
-				free(group);
-				continue;
 			}
-			prefs = user_prefs(n, r->user_id);
-			/*
-			 * a sign-in link, the answer to a player's email, and an admin's abort or drop
-			 * (the last word about a seat or a game) are wanted now, whatever the preferences say
-			 */
-			mode = strcmp(r->event, "signin") == 0 || strncmp(r->event, "email_", 6) == 0 ||
-				       strcmp(r->event, "abort") == 0 || strcmp(r->event, "dropped") == 0
-				       ? "now"
-				       : notify_prefs_mode(prefs, r->event);
-			/* the daily digest is an email: a browser that allowed notifications is told at once */
-			if (strcmp(mode, "digest") == 0 && notify__row_push_sub(r))
-				mode = "now";
-			if (strcmp(mode, "off") == 0) {
-				st->skipped++;
-				rc = finish(n, r->id, STORE_OUTBOX_SKIPPED, now, "turned off in the preferences", err);
-			} else if (strcmp(mode, "digest") == 0) {
-				int hour = (int)json_integer_value(json_object_get(prefs, "digest_hour"));
-				st->deferred++;
-				rc = finish(n, r->id, STORE_OUTBOX_DIGEST, next_digest(now, hour), NULL, err);
-			} else {
-				rc = deliver_rows(n, r, 1, now, st, err);
-			}
-			json_decref(prefs);
+			notify__pool_add(n, job_new(n, rows, idx, count, now, clock, pass));
 		}
 		free(done);
+		free(idx);
 		done = NULL;
+		idx = NULL;
 		store_outbox_rows_free(rows, nrows);
 		rows = NULL;
-		if (rc < 0)
-			return rc;
-		if (nrows < CLAIM_BATCH)
+		if (rc < 0 || nrows < CLAIM_BATCH)
 			break;
 	}
-	return 0;
+	if (pass) {
+		notify__pool_wait(n, pass);
+		st->sent += pass->st.sent;
+		st->retried += pass->st.retried;
+		st->dead += pass->st.dead;
+		st->skipped += pass->st.skipped;
+		st->superseded += pass->st.superseded;
+		st->deferred += pass->st.deferred;
+		if (rc == 0 && pass->rc < 0) {
+			rc = pass->rc;
+			*err = pass->err;
+		}
+	}
+	return rc < 0 ? rc : 0;
+}
+
+int notify_run_once(struct notify *n, int64_t now, struct notify_stats *stats, struct err *err)
+{
+	struct notify_stats local = {0};
+	struct notify_pass pass = {0};
+
+	if (!stats)
+		stats = &local;
+	memset(stats, 0, sizeof(*stats));
+	if (atomic_load(&n->stopping))
+		return 0;
+	return run_pass(n, now, stats, &pass, err);
 }
 
 int notify_recover(struct notify *n, int64_t now, int *released, struct err *err)
@@ -529,14 +635,20 @@ static void *notify_thread(void *arg)
 				log_error("notifier: the templates were not reloaded, the ones in use stay: %s", e.msg);
 				err_clear(&e);
 			} else {
+				/* the delivery threads compose with them: swap when none does */
+				pthread_rwlock_wrlock(&n->tmpl_lock);
 				render_set_free(n->tmpl);
 				n->tmpl = fresh;
+				pthread_rwlock_unlock(&n->tmpl_lock);
 				const char *dir = n->cfg.templates_dir && *n->cfg.templates_dir ? n->cfg.templates_dir : NULL;
 				log_info("notifier: templates reloaded%s%s", dir ? " from " : "", dir ? dir : "");
 			}
 		}
-		if (notify_run_once(n, clock_now_ms(), NULL, &e) < 0)
-			log_error("notifier: %s", e.msg);
+		{
+			struct notify_stats st = {0};
+			if (run_pass(n, clock_now_ms(), &st, NULL, &e) < 0)
+				log_error("notifier: %s", e.msg);
+		}
 		pthread_mutex_lock(&n->lock);
 		if (!n->wake && !atomic_load(&n->stopping)) {
 			clock_gettime(CLOCK_REALTIME, &ts);
@@ -567,14 +679,17 @@ int notify_start(struct notify *n, struct err *err)
 
 void notify_stop(struct notify *n)
 {
-	if (!n || !n->started)
+	if (!n)
 		return;
 	pthread_mutex_lock(&n->lock);
 	atomic_store(&n->stopping, 1);
 	pthread_cond_signal(&n->cond);
 	pthread_mutex_unlock(&n->lock);
-	pthread_join(n->thread, NULL);
+	if (n->started)
+		pthread_join(n->thread, NULL);
 	n->started = 0;
+	/* deliveries in flight are aborted (progress_cb sees stopping); their rows are retried later */
+	notify__pool_stop(n);
 }
 
 void notify_reload(struct notify *n)

@@ -41,6 +41,7 @@ struct notify_config {
 	int64_t timeout_ms;         /* one delivery's time limit; 0 means 15 s */
 	int64_t lease_ms;           /* a claimed row is due again after this; 0 means 10 min */
 	int tick_ms;                /* the thread's poll interval; 0 means 1000 */
+	int workers;                /* deliveries made at the same time (to different destinations); 0 means 4 */
 };
 
 struct notify;
@@ -75,9 +76,11 @@ struct notify_stats {
 };
 
 /*
- * One round, as the thread does it, with `now` as the time: handle due
- * reminders and deadlines, then deliver every due row. Tests drive the
- * notifier with this and the injected clock. stats may be NULL.
+ * One round, as the thread does it, beginning at `now`: handle due reminders
+ * and deadlines, then deliver every due row (on the delivery threads, several
+ * destinations at once) and wait for all of them. Each attempt is made at its
+ * own time: now plus what the clock says has passed since. Tests
+ * drive the notifier with this and the injected clock. stats may be NULL.
  */
 int notify_run_once(struct notify *n, int64_t now, struct notify_stats *stats, struct err *err);
 /* At start-up: make rows leased by a process that is gone due at now. */

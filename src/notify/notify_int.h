@@ -47,6 +47,29 @@ struct notify_result {
 	char error[256];
 };
 
+/*
+ * One delivery to make: a row, or the rows of one digest. The pool (notify/pool.c)
+ * runs jobs on its threads; two jobs with the same key (one destination) never
+ * run at once, and they run in the order they were queued.
+ */
+struct notify_job {
+	struct notify_job *next;
+	struct store_outbox_row *rows; /* owned (store_outbox_rows_free) */
+	int nrows;
+	char key[200];                 /* notify__dest_key of rows[0] */
+	int64_t queued_at;             /* the pass's time, and */
+	int64_t queued_clock;          /* the clock when queued: an attempt's time is measured from them */
+	struct notify_pass *pass;      /* who waits for it; NULL: nobody */
+};
+
+/* The jobs of one notify_run_once: it waits until none is left, then reads the sum. */
+struct notify_pass {
+	int pending;
+	struct notify_stats st;
+	int rc;
+	struct err err;
+};
+
 struct notify {
 	struct notify_config cfg;
 	char *base_url, *mail_dir, *smtp_url, *from, *reply_to, *webhook_url, *reply_domain;
@@ -57,6 +80,7 @@ struct notify {
 	size_t secret_len;
 	struct store *store;
 	struct render_set *tmpl;
+	pthread_rwlock_t tmpl_lock; /* read while composing (delivery threads), written to swap in reloaded ones */
 	pthread_t thread;
 	int started;
 	pthread_mutex_t lock;
@@ -64,6 +88,16 @@ struct notify {
 	int wake;
 	atomic_int stopping;
 	atomic_int reload; /* notify_reload asked: load the templates again before the next pass */
+	/* the delivery pool (notify/pool.c), all under qlock */
+	pthread_t *workers;
+	int nworkers;               /* running */
+	int quit;
+	pthread_mutex_t qlock;
+	pthread_cond_t qcond;       /* a job was queued, a destination became free, or quit */
+	pthread_cond_t qdone;       /* a job was done */
+	struct notify_job *queue, *queue_tail; /* waiting, oldest first */
+	struct notify_job **active; /* running, one slot per worker (NULL: idle) */
+	int queued;
 };
 
 /* Build the messages for rows (one row, or the rows of one digest). */
@@ -71,6 +105,38 @@ int notify__compose(struct notify *n, const struct store_outbox_row *rows, int n
 		    struct notify_msg *out, struct err *err);
 /* Load templates: DIR/email/NAME.mustache first, then the compiled-in ones for names still missing. */
 int notify__templates_load(const char *dir, struct render_set **out, struct err *err);
+
+/*
+ * The destination of a row, as a key: two messages with one key are never
+ * delivered at the same time, and go in the order they were claimed, so they
+ * cannot overtake each other; messages with different keys go in parallel
+ * (--delivery-workers). Today: the webhook URL (one for every message), the
+ * recipient (file and SMTP: one address per user), or a browser's push
+ * subscription. A transport that sends some rows elsewhere gives them the
+ * key of that place.
+ */
+void notify__dest_key(const struct notify *n, const struct store_outbox_row *r, char *out, size_t size);
+
+/* ---- the delivery pool (notify/pool.c) ---- */
+
+/* Start the workers when not running (cfg.workers of them). */
+int notify__pool_start(struct notify *n, struct err *err);
+/* Stop and join the workers; jobs not yet begun are dropped (their rows stay leased, notify_recover). */
+void notify__pool_stop(struct notify *n);
+/*
+ * Queue j (the pool owns it from now on, whatever the result): 0, or 1 when
+ * a row of j is already queued or running (j is dropped: a lease that ran out
+ * while it waited, claimed again).
+ */
+int notify__pool_add(struct notify *n, struct notify_job *j);
+/* How many more jobs the queue takes now. */
+int notify__pool_room(struct notify *n);
+/* Wait until every job of p is done. */
+void notify__pool_wait(struct notify *n, struct notify_pass *p);
+/* Free a job and its rows. Accepts NULL. */
+void notify__job_free(struct notify_job *j);
+/* Do a job (notify.c): on a worker, with the stats of this job. */
+int notify__job_run(struct notify *n, struct notify_job *j, struct notify_stats *st, struct err *err);
 
 /* Deliver m through the configured transport; never fails itself, the outcome is in res. */
 void notify__deliver(struct notify *n, const struct notify_msg *m, int64_t now, struct notify_result *res);

@@ -615,6 +615,27 @@ done:
 	free(body);
 }
 
+void notify__dest_key(const struct notify *n, const struct store_outbox_row *r, char *out, size_t size)
+{
+	int64_t sub = notify__row_push_sub(r);
+
+	if (sub) {
+		/* a browser's copy goes to that subscription's push service, not by the transport */
+		snprintf(out, size, "push %lld", (long long)sub);
+		return;
+	}
+	switch (n->cfg.transport) {
+	case NOTIFY_WEBHOOK:
+		snprintf(out, size, "webhook %s", n->webhook_url);
+		break;
+	case NOTIFY_FILE:
+	case NOTIFY_SMTP:
+		/* the recipient's address is the user's: one user, one mailbox */
+		snprintf(out, size, "mail user %lld", (long long)r->user_id);
+		break;
+	}
+}
+
 void notify__deliver(struct notify *n, const struct notify_msg *m, int64_t now, struct notify_result *res)
 {
 	memset(res, 0, sizeof(*res));

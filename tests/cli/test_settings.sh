@@ -61,6 +61,7 @@ sample() {
 	inbound-sender) echo any ;; trusted-proxy) echo 10.0.0.0/8,127.0.0.1,::1 ;;
 	log-file) echo "$tmp/d.log" ;; degraded-after) echo 120 ;; log-format) echo json ;; smtp-tls) echo required ;;
 	rate-limits) echo chat=5/m,bad_token=10/h ;;
+	delivery-workers) echo 2 ;;
 	*) return 1 ;;
 	esac
 }

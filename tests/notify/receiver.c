@@ -29,7 +29,16 @@ struct receiver {
 	int qhead, qlen;
 	struct rx_delivery seen[RX_MAX];
 	int nseen;
+	int max_age_ms; /* 0: any timestamp */
 };
+
+static long long real_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 struct rx_req {
 	struct buf body;
@@ -72,7 +81,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
 	struct rx_answer a = { RX_OK, 0, 0 };
 	struct MHD_Response *resp;
 	const char *id, *ts, *sig;
-	int status = 200, idx = -1;
+	int status = 200, idx = -1, stale = 0;
 	enum MHD_Result ret;
 
 	(void)url, (void)version, (void)method;
@@ -101,6 +110,11 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
 		idx = rx->nseen++;
 		snprintf(dv->id, sizeof(dv->id), "%s", id ? id : "");
 		dv->timestamp = ts ? strtoll(ts, NULL, 10) : 0;
+		dv->at_ms = real_ms();
+		if (rx->max_age_ms) {
+			long long age = dv->at_ms - dv->timestamp * 1000;
+			stale = age > rx->max_age_ms || age < -rx->max_age_ms;
+		}
 		dv->sig_ok = check_sig(rx, id, ts, rq->body.data, rq->body.len, sig);
 		dv->body = json_loadb(rq->body.data, rq->body.len, 0, NULL);
 	}
@@ -120,6 +134,8 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
 	}
 	if (idx >= 0 && !rx->seen[idx].sig_ok && a.mode == RX_OK)
 		status = 401;
+	if (stale && a.mode == RX_OK)
+		status = 400;
 	pthread_mutex_lock(&rx->lock);
 	if (idx >= 0)
 		rx->seen[idx].status = a.mode == RX_HANG ? 0 : status;
@@ -189,6 +205,13 @@ void rx_push(struct receiver *rx, enum rx_mode mode, int retry_after, int hang_m
 		rx->queue[(rx->qhead + rx->qlen) % RX_MAX] = (struct rx_answer){ mode, retry_after, hang_ms };
 		rx->qlen++;
 	}
+	pthread_mutex_unlock(&rx->lock);
+}
+
+void rx_set_max_age(struct receiver *rx, int ms)
+{
+	pthread_mutex_lock(&rx->lock);
+	rx->max_age_ms = ms;
 	pthread_mutex_unlock(&rx->lock);
 }
 

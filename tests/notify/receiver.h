@@ -17,6 +17,7 @@ struct rx_delivery {
 	int sig_ok;
 	int status;    /* what the receiver answered */
 	json_t *body;  /* parsed JSON (owned) */
+	long long at_ms; /* when it arrived (the real clock, ms since the epoch) */
 };
 
 struct receiver;
@@ -27,6 +28,11 @@ struct receiver *rx_start(const char *secret);
 const char *rx_url(const struct receiver *rx);
 /* Queue answers for the next requests; retry_after is the Retry-After header of RX_429 (seconds). */
 void rx_push(struct receiver *rx, enum rx_mode mode, int retry_after, int hang_ms);
+/*
+ * Refuse (400, as Standard Webhooks receivers do) a request whose
+ * webhook-timestamp is more than ms away from the real clock; 0: accept any.
+ */
+void rx_set_max_age(struct receiver *rx, int ms);
 /* Stop listening (connections are then refused) and listen again on the same port. */
 void rx_close(struct receiver *rx);
 int rx_reopen(struct receiver *rx);
