@@ -132,6 +132,8 @@ int daemon_main(int argc, char **argv)
 	hc.threads = cfg.threads;
 	hc.log_requests = !cfg.quiet;
 	hc.trusted_proxies = cfg.trusted_proxy;
+	hc.metrics_allow = cfg.metrics_allow;
+	hc.metrics_token = cfg.metrics_token;
 	hc.degraded_after_s = cfg.degraded_after_s;
 	hc.inbound_secret = cfg.inbound_secret;
 	hc.inbound_body_limit = cfg.inbound_body_limit;

@@ -24,6 +24,8 @@ struct settings {
 	unsigned timeout_s;
 	unsigned max_connections;
 	char rate_limits[512];     /* abuse limits (http/ratelimit.h) */
+	char metrics_allow[512];   /* empty: /metrics for any address */
+	char metrics_token[256];   /* empty: /metrics without a token */
 	int quiet;
 	/* notifications (src/notify/) */
 	char mail_transport[16]; /* "file", "smtp", "webhook" */

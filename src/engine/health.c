@@ -49,6 +49,19 @@ int health_status(struct store *s, int64_t now, int64_t failing_after_ms, struct
 	return 0;
 }
 
+int health_gauges(struct store *s, struct store_stats *out, struct err *err)
+{
+	struct store_conn *c;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = store_read_acquire(s, &c, err)) < 0)
+		return rc;
+	rc = store_stats_get(c, out, err);
+	store_read_release(c);
+	return rc;
+}
+
 void health_counters(struct store *s, struct health_counters *out)
 {
 	memset(out, 0, sizeof(*out));

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "store/store.h"
+#include "store/stats.h"
 #include "util/err.h"
 
 /* The database answers (a cheap query): 0 and *schema (the applied migration), else the store's error (*schema 0). */
@@ -28,6 +29,9 @@ struct health_status {
 };
 int health_status(struct store *s, int64_t now, int64_t failing_after_ms, struct health_status *out,
 		  struct err *err);
+
+/* What the database holds now (outbox, dead letters, active games), for /metrics. The store's error. */
+int health_gauges(struct store *s, struct store_stats *out, struct err *err);
 
 /* Counters since the store was opened, for /metrics. */
 struct health_counters {

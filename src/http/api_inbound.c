@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "http/metrics.h"
 #include "mail/inbound.h"
 #include "mail/mail.h"
 #include "util/clock.h"
@@ -136,6 +137,7 @@ void api_inbound_email(struct http_request *rq, struct http_reply *r)
 		return;
 	}
 	if (!api_inbound_credentials_ok(rq, &has_sig) && !(has_sig && signature_ok(rq))) {
+		metrics_count_inbound("unauthorized");
 		http_reply_problem(r, ERR_UNAUTH, "inbound_unauthorized",
 				   "send the inbound secret as \"Authorization: Bearer SECRET\", as the password of "
 				   "Basic authentication, or sign the body (X-Turnpost-Signature: sha256=HMAC)",
@@ -143,6 +145,7 @@ void api_inbound_email(struct http_request *rq, struct http_reply *r)
 		return;
 	}
 	if ((rc = read_body(rq, &m, &e)) < 0) {
+		metrics_count_inbound("not_an_email");
 		http_reply_problem(r, rc, "not_an_email", e.msg, NULL);
 		goto done;
 	}
@@ -153,6 +156,9 @@ void api_inbound_email(struct http_request *rq, struct http_reply *r)
 	}
 	log_info("inbound email %s from %s: %s", json_string_value(json_object_get(answer, "message_id")),
 		 m.from ? m.from : "(no sender)", json_string_value(json_object_get(answer, "outcome")));
+	metrics_count_inbound(json_is_true(json_object_get(answer, "duplicate"))
+				      ? "duplicate"
+				      : json_string_value(json_object_get(answer, "outcome")));
 	http_reply_json(r, 200, answer);
 	answer = NULL;
 done:

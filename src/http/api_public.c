@@ -47,6 +47,20 @@ void api_public_readyz(struct http_request *rq, struct http_reply *r)
 
 void api_public_metrics(struct http_request *rq, struct http_reply *r)
 {
+	const struct http_config *cfg = http_config(rq);
+
+	switch (metrics_access(rq->client, http_header(rq, "Authorization"), cfg->metrics_allow, cfg->metrics_token)) {
+	case 403:
+		http_reply_problem(r, ERR_FORBIDDEN, "metrics_forbidden",
+				   "/metrics is open only to the addresses of --metrics-allow", NULL);
+		return;
+	case 401:
+		http_reply_problem(r, ERR_UNAUTH, "metrics_unauthorized",
+				   "send the token of --metrics-token as \"Authorization: Bearer TOKEN\"", NULL);
+		return;
+	default:
+		break;
+	}
 	r->status = 200;
 	r->content_type = "text/plain; version=0.0.4";
 	metrics_render(&r->body, http_store(rq));

@@ -29,6 +29,8 @@ struct http_config {
 	size_t inbound_body_limit;  /* body limit of that route; 0 means 1 MiB */
 	int inbound_any_sender;     /* accept replies from any address, not only the seat's */
 	const char *rate_limits;    /* --rate-limits (http/ratelimit.h); NULL or "": the defaults */
+	const char *metrics_allow;  /* addresses and ranges that may read /metrics; NULL or "": any */
+	const char *metrics_token;  /* Bearer token /metrics asks for; NULL or "": none */
 };
 
 struct http_server;

@@ -62,3 +62,9 @@ check_PROGRAMS += tests/http/test_story
 tests_http_test_story_SOURCES = tests/http/test_story.c tests/http/httptest.c tests/http/httptest.h tests/cunit_main.c
 tests_http_test_story_LDADD = $(TEST_LDADD)
 tests_http_test_story_DEPENDENCIES = libturnpost.a tests/turnpostd-test tests/turnpost-test
+
+check_PROGRAMS += tests/http/test_metrics
+tests_http_test_metrics_SOURCES = tests/http/test_metrics.c tests/http/httptest.c tests/http/httptest.h \
+	tests/notify/receiver.c tests/notify/receiver.h tests/cunit_main.c
+tests_http_test_metrics_LDADD = $(TEST_LDADD)
+tests_http_test_metrics_DEPENDENCIES = libturnpost.a tests/turnpostd-test tests/turnpost-test

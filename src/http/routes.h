@@ -35,8 +35,10 @@ enum route_flags {
 				   ?reason=) is required and checked into rq->reason; else 400 bad_reason */
 	ROUTE_REASON_OPTIONAL = 1 << 14, /* as ROUTE_REASON, but it may be missing */
 	ROUTE_USER = 1 << 15,  /* a page for a signed-in user: others are sent to /signin (303) */
-	ROUTE_SEAT_LINK = 1 << 16 /* a page of game ids[0] that a seat link's session of that game may use too
+	ROUTE_SEAT_LINK = 1 << 16, /* a page of game ids[0] that a seat link's session of that game may use too
 				     (playing, chat, history); everywhere else such a session is signed out */
+	ROUTE_OWN_SECRET = 1 << 17 /* with ROUTE_PUBLIC: Authorization carries a secret the handler checks itself
+				      (--metrics-token), no turnpost token */
 };
 
 /* The body limit of ROUTE_UPLOAD routes (when larger than the configured body limit). */

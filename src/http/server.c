@@ -364,7 +364,7 @@ static void dispatch(struct http_request *rq, struct http_reply *reply)
 		return;
 	}
 	if (!(rt->flags & ROUTE_PUBLIC) ||
-	    (http_header(rq, MHD_HTTP_HEADER_AUTHORIZATION) && !(rt->flags & ROUTE_INBOUND))) {
+	    (http_header(rq, MHD_HTTP_HEADER_AUTHORIZATION) && !(rt->flags & (ROUTE_INBOUND | ROUTE_OWN_SECRET)))) {
 		int rc;
 		/* guessing tokens: a client that sent too many bad ones is stopped before the next lookup */
 		if (http_header(rq, MHD_HTTP_HEADER_AUTHORIZATION) &&
@@ -608,6 +608,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 		after_write(srv, rq->method, scratch.status);
 		buf_release(&scratch.body);
 	}
+	metrics_observe_request(rq->method, rq->route, clock_mono_ms() - rq->start_ms);
 	if (srv->cfg.log_requests) {
 		int shown = log_path_length(rq->path);
 		char path[512];

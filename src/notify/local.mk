@@ -6,6 +6,7 @@ libturnpost_a_SOURCES += \
 	src/notify/timers.c src/notify/prefs.c \
 	src/notify/push.c src/notify/push.h
 libturnpost_a_SOURCES += src/notify/pool.c
+libturnpost_a_SOURCES += src/notify/counts.c
 nodist_libturnpost_a_SOURCES += src/embed_email.c
 
 # Email templates: compiled in (turnpostd --templates DIR overrides them) and installed for reference

@@ -183,6 +183,8 @@ int notify_new(const struct notify_config *cfg, struct store *store, struct noti
 	}
 	if ((rc = notify__templates_load(cfg->templates_dir, &n->tmpl, err)) < 0)
 		goto fail;
+	/* /metrics shows the transport's counters from the start, at 0 */
+	notify__count(notify__transport_name(n), -1);
 	*out = n;
 	return 0;
 fail:
@@ -329,6 +331,8 @@ static int deliver_rows(struct notify *n, const struct notify_job *j, const stru
 	for (int i = 0; i < nrows; i++)
 		if ((rc = finish(n, rows[i].id, how, at, how == STORE_OUTBOX_SENT ? NULL : res.error, err)) < 0)
 			break;
+	/* counted once recorded: a scrape never sees a delivery the outbox does not */
+	notify__count(res.transport ? res.transport : notify__transport_name(n), (int)how);
 	notify__msg_release(&m);
 	return rc < 0 ? rc : 0;
 }

@@ -86,6 +86,17 @@ int notify_run_once(struct notify *n, int64_t now, struct notify_stats *stats, s
 /* At start-up: make rows leased by a process that is gone due at now. */
 int notify_recover(struct notify *n, int64_t now, int *released, struct err *err);
 
+/* What became of this process's deliveries, by transport, for /metrics (notify/counts.c). */
+#define NOTIFY_COUNTS_MAX 16
+struct notify_count {
+	char transport[24]; /* "file", "smtp", "webhook", ... */
+	uint64_t delivered; /* messages accepted by the receiver */
+	uint64_t failed;    /* attempts that failed (retried or dead) */
+	uint64_t dead;      /* messages dead-lettered */
+};
+/* Every transport used or configured so far, into out (up to max); how many. */
+int notify_counts(struct notify_count *out, int max);
+
 /* ---- time controls, vacations and preferences (notify/timers.c, notify/prefs.c) ---- */
 
 /*

@@ -45,7 +45,13 @@ struct notify_result {
 	int permanent;          /* failed in a way retrying will not fix */
 	int64_t retry_after_ms; /* > 0: the receiver asked us to wait this long (429/503 Retry-After) */
 	char error[256];
+	const char *transport;  /* the transport's name for /metrics (static); NULL: the configured one */
 };
+
+/* The configured transport's name ("file", "smtp", "webhook"). */
+const char *notify__transport_name(const struct notify *n);
+/* Count an outcome (enum store_outbox_outcome; -1: none, only make the transport known) for /metrics. */
+void notify__count(const char *transport, int outcome);
 
 /*
  * One delivery to make: a row, or the rows of one digest. The pool (notify/pool.c)

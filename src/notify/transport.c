@@ -615,6 +615,19 @@ done:
 	free(body);
 }
 
+const char *notify__transport_name(const struct notify *n)
+{
+	switch (n->cfg.transport) {
+	case NOTIFY_FILE:
+		return "file";
+	case NOTIFY_SMTP:
+		return "smtp";
+	case NOTIFY_WEBHOOK:
+		return "webhook";
+	}
+	return "other";
+}
+
 void notify__dest_key(const struct notify *n, const struct store_outbox_row *r, char *out, size_t size)
 {
 	int64_t sub = notify__row_push_sub(r);
@@ -642,6 +655,8 @@ void notify__deliver(struct notify *n, const struct notify_msg *m, int64_t now, 
 	if (m->push_sub) {
 		/* a browser's copy of the message, whatever the transport of emails is */
 		notify__push_deliver(n, m, now, res);
+		if (!res->transport)
+			res->transport = "push";
 		return;
 	}
 	switch (n->cfg.transport) {

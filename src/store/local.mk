@@ -33,3 +33,6 @@ TESTS += tests/pg/test_store_pg.sh tests/pg/test_api_pg.sh tests/pg/test_pages_p
 EXTRA_DIST += tests/pg/run.sh tests/pg/test_store_pg.sh tests/pg/test_api_pg.sh tests/pg/test_pages_pg.sh
 TESTS += tests/pg/test_migrate.sh
 EXTRA_DIST += tests/pg/test_migrate.sh
+
+# What the database holds right now, for /metrics
+libturnpost_a_SOURCES += src/store/stats.c src/store/stats.h

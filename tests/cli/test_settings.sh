@@ -62,13 +62,14 @@ sample() {
 	log-file) echo "$tmp/d.log" ;; degraded-after) echo 120 ;; log-format) echo json ;; smtp-tls) echo required ;;
 	rate-limits) echo chat=5/m,bad_token=10/h ;;
 	delivery-workers) echo 2 ;;
+	metrics-allow) echo 127.0.0.1,10.0.0.0/8 ;; metrics-token) echo scrape-token-0123456789 ;;
 	*) return 1 ;;
 	esac
 }
 # What --print-options config shows for a setting so given.
 shown() { # name value
 	case "$1" in
-	smtp-url | webhook-secret | inbound-secret) echo "# $1 = (set, not shown)" ;;
+	smtp-url | webhook-secret | inbound-secret | metrics-token) echo "# $1 = (set, not shown)" ;;
 	*) echo "$1 = $2" ;;
 	esac
 }
