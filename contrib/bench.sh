@@ -67,7 +67,7 @@ kill "$RAWPID"; wait "$RAWPID" 2>/dev/null || true
 # ---- 1 and 3. turnpostd: play load, then read load
 start_daemon() { # db port-file
 	"$BUILD/turnpostd" --db "$1" --listen 127.0.0.1:0 --port-file "$2" --threads "$THREADS" \
-		--max-connections 1024 --quiet --mail-transport file --mail-dir "$RUN/mail" 2>>"$RUN/turnpostd.log" &
+		--max-connections 1024 --max-connections-per-client 1024 --quiet --mail-transport file --mail-dir "$RUN/mail" 2>>"$RUN/turnpostd.log" &
 	DPID=$!
 	PIDS="$PIDS $DPID"
 }

@@ -132,6 +132,9 @@ int daemon_main(int argc, char **argv)
 	hc.threads = cfg.threads;
 	hc.log_requests = !cfg.quiet;
 	hc.trusted_proxies = cfg.trusted_proxy;
+	hc.max_connections_per_client = cfg.max_connections_per_client;
+	hc.header_timeout_s = cfg.header_timeout_s;
+	hc.body_timeout_s = cfg.body_timeout_s;
 	hc.metrics_allow = cfg.metrics_allow;
 	hc.metrics_token = cfg.metrics_token;
 	hc.degraded_after_s = cfg.degraded_after_s;

@@ -101,6 +101,18 @@ static const struct settings_opt settings_table[] = {
 	  3600, .unit = " seconds", .def = "30", .help = "idle connection timeout" },
 	{ .name = "max-connections", .env = "TURNPOST_MAX_CONNECTIONS", .arg = "N", .type = SETTINGS_UINT,
 	  AT(max_connections), 0, 1, 100000, .def = "256", .help = "concurrent connections; further ones are refused" },
+	{ .name = "max-connections-per-client", .env = "TURNPOST_MAX_CONNECTIONS_PER_CLIENT", .arg = "N",
+	  .type = SETTINGS_UINT, AT(max_connections_per_client), 0, 0, 100000,
+	  .def_doc = "a quarter of --max-connections; all of them with --trusted-proxy",
+	  .help = "concurrent connections from one address; further ones are refused, so one client cannot take "
+		  "every connection" },
+	{ .name = "header-timeout", .env = "TURNPOST_HEADER_TIMEOUT", .arg = "SECONDS", .type = SETTINGS_UINT,
+	  AT(header_timeout_s), 0, 0, 3600, .unit = " seconds", .def = "20",
+	  .help = "a request's headers must be complete this long after the connection opened (or the last answer "
+		  "on it), however slowly they come; 0: no limit" },
+	{ .name = "body-timeout", .env = "TURNPOST_BODY_TIMEOUT", .arg = "SECONDS", .type = SETTINGS_UINT,
+	  AT(body_timeout_s), 0, 0, 3600, .unit = " seconds", .def = "60",
+	  .help = "a request's body must be complete this long after its headers; 0: no limit" },
 	{ .name = "rate-limits", .env = "TURNPOST_RATE_LIMITS", .arg = "LIMITS", .type = SETTINGS_STRING,
 	  STR(rate_limits), .min = 1, .check = settings_check_rate_limits,
 	  .expect = "be NAME=COUNT/PERIOD,... (such as chat=30/10m,bad_token=30/m) or off", .def = RATELIMIT_DEFAULT,

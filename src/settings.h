@@ -23,6 +23,9 @@ struct settings {
 	size_t body_limit;
 	unsigned timeout_s;
 	unsigned max_connections;
+	unsigned max_connections_per_client; /* 0: auto */
+	unsigned header_timeout_s;
+	unsigned body_timeout_s;
 	char rate_limits[512];     /* abuse limits (http/ratelimit.h) */
 	char metrics_allow[512];   /* empty: /metrics for any address */
 	char metrics_token[256];   /* empty: /metrics without a token */

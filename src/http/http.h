@@ -20,6 +20,10 @@ struct http_config {
 	size_t body_limit;         /* bytes; 0 means 64 KiB */
 	unsigned conn_timeout_s;   /* idle connection timeout; 0 means 30 */
 	unsigned max_connections;  /* 0 means 256 */
+	unsigned max_connections_per_client; /* from one peer address; 0: a quarter of max_connections, or all of
+						them behind a trusted proxy */
+	unsigned header_timeout_s; /* a request's headers must be in this long after it began; 0: no limit */
+	unsigned body_timeout_s;   /* and its body this long after its headers; 0: no limit */
 	unsigned threads;          /* thread pool size; 0 means 16 */
 	int log_requests;          /* one line per request on stderr */
 	unsigned degraded_after_s;  /* /healthz says degraded when delivery has failed this long */

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 libturnpost_a_SOURCES += \
 	src/http/http.h src/http/server.c src/http/routes.c src/http/routes.h \
+	src/http/connwatch.c src/http/connwatch.h \
 	src/http/auth.c src/http/auth.h src/http/ratelimit.c src/http/ratelimit.h src/http/session.c src/http/session.h src/http/form.c src/http/form.h \
 	src/http/problem.c src/http/metrics.c src/http/metrics.h src/http/jsonw.c src/http/jsonw.h \
 	src/http/answers.c src/http/answers.h \
@@ -68,3 +69,9 @@ tests_http_test_metrics_SOURCES = tests/http/test_metrics.c tests/http/httptest.
 	tests/notify/receiver.c tests/notify/receiver.h tests/cunit_main.c
 tests_http_test_metrics_LDADD = $(TEST_LDADD)
 tests_http_test_metrics_DEPENDENCIES = libturnpost.a tests/turnpostd-test tests/turnpost-test
+
+check_PROGRAMS += tests/http/test_connlimits
+tests_http_test_connlimits_SOURCES = tests/http/test_connlimits.c tests/http/httptest.c tests/http/httptest.h \
+	tests/cunit_main.c
+tests_http_test_connlimits_LDADD = $(TEST_LDADD)
+tests_http_test_connlimits_DEPENDENCIES = libturnpost.a tests/turnpostd-test tests/turnpost-test

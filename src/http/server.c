@@ -28,6 +28,7 @@
 #include "util/clock.h"
 #include "util/embed.h"
 #include "util/log.h"
+#include "http/connwatch.h"
 #include "util/netaddr.h"
 #include "util/banned.h"
 
@@ -50,7 +51,30 @@ struct http_server {
 	atomic_uint_fast64_t requests; /* served so far: the request ids' counter */
 	uint32_t id_prefix;            /* random per start, so ids of two starts differ */
 	char unix_path[108]; /* listening on this unix socket, removed at stop; "" when on TCP */
+	struct connwatch *watch; /* --header-timeout, --body-timeout */
 };
+
+/* The watch's entry of a connection (its socket context); NULL when none. */
+static void *watch_entry(struct MHD_Connection *conn)
+{
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return ci ? ci->socket_context : NULL;
+}
+
+static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+			  enum MHD_ConnectionNotificationCode code)
+{
+	struct http_server *srv = cls;
+
+	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+		const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+		if (ci)
+			connwatch_started(srv->watch, ci->connect_fd, socket_context);
+	} else {
+		connwatch_closed(srv->watch, socket_context);
+	}
+}
 
 const char *http_header(const struct http_request *rq, const char *name)
 {
@@ -530,6 +554,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		request_id(srv, conn, client_address(srv, conn, rq->client), rq->request_id);
 		rq->body_limit = body_limit_for(srv, conn, method, url);
 		*req_cls = rq;
+		/* the headers are in: the body is due within --body-timeout */
+		connwatch_headers_read(srv->watch, watch_entry(conn));
 		atomic_fetch_add(&srv->inflight, 1);
 		cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
 		if (cl && strtoull(cl, NULL, 10) > rq->body_limit) {
@@ -553,6 +579,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		return MHD_YES;
 	}
 respond:
+	/* read whole: no deadline while it is answered (a move may wait for its sync) */
+	connwatch_request_read(srv->watch, watch_entry(conn));
 	dispatch(rq, &reply);
 	if (rq->suspended) {
 		/* answered when resumed */
@@ -596,9 +624,9 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 	struct http_server *srv = cls;
 	struct http_request *rq = *req_cls;
 
-	(void)conn;
 	if (!rq)
 		return;
+	connwatch_answered(srv->watch, watch_entry(conn));
 	if (rq->finish) {
 		/* the connection ended before the deferred answer was made: its work is over, free it */
 		struct http_reply scratch = { .status = 500, .body = BUF_INIT, .request_id = rq->request_id };
@@ -741,7 +769,7 @@ int http_server_start(const struct http_config *cfg, struct store *store, struct
 	const char *listen_addr = cfg->listen_addr && *cfg->listen_addr ? cfg->listen_addr : "127.0.0.1";
 	const union MHD_DaemonInfo *info;
 	MHD_socket lsock = MHD_INVALID_SOCKET;
-	unsigned flags = 0;
+	unsigned flags = 0, per_client;
 
 	*out = NULL;
 	if (!srv)
@@ -798,7 +826,24 @@ int http_server_start(const struct http_config *cfg, struct store *store, struct
 			return err_set(err, ERR_INPUT, "--trusted-proxy: %s", pe.msg);
 		}
 	}
+	/*
+	 * one client (one peer address) may hold a part of the connections, not
+	 * all: by default a quarter, or all of them behind a trusted proxy (then
+	 * every client comes from its address)
+	 */
+	per_client = cfg->max_connections_per_client ? cfg->max_connections_per_client
+		     : srv->nproxies ? srv->cfg.max_connections
+				     : (srv->cfg.max_connections / 4 ? srv->cfg.max_connections / 4 : 1);
+	if (per_client > srv->cfg.max_connections)
+		per_client = srv->cfg.max_connections;
+	if (connwatch_new(cfg->header_timeout_s, cfg->body_timeout_s, &srv->watch, err) < 0) {
+		render_set_free(srv->pages);
+		ratelimit_free(srv->limits);
+		free(srv);
+		return err->code;
+	}
 	if (listen_on(srv, listen_addr, cfg->port, &flags, &addr, &lsock, err) < 0) {
+		connwatch_free(srv->watch);
 		render_set_free(srv->pages);
 		ratelimit_free(srv->limits);
 		free(srv);
@@ -815,8 +860,9 @@ int http_server_start(const struct http_config *cfg, struct store *store, struct
 				  MHD_OPTION_CONNECTION_LIMIT, (unsigned)srv->cfg.max_connections,
 				  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)srv->cfg.conn_timeout_s,
 				  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32 * 1024,
-				  MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)srv->cfg.max_connections,
+				  MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_client,
 				  MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
+				  MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv,
 				  /* no SO_REUSEPORT: a second daemon on this address must fail, not share it */
 				  MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned)0,
 				  MHD_OPTION_END);
@@ -825,6 +871,7 @@ int http_server_start(const struct http_config *cfg, struct store *store, struct
 			close(lsock);
 		if (srv->unix_path[0])
 			unlink(srv->unix_path);
+		connwatch_free(srv->watch);
 		render_set_free(srv->pages);
 		ratelimit_free(srv->limits);
 		free(srv);
@@ -883,6 +930,8 @@ void http_server_stop(struct http_server *srv, unsigned grace_ms)
 		nanosleep(&ts, NULL);
 	}
 	MHD_stop_daemon(srv->d);
+	/* after the daemon: its connections are gone, and their entries with them */
+	connwatch_free(srv->watch);
 	if (s != MHD_INVALID_SOCKET)
 		close(s);
 	if (srv->unix_path[0])

@@ -63,6 +63,7 @@ sample() {
 	rate-limits) echo chat=5/m,bad_token=10/h ;;
 	delivery-workers) echo 2 ;;
 	metrics-allow) echo 127.0.0.1,10.0.0.0/8 ;; metrics-token) echo scrape-token-0123456789 ;;
+	max-connections-per-client) echo 5 ;; header-timeout) echo 8 ;; body-timeout) echo 13 ;;
 	*) return 1 ;;
 	esac
 }
