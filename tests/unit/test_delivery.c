@@ -148,7 +148,7 @@ static void test_delivery__signed_and_scheduled_at_attempt(void)
 	struct err e = {0};
 	char ann_id[64], bob_id[64];
 	int first, second;
-	int64_t retry_at;
+	int64_t retry_at, t0;
 
 	CU_ASSERT_EQUAL_FATAL(env_open(&E), 0);
 	E.rx = rx_start(SECRET);
@@ -172,7 +172,8 @@ static void test_delivery__signed_and_scheduled_at_attempt(void)
 
 	/* Ann's invitation hangs (3 s, the limit is 2.5 s); Bob's waits behind it */
 	rx_push(E.rx, RX_HANG, 0, 3000);
-	CU_ASSERT_EQUAL(notify_run_once(E.n, clock_now_ms(), &s, &e), 0);
+	t0 = clock_now_ms();
+	CU_ASSERT_EQUAL(notify_run_once(E.n, t0, &s, &e), 0);
 	CU_ASSERT_EQUAL(s.sent, 1);
 	CU_ASSERT_EQUAL(s.retried, 1);
 	CU_ASSERT_EQUAL(s.dead, 0);
@@ -183,14 +184,14 @@ static void test_delivery__signed_and_scheduled_at_attempt(void)
 	/* Bob's was stamped when it went, 2.5 s after the pass began */
 	{
 		const struct rx_delivery *d = rx_get(E.rx, rx_nth(E.rx, bob_id, 0));
-		CU_ASSERT(d->timestamp * 1000 >= rx_get(E.rx, first)->at_ms + 1500);
+		CU_ASSERT(d->timestamp * 1000 >= t0 + 1000);
 		CU_ASSERT(d->sig_ok);
 	}
 	/* Ann's retry is due its back-off (0.5 to 1 s) after the failure, not after the pass began */
 	row_get(&E, ann.id, &r);
 	CU_ASSERT_EQUAL(r.attempts, 1);
 	retry_at = r.next_at;
-	CU_ASSERT(retry_at >= rx_get(E.rx, first)->at_ms + 2400 + 500);
+	CU_ASSERT(retry_at >= t0 + 2500 + 500);
 	free(r.payload);
 	free(r.last_error);
 
@@ -232,7 +233,7 @@ static int sink_times(const char *log, const char *kind, const char *addr, const
 
 /*
  * Several destinations at once: the SMTP server hangs on Ann's first message
- * (the notifier gives up after 2 s); Bob's invitations, the one queued with
+ * (the notifier gives up after 4 s); Bob's invitations, the one queued with
  * it and one of a game made while it hangs, go out at once, and Ann's second
  * message waits for her first (one address, one delivery at a time, in order).
  */
@@ -253,7 +254,7 @@ static void test_delivery__hung_destination_holds_up_only_its_own(void)
 	snprintf(script, sizeof(script), "%s/tests/notify/slow_smtp.py", srcdir && *srcdir ? srcdir : "..");
 	pid = fork();
 	if (pid == 0) {
-		execl("/usr/bin/python3", "python3", script, portfile, log, "ann@example.org", "5", (char *)NULL);
+		execl("/usr/bin/python3", "python3", script, portfile, log, "ann@example.org", "6", (char *)NULL);
 		_exit(127);
 	}
 	for (int i = 0; i < 500 && port == 0; i++) {
@@ -270,7 +271,7 @@ static void test_delivery__hung_destination_holds_up_only_its_own(void)
 	snprintf(url, sizeof(url), "smtp://127.0.0.1:%d", port);
 	E.cfg.transport = NOTIFY_SMTP;
 	E.cfg.smtp_url = url;
-	E.cfg.timeout_ms = 2000;
+	E.cfg.timeout_ms = 4000;
 	E.cfg.backoff_ms = 60 * 1000;
 	E.cfg.tick_ms = 50;
 	CU_ASSERT_EQUAL_FATAL(notify_new(&E.cfg, E.st, &E.n, &e), 0);
@@ -285,7 +286,7 @@ static void test_delivery__hung_destination_holds_up_only_its_own(void)
 	for (int i = 0; i < 300 && sink_times(log, "sent", "bob@example.org", "invite", bob, 4) < 1; i++)
 		sleep_ms(10);
 	CU_ASSERT_EQUAL_FATAL(sink_times(log, "sent", "bob@example.org", "invite", bob, 4), 1);
-	CU_ASSERT(bob[0] - started < 1000);
+	CU_ASSERT(bob[0] - started < 2000);
 
 	/* while Ann's still hangs, a new game: Bob's invitation does not wait for it either */
 	sleep_ms(200);
@@ -295,15 +296,15 @@ static void test_delivery__hung_destination_holds_up_only_its_own(void)
 	for (int i = 0; i < 300 && (nb = sink_times(log, "sent", "bob@example.org", "invite", bob, 4)) < 2; i++)
 		sleep_ms(10);
 	CU_ASSERT_EQUAL_FATAL(nb, 2);
-	CU_ASSERT(bob[1] - second_game < 1000);
-	CU_ASSERT(bob[1] - started < 2000); /* before Ann's first message was given up */
+	CU_ASSERT(bob[1] - second_game < 2000);
+	CU_ASSERT(bob[1] - started < 4000); /* before Ann's first message was given up */
 
-	/* Ann's: the first is given up after 2 s, then her turn and her second invitation, one after the other */
-	for (int i = 0; i < 800 && sink_times(log, "sent", "ann@example.org", NULL, ann_sent, 4) < 2; i++)
+	/* Ann's: the first is given up after 4 s, then her turn and her second invitation, one after the other */
+	for (int i = 0; i < 1200 && sink_times(log, "sent", "ann@example.org", NULL, ann_sent, 4) < 2; i++)
 		sleep_ms(10);
 	CU_ASSERT_EQUAL(sink_times(log, "sent", "ann@example.org", NULL, ann_sent, 4), 2);
 	CU_ASSERT_EQUAL_FATAL(sink_times(log, "rcpt", "ann@example.org", NULL, ann_rcpt, 4), 3);
-	CU_ASSERT(ann_rcpt[1] - ann_rcpt[0] >= 1900);
+	CU_ASSERT(ann_rcpt[1] - ann_rcpt[0] >= 3900);
 	CU_ASSERT(ann_rcpt[2] >= ann_rcpt[1]);
 	CU_ASSERT_EQUAL(sink_times(log, "sent", "ann@example.org", "your_turn", ann_sent, 4), 1);
 	CU_ASSERT(ann_sent[0] <= ann_rcpt[2]); /* the turn went before the later invitation began */
