@@ -284,6 +284,14 @@ static char *memo_of(struct store *s, int64_t id, const char *key, struct cache_
 	return out;
 }
 
+static void memo_put(struct cache_pos *pos, const char *key, const char *text)
+{
+	json_t *v = json_string(text);
+
+	cache_pos_memo_put(pos, key, v);
+	json_decref(v);
+}
+
 static void play_one(struct store *s, int64_t id)
 {
 	int seat = -1;
@@ -319,11 +327,7 @@ static void test_cache__memo_lives_with_its_position(void)
 	t = memo_of(s, id, "board", &pos);
 	ASSERT_STR_EQ(t, "");
 	free(t);
-	{
-		json_t *v = json_string("drawn at the start");
-		cache_pos_memo_put(pos, "board", v);
-		json_decref(v);
-	}
+	memo_put(pos, "board", "drawn at the start");
 	cache_pos_release(pos);
 	t = memo_of(s, id, "board", NULL);
 	ASSERT_STR_EQ(t, "drawn at the start");
@@ -338,11 +342,8 @@ static void test_cache__memo_lives_with_its_position(void)
 	free(t);
 	/* at most CACHE_MEMOS_PER_POS per position: the oldest goes */
 	for (int i = 0; i <= CACHE_MEMOS_PER_POS; i++) {
-		json_t *v;
 		snprintf(key, sizeof(key), "k%d", i);
-		v = json_string(key);
-		cache_pos_memo_put(pos, key, v);
-		json_decref(v);
+		memo_put(pos, key, key);
 	}
 	cache_pos_release(pos);
 	t = memo_of(s, id, "k0", NULL);
@@ -356,11 +357,7 @@ static void test_cache__memo_lives_with_its_position(void)
 	t = memo_of(s, id, "k1", &pos);
 	ASSERT_STR_EQ(t, "k1");
 	free(t);
-	{
-		json_t *v = json_string("again");
-		cache_pos_memo_put(pos, "k1", v);
-		json_decref(v);
-	}
+	memo_put(pos, "k1", "again");
 	cache_pos_release(pos);
 	t = memo_of(s, id, "k1", NULL);
 	ASSERT_STR_EQ(t, "again");
@@ -369,11 +366,7 @@ static void test_cache__memo_lives_with_its_position(void)
 	cache_set_memo_capacity(CACHE_MEMOS_PER_POS);
 	t = memo_of(s, id2, "x", &other);
 	free(t);
-	{
-		json_t *v = json_string("other game");
-		cache_pos_memo_put(other, "x", v);
-		json_decref(v);
-	}
+	memo_put(other, "x", "other game");
 	cache_pos_release(other);
 	t = memo_of(s, id2, "x", NULL);
 	ASSERT_STR_EQ(t, "other game");
@@ -386,11 +379,7 @@ static void test_cache__memo_lives_with_its_position(void)
 	t = memo_of(s, id2, "x", &other);
 	ASSERT_STR_EQ(t, "");
 	free(t);
-	{
-		json_t *v = json_string("kept nowhere");
-		cache_pos_memo_put(other, "x", v);
-		json_decref(v);
-	}
+	memo_put(other, "x", "kept nowhere");
 	t = memo_of(s, id2, "x", NULL);
 	ASSERT_STR_EQ(t, "");
 	free(t);
