@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/picks.h"
 #include "util/banned.h"
 
 /*
@@ -28,51 +29,6 @@
 #define FAC_NAME(f) (af_fac_names[(f)].name)
 #define TERR_NAME(t) (af_terr_names[(t)].name)
 #define CARD_NAME(c) (af_card_names[(c)].name)
-
-struct cut {
-	struct game_pick *out;
-	int n, max;
-	int over; /* more picks than fit */
-};
-
-static struct game_pick *add(struct cut *c, const char *part_fmt, ...)
-{
-	struct game_pick *p;
-	va_list ap;
-
-	if (c->n >= c->max) {
-		c->over = 1;
-		return NULL;
-	}
-	p = &c->out[c->n++];
-	memset(p, 0, sizeof(*p));
-	va_start(ap, part_fmt);
-	vsnprintf(p->part, sizeof(p->part), part_fmt, ap);
-	va_end(ap);
-	return p;
-}
-
-static void label(struct game_pick *p, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!p)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(p->label, sizeof(p->label), fmt, ap);
-	va_end(ap);
-}
-
-static void cost(struct game_pick *p, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!p)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(p->cost, sizeof(p->cost), fmt, ap);
-	va_end(ap);
-}
 
 /* A ship token as a part suffix ("3", "r5") and as words ("3", "Relic Ship 5"). */
 static void tok_part(int tok, char out[8])
@@ -168,47 +124,47 @@ static void effect(const struct af_state *s, int p, const struct af_move *m, cha
 }
 
 /* Unplaced ships, tapped one by one; first is the label of the first, then "Add your 4". */
-static void dice(struct cut *c, const uint8_t *tok, int n, const char *first_verb)
+static void dice(struct picks_cut *c, const uint8_t *tok, int n, const char *first_verb)
 {
 	for (int i = 0; i < n; i++) {
 		char part[8], w[24];
 
 		tok_part(tok[i], part);
 		tok_words(tok[i], w);
-		label(add(c, "die-%s", part), i == 0 ? "%s your %s" : "Add your %s", i == 0 ? first_verb : w, w);
+		picks_label(picks_add(c, "die-%s", part), i == 0 ? "%s your %s" : "Add your %s", i == 0 ? first_verb : w, w);
 	}
 }
 
-static void card_pick(struct cut *c, const struct af_state *s, int p, int card, int use)
+static void card_pick(struct picks_cut *c, const struct af_state *s, int p, int card, int use)
 {
-	struct game_pick *k = add(c, "%s-%s", use ? "use" : "discard", af_card_names[card].id);
+	struct game_pick *k = picks_add(c, "%s-%s", use ? "use" : "discard", af_card_names[card].id);
 
 	if (use) {
-		label(k, "Use the %s", CARD_NAME(card));
+		picks_label(k, "Use the %s", CARD_NAME(card));
 		if (card == AF_CRYSTAL)
-			cost(k, "1 fuel per colony there");
+			picks_cost(k, "1 fuel per colony there");
 		else if (card == AF_CANNON)
-			cost(k, "1 fuel per ship");
+			picks_cost(k, "1 fuel per ship");
 		else if (af_card_fuel[card])
-			cost(k, "%d fuel", af_card_fuel[card]);
+			picks_cost(k, "%d fuel", af_card_fuel[card]);
 	} else {
-		label(k, "Discard the %s for its power", CARD_NAME(card));
-		cost(k, "the card goes");
+		picks_label(k, "Discard the %s for its power", CARD_NAME(card));
+		picks_cost(k, "the card goes");
 	}
 	(void)s;
 	(void)p;
 }
 
 /* A docked ship of seat o at facility f, as an action button. */
-static struct game_pick *ship_pick(struct cut *c, int f, int o, int tok)
+static struct game_pick *ship_pick(struct picks_cut *c, int f, int o, int tok)
 {
 	char part[8];
 
 	tok_part(tok, part);
-	return add(c, "act-ship-%s-%d-%s", af_fac_names[f].id, o + 1, part);
+	return picks_add(c, "act-ship-%s-%d-%s", af_fac_names[f].id, o + 1, part);
 }
 
-static int cut(const struct af_state *s, int p, const struct af_move *m, struct cut *c)
+static int cut(const struct af_state *s, int p, const struct af_move *m, struct picks_cut *c)
 {
 	char eff[128], vals[64], w[24];
 	struct game_pick *k;
@@ -218,44 +174,44 @@ static int cut(const struct af_state *s, int p, const struct af_move *m, struct 
 	case AF_M_DOCK:
 		toks_words(m->tok, m->n, vals, sizeof(vals));
 		dice(c, m->tok, m->n, "Choose");
-		k = add(c, "fac-%s", af_fac_names[m->fac].id);
-		label(k, "Dock your %s at the %s", vals, FAC_NAME(m->fac));
-		cost(k, "%s", eff);
+		k = picks_add(c, "fac-%s", af_fac_names[m->fac].id);
+		picks_label(k, "Dock your %s at the %s", vals, FAC_NAME(m->fac));
+		picks_cost(k, "%s", eff);
 		if (m->terr >= 0) {
-			k = add(c, "terr-%s", af_terr_names[m->terr].id);
-			label(k, "%s: place the colony on %s", FAC_NAME(m->fac), TERR_NAME(m->terr));
-			cost(k, "%s", eff);
+			k = picks_add(c, "terr-%s", af_terr_names[m->terr].id);
+			picks_label(k, "%s: place the colony on %s", FAC_NAME(m->fac), TERR_NAME(m->terr));
+			picks_cost(k, "%s", eff);
 		}
 		break;
 	case AF_M_TRADE:
-		k = add(c, "act-trade");
-		label(k, "Trade fuel for ore at the Orbital Market");
-		k = add(c, "act-trade-%d", m->count);
-		label(k, "Trade %d time%s", m->count, m->count == 1 ? "" : "s");
-		cost(k, "%s", eff);
+		k = picks_add(c, "act-trade");
+		picks_label(k, "Trade fuel for ore at the Orbital Market");
+		k = picks_add(c, "act-trade-%d", m->count);
+		picks_label(k, "Trade %d time%s", m->count, m->count == 1 ? "" : "s");
+		picks_cost(k, "%s", eff);
 		break;
 	case AF_M_CYCLE:
-		k = add(c, "act-cycle");
-		label(k, "Cycle the alien tech display");
-		cost(k, "3 new cards on display");
+		k = picks_add(c, "act-cycle");
+		picks_label(k, "Cycle the alien tech display");
+		picks_cost(k, "3 new cards on display");
 		break;
 	case AF_M_CLAIM:
-		k = add(c, "display-%s", af_card_names[m->card].id);
-		label(k, "Claim the %s", CARD_NAME(m->card));
-		cost(k, "%s", eff);
+		k = picks_add(c, "display-%s", af_card_names[m->card].id);
+		picks_label(k, "Claim the %s", CARD_NAME(m->card));
+		picks_cost(k, "%s", eff);
 		break;
 	case AF_M_LAUNCH:
-		k = add(c, "act-launch");
-		label(k, "Launch the colony from the Colonist Hub");
-		cost(k, "1 fuel, 1 ore");
-		k = add(c, "terr-%s", af_terr_names[m->terr].id);
-		label(k, "Launch the colony to %s", TERR_NAME(m->terr));
-		cost(k, "%s", eff);
+		k = picks_add(c, "act-launch");
+		picks_label(k, "Launch the colony from the Colonist Hub");
+		picks_cost(k, "1 fuel, 1 ore");
+		k = picks_add(c, "terr-%s", af_terr_names[m->terr].id);
+		picks_label(k, "Launch the colony to %s", TERR_NAME(m->terr));
+		picks_cost(k, "%s", eff);
 		break;
 	case AF_M_BUY:
-		k = add(c, "act-buy-relic");
-		label(k, "Buy the Relic Ship");
-		cost(k, "%s", eff);
+		k = picks_add(c, "act-buy-relic");
+		picks_label(k, "Buy the Relic Ship");
+		picks_cost(k, "%s", eff);
 		break;
 	case AF_M_USE:
 		card_pick(c, s, p, m->card, 1);
@@ -267,10 +223,10 @@ static int cut(const struct af_state *s, int p, const struct af_move *m, struct 
 			int to = m->card == AF_BOOSTER ? v + 1 : m->card == AF_STASIS ? v - 1 : 7 - v;
 
 			tok_words(m->tok[0], w);
-			k = add(c, "die-%s%d", m->tok[0] & AF_TOK_RELIC ? "r" : "", v);
-			label(k, "%s your %s to %d", m->card == AF_BOOSTER ? "Raise" : m->card == AF_STASIS ? "Lower" : "Flip",
+			k = picks_add(c, "die-%s%d", m->tok[0] & AF_TOK_RELIC ? "r" : "", v);
+			picks_label(k, "%s your %s to %d", m->card == AF_BOOSTER ? "Raise" : m->card == AF_STASIS ? "Lower" : "Flip",
 			      w, to);
-			cost(k, "%s", eff);
+			picks_cost(k, "%s", eff);
 			break;
 		}
 		case AF_GRAVITY: {
@@ -278,23 +234,23 @@ static int cut(const struct af_state *s, int p, const struct af_move *m, struct 
 
 			tok_words(m->tok[0], w);
 			tok_words(m->tok[1], w2);
-			k = add(c, "die-%s%d", m->tok[0] & AF_TOK_RELIC ? "r" : "", AF_TOK_VAL(m->tok[0]));
-			label(k, "Lower your %s by 1", w);
-			k = add(c, "die-%s%d", m->tok[1] & AF_TOK_RELIC ? "r" : "", AF_TOK_VAL(m->tok[1]));
-			label(k, "Raise your %s by 1 (and lower your %s)", w2, w);
-			cost(k, "%s", eff);
+			k = picks_add(c, "die-%s%d", m->tok[0] & AF_TOK_RELIC ? "r" : "", AF_TOK_VAL(m->tok[0]));
+			picks_label(k, "Lower your %s by 1", w);
+			k = picks_add(c, "die-%s%d", m->tok[1] & AF_TOK_RELIC ? "r" : "", AF_TOK_VAL(m->tok[1]));
+			picks_label(k, "Raise your %s by 1 (and lower your %s)", w2, w);
+			picks_cost(k, "%s", eff);
 			break;
 		}
 		case AF_WARPER:
 			toks_words(m->tok, m->n, vals, sizeof(vals));
 			dice(c, m->tok, m->n, "Re-roll");
 			snprintf(c->out[c->n - 1].label, sizeof(c->out[0].label), "Re-roll your %s", vals);
-			cost(&c->out[c->n - 1], "%s", eff);
+			picks_cost(&c->out[c->n - 1], "%s", eff);
 			break;
 		case AF_CRYSTAL:
-			k = add(c, "terr-%s", af_terr_names[m->terr].id);
-			label(k, "Borrow the bonus of %s this turn", TERR_NAME(m->terr));
-			cost(k, "%s", eff);
+			k = picks_add(c, "terr-%s", af_terr_names[m->terr].id);
+			picks_label(k, "Borrow the bonus of %s this turn", TERR_NAME(m->terr));
+			picks_cost(k, "%s", eff);
 			break;
 		case AF_CANNON:
 			for (int i = 0; i < m->n; i++) {
@@ -302,23 +258,23 @@ static int cut(const struct af_state *s, int p, const struct af_move *m, struct 
 
 				tok_words(m->tok[i] & 15, tw);
 				k = ship_pick(c, m->fac, m->tok[i] >> 4, m->tok[i] & 15);
-				label(k, "%s player %d's %s at the %s", i ? "Also shoot" : "Shoot", (m->tok[i] >> 4) + 1, tw,
+				picks_label(k, "%s player %d's %s at the %s", i ? "Also shoot" : "Shoot", (m->tok[i] >> 4) + 1, tw,
 				      FAC_NAME(m->fac));
-				cost(k, "%s", eff);
+				picks_cost(k, "%s", eff);
 			}
 			break;
 		case AF_TELEPORTER:
 			tok_words(m->tok[0], w);
 			k = ship_pick(c, m->fac, p, m->tok[0]);
-			label(k, "Teleport your %s from the %s", w, FAC_NAME(m->fac));
+			picks_label(k, "Teleport your %s from the %s", w, FAC_NAME(m->fac));
 			dice(c, m->tok + 1, m->n - 1, "Pair it with");
-			k = add(c, "fac-%s", af_fac_names[m->fac2].id);
-			label(k, "Teleport your %s to the %s", w, FAC_NAME(m->fac2));
-			cost(k, "%s", eff);
+			k = picks_add(c, "fac-%s", af_fac_names[m->fac2].id);
+			picks_label(k, "Teleport your %s to the %s", w, FAC_NAME(m->fac2));
+			picks_cost(k, "%s", eff);
 			if (m->terr >= 0) {
-				k = add(c, "terr-%s", af_terr_names[m->terr].id);
-				label(k, "%s: place the colony on %s", FAC_NAME(m->fac2), TERR_NAME(m->terr));
-				cost(k, "%s", eff);
+				k = picks_add(c, "terr-%s", af_terr_names[m->terr].id);
+				picks_label(k, "%s: place the colony on %s", FAC_NAME(m->fac2), TERR_NAME(m->terr));
+				picks_cost(k, "%s", eff);
 			}
 			break;
 		default:
@@ -329,64 +285,64 @@ static int cut(const struct af_state *s, int p, const struct af_move *m, struct 
 		card_pick(c, s, p, m->card, 0);
 		switch (m->card) {
 		case AF_BOOSTER:
-			k = add(c, "act-field-%s", af_field_names[m->field].id);
-			label(k, "Remove the %s", af_field_names[m->field].name);
+			k = picks_add(c, "act-field-%s", af_field_names[m->field].id);
+			picks_label(k, "Remove the %s", af_field_names[m->field].name);
 			break;
 		case AF_TELEPORTER:
-			k = add(c, "act-colony-%s-%d", af_terr_names[m->terr].id, m->seat1 + 1);
-			label(k, "Move a colony of player %d from %s", m->seat1 + 1, TERR_NAME(m->terr));
-			k = add(c, "terr-%s", af_terr_names[m->terr2].id);
-			label(k, "Move player %d's colony from %s to %s", m->seat1 + 1, TERR_NAME(m->terr), TERR_NAME(m->terr2));
+			k = picks_add(c, "act-colony-%s-%d", af_terr_names[m->terr].id, m->seat1 + 1);
+			picks_label(k, "Move a colony of player %d from %s", m->seat1 + 1, TERR_NAME(m->terr));
+			k = picks_add(c, "terr-%s", af_terr_names[m->terr2].id);
+			picks_label(k, "Move player %d's colony from %s to %s", m->seat1 + 1, TERR_NAME(m->terr), TERR_NAME(m->terr2));
 			break;
 		case AF_POLARITY:
-			k = add(c, "act-colony-%s-%d", af_terr_names[m->terr].id, m->seat1 + 1);
-			label(k, "Swap a colony of player %d on %s", m->seat1 + 1, TERR_NAME(m->terr));
-			k = add(c, "act-colony-%s-%d", af_terr_names[m->terr2].id, m->seat2 + 1);
-			label(k, "Swap it with a colony of player %d on %s", m->seat2 + 1, TERR_NAME(m->terr2));
+			k = picks_add(c, "act-colony-%s-%d", af_terr_names[m->terr].id, m->seat1 + 1);
+			picks_label(k, "Swap a colony of player %d on %s", m->seat1 + 1, TERR_NAME(m->terr));
+			k = picks_add(c, "act-colony-%s-%d", af_terr_names[m->terr2].id, m->seat2 + 1);
+			picks_label(k, "Swap it with a colony of player %d on %s", m->seat2 + 1, TERR_NAME(m->terr2));
 			break;
 		case AF_CANNON:
 			tok_words(m->tok[0] & 15, w);
 			k = ship_pick(c, m->fac, m->tok[0] >> 4, m->tok[0] & 15);
-			label(k, "Send player %d's %s at the %s back to the stock", (m->tok[0] >> 4) + 1, w, FAC_NAME(m->fac));
+			picks_label(k, "Send player %d's %s at the %s back to the stock", (m->tok[0] >> 4) + 1, w, FAC_NAME(m->fac));
 			break;
 		case AF_WARPER:
-			k = add(c, "act-pile-%s", af_card_names[m->card2].id);
-			label(k, "Take the %s from the discard pile", CARD_NAME(m->card2));
+			k = picks_add(c, "act-pile-%s", af_card_names[m->card2].id);
+			picks_label(k, "Take the %s from the discard pile", CARD_NAME(m->card2));
 			break;
 		default: {
 			int field = m->card == AF_STASIS ? AF_ISOLATION : m->card == AF_CRYSTAL ? AF_POSITRON : AF_REPULSOR;
 
-			k = add(c, "terr-%s", af_terr_names[m->terr].id);
-			label(k, "Put the %s on %s", af_field_names[field].name, TERR_NAME(m->terr));
+			k = picks_add(c, "terr-%s", af_terr_names[m->terr].id);
+			picks_label(k, "Put the %s on %s", af_field_names[field].name, TERR_NAME(m->terr));
 			break;
 		}
 		}
 		if (k)
-			cost(k, "%s", eff[0] ? eff : "discard the card");
+			picks_cost(k, "%s", eff[0] ? eff : "discard the card");
 		break;
 	case AF_M_RAID:
 		if (m->card >= 0) {
-			k = add(c, "act-take-%d-%s", m->seat1 + 1, af_card_names[m->card].id);
-			label(k, "Steal the %s from player %d", CARD_NAME(m->card), m->seat1 + 1);
-			cost(k, "%s", eff);
+			k = picks_add(c, "act-take-%d-%s", m->seat1 + 1, af_card_names[m->card].id);
+			picks_label(k, "Steal the %s from player %d", CARD_NAME(m->card), m->seat1 + 1);
+			picks_cost(k, "%s", eff);
 			break;
 		}
 		for (int v = 0; v < AF_MAXP; v++)
 			for (int r = 0; r < 2; r++)
 				for (int i = 0; i < m->take[v][r]; i++) {
-					k = add(c, "act-take-%d-%s", v + 1, r ? "ore" : "fuel");
-					label(k, "Steal 1 %s from player %d", r ? "ore" : "fuel", v + 1);
-					cost(k, "+1 %s", r ? "ore" : "fuel");
+					k = picks_add(c, "act-take-%d-%s", v + 1, r ? "ore" : "fuel");
+					picks_label(k, "Steal 1 %s from player %d", r ? "ore" : "fuel", v + 1);
+					picks_cost(k, "+1 %s", r ? "ore" : "fuel");
 				}
 		break;
 	case AF_M_RETURN:
-		k = add(c, "act-return-%d-%d", m->take[0][0], m->take[0][1]);
-		label(k, "Return %d fuel and %d ore to keep 8", m->take[0][0], m->take[0][1]);
-		cost(k, "%s", eff);
+		k = picks_add(c, "act-return-%d-%d", m->take[0][0], m->take[0][1]);
+		picks_label(k, "Return %d fuel and %d ore to keep 8", m->take[0][0], m->take[0][1]);
+		picks_cost(k, "%s", eff);
 		break;
 	case AF_M_END:
-		k = add(c, "act-end");
-		label(k, "End your turn");
+		k = picks_add(c, "act-end");
+		picks_label(k, "End your turn");
 		break;
 	default:
 		break;
@@ -396,7 +352,7 @@ static int cut(const struct af_state *s, int p, const struct af_move *m, struct 
 
 int af_picks(const void *state, int seat, const void *move, struct game_pick *out, int max, struct err *err)
 {
-	struct cut c = { out, 0, max, 0 };
+	struct picks_cut c = { out, 0, max, 0 };
 	const struct af_move *m = move;
 
 	if (cut(state, seat, m, &c) < 1 || c.over)

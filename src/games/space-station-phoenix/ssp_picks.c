@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/picks.h"
 #include "util/banned.h"
 
 /*
@@ -26,42 +27,6 @@
  * Parts follow the notation's order, so each legal step has one sequence of
  * taps; the main action (the ship, the Sector, the track) comes first.
  */
-
-struct cut {
-	struct game_pick *out;
-	int n, max, over;
-};
-
-static struct game_pick *add(struct cut *c, const char *fmt, ...)
-{
-	struct game_pick *p;
-	va_list ap;
-
-	if (c->n >= c->max) {
-		c->over = 1;
-		return NULL;
-	}
-	p = &c->out[c->n++];
-	memset(p, 0, sizeof(*p));
-	va_start(ap, fmt);
-	vsnprintf(p->part, sizeof(p->part), fmt, ap);
-	va_end(ap);
-	/* parts are [a-z0-9-]: hub ids ("B-5") are lowered */
-	for (char *s = p->part; *s; s++)
-		*s = (char)tolower((unsigned char)*s);
-	return p;
-}
-
-static void label(struct game_pick *p, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!p)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(p->label, sizeof(p->label), fmt, ap);
-	va_end(ap);
-}
 
 /* A ship in words for seat: "your Transport ship", "@1's Transport ship", "the neutral Expedition ship", "Farm 2a". */
 static void ship_words(int seat, int ship, char *out, size_t size)
@@ -92,17 +57,17 @@ static void target_words(int t, char *out, size_t size)
 		snprintf(out, size, "?");
 }
 
-static void target_part(struct cut *c, int t)
+static void target_part(struct picks_cut *c, int t)
 {
 	char w[32];
 	struct game_pick *p;
 
 	if (t == SSP_HUBQ)
-		p = add(c, "target-hub");
+		p = picks_add(c, "target-hub");
 	else
-		p = add(c, "target-%d", t >= 0 && t < SSP_NSECTORS ? ssp_sectors[t].id : 0);
+		p = picks_add(c, "target-%d", t >= 0 && t < SSP_NSECTORS ? ssp_sectors[t].id : 0);
 	target_words(t, w, sizeof(w));
-	label(p, "in %s", w);
+	picks_label(p, "in %s", w);
 }
 
 /*
@@ -153,7 +118,7 @@ static void effect(const struct ssp_state *st, int seat, const struct ssp_move *
 }
 
 /* The dice of a keep or reroll, one part per kind with its count ("keep-food-2"). */
-static void dice_parts(struct cut *c, const struct ssp_move *m)
+static void dice_parts(struct picks_cut *c, const struct ssp_move *m)
 {
 	static const char *const keep_kw[5] = { "food", "water", "metal", "ally", "observe" };
 	static const char *const keep_say[5] = { "food", "water", "metal", "Human as an ally", "Human to observe" };
@@ -165,18 +130,18 @@ static void dice_parts(struct cut *c, const struct ssp_move *m)
 		if (!m->v[i])
 			continue;
 		any = 1;
-		p = add(c, "%s-%s-%d", keep ? "keep" : "reroll", keep ? keep_kw[i] : roll_kw[i], m->v[i]);
+		p = picks_add(c, "%s-%s-%d", keep ? "keep" : "reroll", keep ? keep_kw[i] : roll_kw[i], m->v[i]);
 		if (keep)
-			label(p, "Keep %d %s di%s%s", m->v[i], i < 3 ? keep_say[i] : "Human", m->v[i] == 1 ? "e" : "ce",
+			picks_label(p, "Keep %d %s di%s%s", m->v[i], i < 3 ? keep_say[i] : "Human", m->v[i] == 1 ? "e" : "ce",
 			      i >= 3 ? (i == 3 ? " as allies" : " to observe") : "");
 		else
-			label(p, "Roll %d %s di%s again", m->v[i], roll_kw[i], m->v[i] == 1 ? "e" : "ce");
+			picks_label(p, "Roll %d %s di%s again", m->v[i], roll_kw[i], m->v[i] == 1 ? "e" : "ce");
 	}
 	if (!any)
-		label(add(c, keep ? "keep-nothing" : "reroll-nothing"), keep ? "Keep no dice" : "Roll no dice again");
+		picks_label(picks_add(c, keep ? "keep-nothing" : "reroll-nothing"), keep ? "Keep no dice" : "Roll no dice again");
 }
 
-static int cut_move(const struct ssp_state *st, int seat, const struct ssp_move *m, struct cut *c)
+static int cut_move(const struct ssp_state *st, int seat, const struct ssp_move *m, struct picks_cut *c)
 {
 	char w[64], v[64];
 	struct game_pick *p;
@@ -184,127 +149,127 @@ static int cut_move(const struct ssp_state *st, int seat, const struct ssp_move 
 	switch (m->kind) {
 	case MV_DRAFT:
 		ship_words(seat, m->a, w, sizeof(w));
-		label(add(c, "ship-%s", ssp_ships[m->a].id), "Draft %s (Level %d)", w, ssp_ships[m->a].level);
+		picks_label(picks_add(c, "ship-%s", ssp_ships[m->a].id), "Draft %s (Level %d)", w, ssp_ships[m->a].level);
 		break;
 	case MV_HUB:
-		label(add(c, "hub-%s", ssp_hubs[m->a].id), "Keep Station Hub %s", ssp_hubs[m->a].id);
+		picks_label(picks_add(c, "hub-%s", ssp_hubs[m->a].id), "Keep Station Hub %s", ssp_hubs[m->a].id);
 		break;
 	case MV_DISCARD:
 		ship_words(seat, m->a, w, sizeof(w));
-		label(add(c, "discard-%s", ssp_ships[m->a].id), "Discard %s", w);
+		picks_label(picks_add(c, "discard-%s", ssp_ships[m->a].id), "Discard %s", w);
 		break;
 	case MV_USE:
 		ship_words(seat, m->a, w, sizeof(w));
-		label(add(c, "ship-%s", ssp_ships[m->a].id), "Use %s", w);
+		picks_label(picks_add(c, "ship-%s", ssp_ships[m->a].id), "Use %s", w);
 		break;
 	case MV_DISMANTLE:
 		ship_words(seat, m->a, w, sizeof(w));
-		label(add(c, "dismantle-%s", ssp_ships[m->a].id), "Dismantle %s", w);
+		picks_label(picks_add(c, "dismantle-%s", ssp_ships[m->a].id), "Dismantle %s", w);
 		break;
 	case MV_BUILD:
-		label(add(c, "sector-%d", ssp_sectors[m->a].id), "Build Sector %d in your %s wing", ssp_sectors[m->a].id,
+		picks_label(picks_add(c, "sector-%d", ssp_sectors[m->a].id), "Build Sector %d in your %s wing", ssp_sectors[m->a].id,
 		      (const char *[]){ "teal", "brown", "pink" }[ssp_sectors[m->a].colour]);
 		break;
 	case MV_ADVANCE:
-		label(add(c, "track-%s", ssp_text_track(m->a)), "Advance on the %s track", ssp_text_track(m->a));
+		picks_label(picks_add(c, "track-%s", ssp_text_track(m->a)), "Advance on the %s track", ssp_text_track(m->a));
 		if (m->b >= 0)
-			label(add(c, "track-%s", ssp_text_track(m->b)), "and on the %s track", ssp_text_track(m->b));
+			picks_label(picks_add(c, "track-%s", ssp_text_track(m->b)), "and on the %s track", ssp_text_track(m->b));
 		break;
 	case MV_SKIP:
-		label(add(c, "act-skip"), "Skip");
+		picks_label(picks_add(c, "act-skip"), "Skip");
 		break;
 	case MV_INCOME:
 		if (m->a < 0) {
-			label(add(c, "act-income"), "Take income");
+			picks_label(picks_add(c, "act-income"), "Take income");
 		} else {
-			label(add(c, "act-income-human"), "Take income with a Human");
+			picks_label(picks_add(c, "act-income-human"), "Take income with a Human");
 			target_part(c, m->a);
 		}
 		break;
 	case MV_SELL:
-		label(add(c, "act-sell-point"), "Buy 1 point for 4 GEMs");
+		picks_label(picks_add(c, "act-sell-point"), "Buy 1 point for 4 GEMs");
 		break;
 	case MV_CONVERT:
-		label(add(c, "convert-%s", ssp_text_res(m->a)), "Convert metal to %s", ssp_text_res(m->a));
+		picks_label(picks_add(c, "convert-%s", ssp_text_res(m->a)), "Convert metal to %s", ssp_text_res(m->a));
 		break;
 	case MV_ALIEN:
 	case MV_PLACE:
-		p = add(c, "%s-%s", m->kind == MV_ALIEN ? "alien" : "place", ssp_text_resident(m->a));
+		p = picks_add(c, "%s-%s", m->kind == MV_ALIEN ? "alien" : "place", ssp_text_resident(m->a));
 		if (m->kind == MV_ALIEN)
-			label(p, "Take a %s Alien", ssp_text_resident(m->a));
+			picks_label(p, "Take a %s Alien", ssp_text_resident(m->a));
 		else
-			label(p, "Place the %s resident", ssp_text_resident(m->a));
+			picks_label(p, "Place the %s resident", ssp_text_resident(m->a));
 		target_part(c, m->b);
 		break;
 	case MV_TRADE:
-		label(add(c, "give-%s-%s", ssp_text_res(m->a), ssp_text_res(m->b)), "Trade %s and %s", ssp_text_res(m->a),
+		picks_label(picks_add(c, "give-%s-%s", ssp_text_res(m->a), ssp_text_res(m->b)), "Trade %s and %s", ssp_text_res(m->a),
 		      ssp_text_res(m->b));
-		label(add(c, "get-%s", ssp_text_res(m->c)), "for 1 %s", ssp_text_res(m->c));
+		picks_label(picks_add(c, "get-%s", ssp_text_res(m->c)), "for 1 %s", ssp_text_res(m->c));
 		break;
 	case MV_BUY:
-		label(add(c, "buy-%s", ssp_text_res(m->a)), "Buy 1 %s", ssp_text_res(m->a));
+		picks_label(picks_add(c, "buy-%s", ssp_text_res(m->a)), "Buy 1 %s", ssp_text_res(m->a));
 		break;
 	case MV_DONE:
-		label(add(c, "act-done"), "Done");
+		picks_label(picks_add(c, "act-done"), "Done");
 		break;
 	case MV_REROLL:
 	case MV_KEEP:
 		dice_parts(c, m);
 		break;
 	case MV_TAKE:
-		label(add(c, "take-%s", ssp_text_res(m->a)), "Take 1 %s", ssp_text_res(m->a));
+		picks_label(picks_add(c, "take-%s", ssp_text_res(m->a)), "Take 1 %s", ssp_text_res(m->a));
 		if (m->b >= 0)
-			label(add(c, "take-%s", ssp_text_res(m->b)), "and 1 %s", ssp_text_res(m->b));
+			picks_label(picks_add(c, "take-%s", ssp_text_res(m->b)), "and 1 %s", ssp_text_res(m->b));
 		break;
 	case MV_ACCEPT:
-		label(add(c, "act-accept"), "Accept the offer");
+		picks_label(picks_add(c, "act-accept"), "Accept the offer");
 		break;
 	case MV_EXCHANGE:
-		label(add(c, "exchange-%s-%s", ssp_text_res(m->a), ssp_text_res(m->b)), "Exchange %s for %s",
+		picks_label(picks_add(c, "exchange-%s-%s", ssp_text_res(m->a), ssp_text_res(m->b)), "Exchange %s for %s",
 		      ssp_text_res(m->a), ssp_text_res(m->b));
 		break;
 	case MV_PAY:
 		if (m->a < 0)
-			label(add(c, "pay-nothing"), "Pay nothing for the Human");
+			picks_label(picks_add(c, "pay-nothing"), "Pay nothing for the Human");
 		else if (m->b < 0)
-			label(add(c, "pay-%s", ssp_text_res(m->a)), "Pay %s for the Human", ssp_text_res(m->a));
+			picks_label(picks_add(c, "pay-%s", ssp_text_res(m->a)), "Pay %s for the Human", ssp_text_res(m->a));
 		else
-			label(add(c, "pay-%s-%s", ssp_text_res(m->a), ssp_text_res(m->b)), "Pay %s and %s for the Human",
+			picks_label(picks_add(c, "pay-%s-%s", ssp_text_res(m->a), ssp_text_res(m->b)), "Pay %s and %s for the Human",
 			      ssp_text_res(m->a), ssp_text_res(m->b));
 		break;
 	case MV_MOVE:
-		label(add(c, "move-%s", ssp_text_resident(m->a)), "Move a %s resident", ssp_text_resident(m->a));
+		picks_label(picks_add(c, "move-%s", ssp_text_resident(m->a)), "Move a %s resident", ssp_text_resident(m->a));
 		target_words(m->b, w, sizeof(w));
-		p = add(c, "from-%s", "x");
+		p = picks_add(c, "from-%s", "x");
 		if (p) {
 			struct buf t = BUF_INIT;
 			ssp_text_target(m->b, &t);
 			snprintf(p->part, sizeof(p->part), "from-%s", t.data);
 			buf_release(&t);
 		}
-		label(p, "from %s", w);
+		picks_label(p, "from %s", w);
 		target_part(c, m->c);
 		break;
 	case MV_RETURN:
 		if (m->a == 0) {
-			label(add(c, "return-sector-%d", ssp_sectors[m->b].id), "Return Sector %d", ssp_sectors[m->b].id);
+			picks_label(picks_add(c, "return-sector-%d", ssp_sectors[m->b].id), "Return Sector %d", ssp_sectors[m->b].id);
 		} else {
-			label(add(c, "return-%s", ssp_text_resident(m->a)), "Return a %s resident", ssp_text_resident(m->a));
+			picks_label(picks_add(c, "return-%s", ssp_text_resident(m->a)), "Return a %s resident", ssp_text_resident(m->a));
 			target_words(m->b, v, sizeof(v));
-			p = add(c, "from-x");
+			p = picks_add(c, "from-x");
 			if (p) {
 				struct buf t = BUF_INIT;
 				ssp_text_target(m->b, &t);
 				snprintf(p->part, sizeof(p->part), "from-%s", t.data);
 				buf_release(&t);
 			}
-			label(p, "from %s", v);
+			picks_label(p, "from %s", v);
 		}
 		break;
 	case MV_BONUS:
-		label(add(c, "bonus-%s", ssp_text_bonus(m->a)), "Take the bonus: %s", ssp_text_bonus(m->a));
+		picks_label(picks_add(c, "bonus-%s", ssp_text_bonus(m->a)), "Take the bonus: %s", ssp_text_bonus(m->a));
 		if (m->b >= 0)
-			label(add(c, "bonus-%s", ssp_text_bonus(m->b)), "and %s", ssp_text_bonus(m->b));
+			picks_label(picks_add(c, "bonus-%s", ssp_text_bonus(m->b)), "and %s", ssp_text_bonus(m->b));
 		break;
 	default:
 		return -1;
@@ -317,7 +282,7 @@ int ssp_picks(const void *state, int seat, const void *move, struct game_pick *o
 {
 	const struct ssp_state *st = state;
 	const struct ssp_move *m = move;
-	struct cut c = { .out = out, .max = max };
+	struct picks_cut c = { .out = out, .max = max };
 
 	if (cut_move(st, seat, m, &c) < 0 || c.n == 0)
 		return err_set(err, ERR_INPUT, "this step cannot be tapped on the board");

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/picks.h"
 #include "util/banned.h"
 
 /*
@@ -23,50 +24,6 @@
  *                                  transfer-<slug>, act-end-game, act-done
  * The action comes first (the card, the ship, the token), then its choices.
  */
-
-struct cut {
-	struct game_pick *out;
-	int n, max, over;
-};
-
-static struct game_pick *add(struct cut *c, const char *fmt, ...)
-{
-	struct game_pick *p;
-	va_list ap;
-
-	if (c->n >= c->max) {
-		c->over = 1;
-		return NULL;
-	}
-	p = &c->out[c->n++];
-	memset(p, 0, sizeof(*p));
-	va_start(ap, fmt);
-	vsnprintf(p->part, sizeof(p->part), fmt, ap);
-	va_end(ap);
-	return p;
-}
-
-static void label(struct game_pick *p, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!p)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(p->label, sizeof(p->label), fmt, ap);
-	va_end(ap);
-}
-
-static void cost(struct game_pick *p, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!p)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(p->cost, sizeof(p->cost), fmt, ap);
-	va_end(ap);
-}
 
 static const char *type_name(int t)
 {
@@ -122,91 +79,91 @@ static void effect(const struct sm_state *s, int seat, const struct sm_move *m, 
 	free(w);
 }
 
-static int cut_move(const struct sm_state *s, int seat, const struct sm_move *m, struct cut *c)
+static int cut_move(const struct sm_state *s, int seat, const struct sm_move *m, struct picks_cut *c)
 {
 	char w[64];
 	struct game_pick *p;
 
 	switch (m->type) {
 	case SM_MV_STAY:
-		label(add(c, "act-stay"), "Stay at the %s and act there", sm_place_names[s->p[seat].pos]);
+		picks_label(picks_add(c, "act-stay"), "Stay at the %s and act there", sm_place_names[s->p[seat].pos]);
 		break;
 	case SM_MV_MOVE:
-		label(add(c, "act-move"), "Move on to the %s and act there", sm_place_names[(s->p[seat].pos + 1) % 4]);
+		picks_label(picks_add(c, "act-move"), "Move on to the %s and act there", sm_place_names[(s->p[seat].pos + 1) % 4]);
 		break;
 	case SM_MV_PASS:
-		label(add(c, "act-pass"), "Pass: move on to the %s without acting",
+		picks_label(picks_add(c, "act-pass"), "Pass: move on to the %s without acting",
 		      sm_place_names[(s->p[seat].pos + 1) % 4]);
 		break;
 	case SM_MV_DONE:
-		label(add(c, "act-done"), "Done");
+		picks_label(picks_add(c, "act-done"), "Done");
 		break;
 	case SM_MV_EXPLORE:
-		label(add(c, "act-explore"), "Explore: draw a token from the bag");
+		picks_label(picks_add(c, "act-explore"), "Explore: draw a token from the bag");
 		break;
 	case SM_MV_LOAD:
-		label(add(c, "act-load"), "Load the explored token");
+		picks_label(picks_add(c, "act-load"), "Load the explored token");
 		break;
 	case SM_MV_LEAVE:
-		label(add(c, "act-leave"), "Leave the explored token in local space");
+		picks_label(picks_add(c, "act-leave"), "Leave the explored token in local space");
 		break;
 	case SM_MV_END_GAME:
-		label(add(c, "act-end-game"), "End the game here");
+		picks_label(picks_add(c, "act-end-game"), "End the game here");
 		break;
 	case SM_MV_BUY_SHIP:
-		label(add(c, "buy-%s", sm_type_slugs[m->a]), "Buy a %s", type_name(m->a));
+		picks_label(picks_add(c, "buy-%s", sm_type_slugs[m->a]), "Buy a %s", type_name(m->a));
 		break;
 	case SM_MV_LEASE_SHIP:
-		label(add(c, "lease-%s", sm_type_slugs[m->a]), "Lease a %s", type_name(m->a));
+		picks_label(picks_add(c, "lease-%s", sm_type_slugs[m->a]), "Lease a %s", type_name(m->a));
 		break;
 	case SM_MV_REPAY:
 		ship_words(s, seat, m->a, w, sizeof(w));
-		label(add(c, "repay-ship-%d", m->a), "Repay the loans on %s", w);
+		picks_label(picks_add(c, "repay-ship-%d", m->a), "Repay the loans on %s", w);
 		break;
 	case SM_MV_RUN:
 		ship_words(s, seat, m->a, w, sizeof(w));
-		label(add(c, "run-ship-%d", m->a), "Run %s in the Belt", w);
+		picks_label(picks_add(c, "run-ship-%d", m->a), "Run %s in the Belt", w);
 		break;
 	case SM_MV_REPLACE_CARDS:
-		label(add(c, "replace-%s", sm_cards[m->a].slug), "Replace the %s", sm_cards[m->a].name);
-		label(add(c, "and-%s", sm_cards[m->b].slug), "and the %s", sm_cards[m->b].name);
+		picks_label(picks_add(c, "replace-%s", sm_cards[m->a].slug), "Replace the %s", sm_cards[m->a].name);
+		picks_label(picks_add(c, "and-%s", sm_cards[m->b].slug), "and the %s", sm_cards[m->b].name);
 		break;
 	case SM_MV_BUY_CARD:
-		p = add(c, "card-%s", sm_cards[m->a].slug);
-		label(p, "Buy the %s", sm_cards[m->a].name);
-		cost(p, "%d credits", sm_cards[m->a].cost);
+		p = picks_add(c, "card-%s", sm_cards[m->a].slug);
+		picks_label(p, "Buy the %s", sm_cards[m->a].name);
+		picks_cost(p, "%d credits", sm_cards[m->a].cost);
 		if (sm_cards[m->a].cat != SM_CARD_REFINERY) {
 			ship_words(s, seat, m->b, w, sizeof(w));
-			label(add(c, "ship-%d", m->b), "for %s", w);
+			picks_label(picks_add(c, "ship-%d", m->b), "for %s", w);
 		}
 		break;
 	case SM_MV_CLAIM:
-		label(add(c, "claim-%s", sm_kinds[m->a].slug), "Claim %s", sm_kinds[m->a].name);
+		picks_label(picks_add(c, "claim-%s", sm_kinds[m->a].slug), "Claim %s", sm_kinds[m->a].name);
 		break;
 	case SM_MV_PICKUP:
-		label(add(c, "pickup-%s", sm_kinds[m->a].slug), "Pick up %s", sm_kinds[m->a].name);
+		picks_label(picks_add(c, "pickup-%s", sm_kinds[m->a].slug), "Pick up %s", sm_kinds[m->a].name);
 		if (m->b == SM_SRC_KNOWN)
-			label(add(c, "from-known"), "from known space");
+			picks_label(picks_add(c, "from-known"), "from known space");
 		else if (m->b == SM_SRC_LOCAL)
-			label(add(c, "from-local"), "from your local space");
+			picks_label(picks_add(c, "from-local"), "from your local space");
 		else
-			label(add(c, "from-%d", m->b - SM_SRC_SEAT), "from %c%d's local space", GAME_NAME_MARK,
+			picks_label(picks_add(c, "from-%d", m->b - SM_SRC_SEAT), "from %c%d's local space", GAME_NAME_MARK,
 			      m->b - SM_SRC_SEAT);
 		break;
 	case SM_MV_REPLACE_DEST:
-		label(add(c, "replace-%s", sm_dests[m->a].slug), "Replace the %s", sm_dests[m->a].name);
+		picks_label(picks_add(c, "replace-%s", sm_dests[m->a].slug), "Replace the %s", sm_dests[m->a].name);
 		break;
 	case SM_MV_END_RUN:
-		p = add(c, "dest-%s", sm_dests[m->a].slug);
-		label(p, "End the run at the %s", sm_dests[m->a].name);
+		p = picks_add(c, "dest-%s", sm_dests[m->a].slug);
+		picks_label(p, "End the run at the %s", sm_dests[m->a].name);
 		break;
 	case SM_MV_TRANSFER:
-		label(add(c, "transfer-%s", sm_cards[m->a].slug), "Move the %s", sm_cards[m->a].name);
+		picks_label(picks_add(c, "transfer-%s", sm_cards[m->a].slug), "Move the %s", sm_cards[m->a].name);
 		ship_words(s, seat, m->b, w, sizeof(w));
-		label(add(c, "ship-%d", m->b), "to %s", w);
+		picks_label(picks_add(c, "ship-%d", m->b), "to %s", w);
 		break;
 	case SM_MV_SET_ASIDE:
-		label(add(c, "aside-%s", sm_cards[m->a].slug), "Set the %s aside for your next ship", sm_cards[m->a].name);
+		picks_label(picks_add(c, "aside-%s", sm_cards[m->a].slug), "Set the %s aside for your next ship", sm_cards[m->a].name);
 		break;
 	default:
 		return -1;
@@ -218,7 +175,7 @@ int sm_picks(const void *state, int seat, const void *move, struct game_pick *ou
 {
 	const struct sm_state *s = state;
 	const struct sm_move *m = move;
-	struct cut c = { .out = out, .max = max };
+	struct picks_cut c = { .out = out, .max = max };
 	char eff[96];
 
 	if (cut_move(s, seat, m, &c) < 0 || c.n == 0)
