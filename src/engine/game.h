@@ -87,6 +87,32 @@ static inline const struct game_tap *game_tap_find(const struct game_tapset *t, 
 	return NULL;
 }
 
+/* How a drawer draws a part: offered (a link), chosen, greyed while choosing, or plain (nothing being built). */
+enum game_tap_look { GAME_TAP_PLAIN, GAME_TAP_OFFERED, GAME_TAP_CHOSEN, GAME_TAP_GREY };
+
+/*
+ * The look of the nth (0-based) part named part on the board (a board may
+ * draw several parts of one name, equal dice: the first ones are the chosen
+ * ones, the next one is offered); *tap the offered tap, else NULL. t NULL:
+ * plain.
+ */
+static inline enum game_tap_look game_tap_look(const struct game_tapset *t, const char *part, int nth,
+					       const struct game_tap **tap)
+{
+	int chosen = 0;
+
+	*tap = NULL;
+	if (!t)
+		return GAME_TAP_PLAIN;
+	for (int i = 0; i < t->nchosen; i++)
+		chosen += !strcmp(t->chosen[i], part);
+	if (nth < chosen)
+		return GAME_TAP_CHOSEN;
+	if (nth == chosen && (*tap = game_tap_find(t, part)))
+		return GAME_TAP_OFFERED;
+	return GAME_TAP_GREY;
+}
+
 /*
  * What describe() is given (all borrowed): one stored step, the positions
  * around it, and who reads the sentence.

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/svg.h"
+#include "engine/tapdraw.h"
 #include "util/banned.h"
 
 #define W 390
@@ -15,35 +16,10 @@ static int seat_of(const json_t *ship)
 	return svg_seat_colour(json_integer_value(json_object_get(ship, "seat")));
 }
 
-/* How a part is drawn: offered (a link), chosen, greyed while choosing, or plain (nothing being built). */
-enum part_look { LOOK_PLAIN, LOOK_TAP, LOOK_CHOSEN, LOOK_GREY };
-
-#define HIGHLIGHT "#e0a800"
-
-/*
- * The look of the nth (0-based) board part named part: the first parts of a
- * repeated name (equal dice) are the chosen ones, the next one is offered.
- */
-static enum part_look look_of(const struct game_tapset *t, const char *part, int nth, const struct game_tap **tap)
-{
-	int chosen = 0;
-
-	*tap = NULL;
-	if (!t)
-		return LOOK_PLAIN;
-	for (int i = 0; i < t->nchosen; i++)
-		chosen += !strcmp(t->chosen[i], part);
-	if (nth < chosen)
-		return LOOK_CHOSEN;
-	if (nth == chosen && (*tap = game_tap_find(t, part)))
-		return LOOK_TAP;
-	return LOOK_GREY;
-}
-
 /* Open a part: a link with its accessible name when offered, a greyed group while choosing. */
-static void part_open(struct buf *out, enum part_look look, const struct game_tap *tap)
+static void part_open(struct buf *out, enum game_tap_look look, const struct game_tap *tap)
 {
-	if (look == LOOK_TAP) {
+	if (look == GAME_TAP_OFFERED) {
 		buf_adds(out, "<a class=\"tap\" href=\"");
 		svg_esc(out, tap->href);
 		buf_adds(out, "\" aria-label=\"");
@@ -54,27 +30,27 @@ static void part_open(struct buf *out, enum part_look look, const struct game_ta
 			buf_adds(out, ")");
 		}
 		buf_adds(out, "\">");
-	} else if (look == LOOK_GREY) {
+	} else if (look == GAME_TAP_GREY) {
 		buf_adds(out, "<g opacity=\"0.4\">");
 	} else {
 		buf_adds(out, "<g>");
 	}
 }
 
-static void part_close(struct buf *out, enum part_look look)
+static void part_close(struct buf *out, enum game_tap_look look)
 {
-	buf_adds(out, look == LOOK_TAP ? "</a>" : "</g>");
+	buf_adds(out, look == GAME_TAP_OFFERED ? "</a>" : "</g>");
 }
 
 /* The outline of a part's box: thick and golden when chosen, blue when offered. */
-static const char *part_stroke(enum part_look look, const char *plain)
+static const char *part_stroke(enum game_tap_look look, const char *plain)
 {
-	return look == LOOK_CHOSEN ? HIGHLIGHT : look == LOOK_TAP ? "#1f5fae" : plain;
+	return look == GAME_TAP_CHOSEN ? TAPDRAW_HIGHLIGHT : look == GAME_TAP_OFFERED ? TAPDRAW_OFFERED : plain;
 }
 
-static const char *part_stroke_width(enum part_look look, const char *plain)
+static const char *part_stroke_width(enum game_tap_look look, const char *plain)
 {
-	return look == LOOK_CHOSEN ? "4" : look == LOOK_TAP ? "2" : plain;
+	return look == GAME_TAP_CHOSEN ? "4" : look == GAME_TAP_OFFERED ? "2" : plain;
 }
 
 /* A die: a rounded square in the owner's colour with its value (blank for a new ship). */
@@ -105,12 +81,12 @@ static void facilities(struct buf *out, const json_t *view, const struct game_ta
 		double x = 4 + (double)(i % 3) * (box_w + 4), top = *y + (double)(i / 3) * (box_h + 4);
 		const json_t *ships = json_object_get(f, "ships"), *sh, *tracks = json_object_get(f, "tracks");
 		const struct game_tap *tap;
-		enum part_look look;
+		enum game_tap_look look;
 		char part[48];
 		size_t k;
 
 		snprintf(part, sizeof(part), "fac-%s", json_string_value(json_object_get(f, "id")));
-		look = look_of(taps, part, 0, &tap);
+		look = game_tap_look(taps, part, 0, &tap);
 		part_open(out, look, tap);
 		buf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"6\" fill=\"#eef3fa\" "
 			      "stroke=\"%s\" stroke-width=\"%s\"/>", x, top, box_w, box_h, part_stroke(look, "#9fb3cc"),
@@ -159,13 +135,13 @@ static void territories(struct buf *out, const json_t *view, const struct game_t
 		const json_t *fields = json_object_get(t, "fields"), *fd;
 		const char *id = json_string_value(json_object_get(t, "id"));
 		const struct game_tap *tap;
-		enum part_look look;
+		enum game_tap_look look;
 		char part[48];
 		double cx = x + 8;
 		size_t k;
 
 		snprintf(part, sizeof(part), "terr-%s", id ? id : "");
-		look = look_of(taps, part, 0, &tap);
+		look = game_tap_look(taps, part, 0, &tap);
 		part_open(out, look, tap);
 		buf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"6\" fill=\"#f6efe4\" "
 			      "stroke=\"%s\" stroke-width=\"%s\"/>", x, top, box_w, box_h,
@@ -214,11 +190,11 @@ static void tech_and_turn(struct buf *out, const json_t *view, const struct game
 	json_array_foreach(json_object_get(tech, "display"), i, c) {
 		double x = 4 + (double)i * ((W - 16) / 3.0 + 4), h = t ? 44 : 24;
 		const struct game_tap *tap;
-		enum part_look look;
+		enum game_tap_look look;
 		char part[48];
 
 		snprintf(part, sizeof(part), "display-%s", json_is_string(c) ? json_string_value(c) : "");
-		look = look_of(t, part, 0, &tap);
+		look = game_tap_look(t, part, 0, &tap);
 		part_open(out, look, tap);
 		buf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.0f\" rx=\"5\" fill=\"#fff\" "
 			      "stroke=\"%s\" stroke-width=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\">",
@@ -226,7 +202,7 @@ static void tech_and_turn(struct buf *out, const json_t *view, const struct game
 			 x + (W - 16) / 6.0, *y + 16);
 		svg_esc(out, json_is_string(c) ? json_string_value(c) : "(empty)");
 		buf_adds(out, "</text>");
-		if (look == LOOK_TAP)
+		if (look == GAME_TAP_OFFERED)
 			buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\" font-weight=\"700\" "
 				      "fill=\"#1f5fae\">claim</text>", x + (W - 16) / 6.0, *y + 33);
 		part_close(out, look);
@@ -243,7 +219,7 @@ static void tech_and_turn(struct buf *out, const json_t *view, const struct game
 /* A full-width button of the row of actions (act-* parts): what it does, and its cost on the right. */
 static void action(struct buf *out, const struct game_tap *tap, double *y)
 {
-	part_open(out, LOOK_TAP, tap);
+	part_open(out, GAME_TAP_OFFERED, tap);
 	buf_addf(out, "<rect x=\"4\" y=\"%.1f\" width=\"%d\" height=\"44\" rx=\"8\" fill=\"#eef3fa\" stroke=\"#1f5fae\" "
 		      "stroke-width=\"2\"/>", *y, W - 8);
 	svg_text_fit(out, 14, *y + 27, 13, tap->cost && *tap->cost ? W - 150 : W - 28, "font-weight=\"600\"", tap->label,
@@ -251,7 +227,7 @@ static void action(struct buf *out, const struct game_tap *tap, double *y)
 	if (tap->cost && *tap->cost)
 		svg_text_fit(out, W - 134, *y + 27, 11, 122, "fill=\"#1f5fae\" font-weight=\"700\"", tap->cost,
 			     strlen(tap->cost));
-	part_close(out, LOOK_TAP);
+	part_close(out, GAME_TAP_OFFERED);
 	*y += 48;
 }
 
@@ -277,17 +253,17 @@ static void turn_area(struct buf *out, const json_t *view, int you, const struct
 			int v = (int)json_integer_value(json_object_get(sh, "value")) & 7;
 			int relic = json_is_true(json_object_get(sh, "relic"));
 			const struct game_tap *tap;
-			enum part_look look;
+			enum game_tap_look look;
 			char part[16];
 			double x = 4 + (double)i * 54;
 
 			snprintf(part, sizeof(part), "die-%s%d", relic ? "r" : "", v);
-			look = look_of(t, part, nth[v | (relic ? 8 : 0)]++, &tap);
+			look = game_tap_look(t, part, nth[v | (relic ? 8 : 0)]++, &tap);
 			part_open(out, look, tap);
-			if (look == LOOK_CHOSEN || look == LOOK_TAP)
+			if (look == GAME_TAP_CHOSEN || look == GAME_TAP_OFFERED)
 				buf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"50\" height=\"50\" rx=\"8\" fill=\"none\" "
 					      "stroke=\"%s\" stroke-width=\"%s\"/>", x, *y, part_stroke(look, ""),
-					 look == LOOK_CHOSEN ? "4" : "2");
+					 look == GAME_TAP_CHOSEN ? "4" : "2");
 			die(out, x + 4, *y + 4, 42, sh);
 			part_close(out, look);
 		}
@@ -305,11 +281,11 @@ static void turn_area(struct buf *out, const json_t *view, int you, const struct
 			svg_text_fit(out, 8, *y + 27, 12, W - 200, "font-weight=\"600\"", id, strlen(id));
 			for (int use = 1; use >= 0; use--) {
 				const struct game_tap *tap;
-				enum part_look look;
+				enum game_tap_look look;
 				double x = use ? W - 184 : W - 92;
 
 				snprintf(part, sizeof(part), "%s-%s", use ? "use" : "discard", id);
-				look = look_of(t, part, 0, &tap);
+				look = game_tap_look(t, part, 0, &tap);
 				part_open(out, look, tap);
 				buf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"88\" height=\"44\" rx=\"8\" fill=\"#eef3fa\" "
 					      "stroke=\"%s\" stroke-width=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" "

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "util/svg.h"
+#include "engine/tapdraw.h"
 #include "util/banned.h"
 
 #define W 390
@@ -41,74 +42,6 @@ static long long num(const json_t *o, const char *key)
 }
 
 /* ------------------------------------------------------------------ taps */
-
-/* How a part is drawn: offered (a link), chosen, greyed while choosing, or plain (nothing being built). */
-enum part_look { LOOK_PLAIN, LOOK_TAP, LOOK_CHOSEN, LOOK_GREY };
-
-#define HIGHLIGHT "#e0a800"
-#define OFFERED "#1f5fae"
-
-static enum part_look look_of(const struct game_tapset *t, const char *part, const struct game_tap **tap)
-{
-	*tap = NULL;
-	if (!t)
-		return LOOK_PLAIN;
-	for (int i = 0; i < t->nchosen; i++)
-		if (!strcmp(t->chosen[i], part))
-			return LOOK_CHOSEN;
-	return (*tap = game_tap_find(t, part)) ? LOOK_TAP : LOOK_GREY;
-}
-
-/* text with GAME_NAME_MARK and a seat's digit replaced by the seat's name, escaped. */
-static void names_esc(struct buf *out, const json_t *seats, const char *text)
-{
-	for (; *text; text++) {
-		if (*text == GAME_NAME_MARK && text[1] >= '0' && text[1] < '0' + GAME_MAX_SEATS) {
-			svg_seat_name(out, seats, text[1] - '0', 0);
-			text++;
-		} else {
-			char c[2] = { *text, '\0' };
-			svg_esc(out, c);
-		}
-	}
-}
-
-/* Open a part: a link named by what the tap does and costs when offered, a greyed group while choosing. */
-static void part_open(struct buf *out, enum part_look look, const struct game_tap *tap, const json_t *seats)
-{
-	if (look == LOOK_TAP) {
-		/* named by what the tap does (its title), not by what it shows */
-		buf_adds(out, "<a class=\"tap\" href=\"");
-		svg_esc(out, tap->href);
-		buf_adds(out, "\"><title>");
-		names_esc(out, seats, tap->label);
-		if (tap->cost && *tap->cost) {
-			buf_adds(out, " (");
-			names_esc(out, seats, tap->cost);
-			buf_adds(out, ")");
-		}
-		buf_adds(out, "</title><g aria-hidden=\"true\">");
-	} else if (look == LOOK_GREY) {
-		buf_adds(out, "<g opacity=\"0.45\">");
-	} else {
-		buf_adds(out, "<g>");
-	}
-}
-
-static void part_close(struct buf *out, enum part_look look)
-{
-	buf_adds(out, look == LOOK_TAP ? "</g></a>" : "</g>");
-}
-
-static const char *part_stroke(enum part_look look, const char *plain)
-{
-	return look == LOOK_CHOSEN ? HIGHLIGHT : look == LOOK_TAP ? OFFERED : plain;
-}
-
-static const char *part_width(enum part_look look)
-{
-	return look == LOOK_CHOSEN ? "3" : look == LOOK_TAP ? "2" : "1";
-}
 
 /* Is the part drawn in place on this board? (Every other offered part is a button in the row of choices.) */
 static int drawn_in_place(const json_t *view, int you, const char *part)
@@ -151,52 +84,26 @@ static int drawn_in_place(const json_t *view, int you, const char *part)
 	return 0;
 }
 
-/*
- * The row of choices at the top of the board while a step is built: each
- * offered part not drawn in place as a button with what it does and costs,
- * two to a row, each at least 44 pixels tall.
- */
+/* What drawn_in_place needs, for tapdraw_choices. */
+struct in_place_ctx {
+	const json_t *view;
+	int you;
+};
+
+static int in_place(const void *ctx, const char *part)
+{
+	const struct in_place_ctx *c = ctx;
+
+	return drawn_in_place(c->view, c->you, part);
+}
+
+/* The row of choices at the top of the board while a step is built: the offered parts not drawn in place. */
 static void choices(struct buf *out, const struct game_tapset *t, const json_t *view, const json_t *seats, int you,
 		    double *y)
 {
-	const double bw = (W - 12) / 2.0, bh = 46;
-	int k = 0;
+	struct in_place_ctx c = { view, you };
 
-	if (!t)
-		return;
-	for (int i = 0; i < t->nnext; i++)
-		k += !drawn_in_place(view, you, t->next[i].part);
-	if (!k)
-		return;
-	svg_heading(out, y, W, "Your choices", NULL);
-	k = 0;
-	for (int i = 0; i < t->nnext; i++) {
-		const struct game_tap *tap = &t->next[i];
-		double x = 4 + (k % 2) * (bw + 4), top = *y + (k / 2) * (bh + 4);
-		struct buf l = BUF_INIT;
-		if (drawn_in_place(view, you, tap->part))
-			continue;
-		part_open(out, LOOK_TAP, tap, seats);
-		buf_addf(out, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"6\" fill=\"#eef3fa\" stroke=\"%s\" "
-			      "stroke-width=\"2\"/>", x, top, bw, bh, OFFERED);
-		names_esc(&l, seats, tap->label);
-		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"11\" font-weight=\"700\"", x + 6, top + 18);
-		if ((double)l.len * 11 * SVG_CHAR_W > bw - 12)
-			buf_addf(out, " textLength=\"%g\" lengthAdjust=\"spacingAndGlyphs\"", bw - 12);
-		buf_addf(out, ">%s</text>", l.data);
-		if (tap->cost && *tap->cost) {
-			buf_reset(&l);
-			names_esc(&l, seats, tap->cost);
-			buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"11\" fill=\"%s\"", x + 6, top + 36, OFFERED);
-			if ((double)l.len * 11 * SVG_CHAR_W > bw - 12)
-				buf_addf(out, " textLength=\"%g\" lengthAdjust=\"spacingAndGlyphs\"", bw - 12);
-			buf_addf(out, ">%s</text>", l.data);
-		}
-		buf_release(&l);
-		part_close(out, LOOK_TAP);
-		k++;
-	}
-	*y += ((k + 1) / 2) * (bh + 4) + 4;
+	tapdraw_choices(out, t, seats, W, y, in_place, &c);
 }
 
 /* A quarter: a circle filled with its resident (or empty); a ring marks one placed this turn. */
@@ -314,17 +221,17 @@ static void ship_title(struct buf *b, const char *id)
 }
 
 /* The look of a ship card: its part is the use or draft, the dismantle or the discard of the ship. */
-static enum part_look ship_look(const struct game_tapset *taps, const char *id, const struct game_tap **tap)
+static enum game_tap_look ship_look(const struct game_tapset *taps, const char *id, const struct game_tap **tap)
 {
 	static const char *const verbs[] = { "ship", "dismantle", "discard" };
-	enum part_look look = LOOK_PLAIN;
+	enum game_tap_look look = GAME_TAP_PLAIN;
 
 	*tap = NULL;
 	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
 		char part[64];
 		snprintf(part, sizeof(part), "%s-%s", verbs[i], id);
-		look = look_of(taps, part, tap);
-		if (look == LOOK_TAP || look == LOOK_CHOSEN)
+		look = game_tap_look(taps, part, 0, tap);
+		if (look == GAME_TAP_OFFERED || look == GAME_TAP_CHOSEN)
 			return look;
 	}
 	return look;
@@ -339,13 +246,13 @@ static void ship_card(struct buf *out, double x, double y, double w, double h, c
 	int own = you >= 0 && where[0] == 'p' && where[1] - '1' == you && where[2] == '\0';
 	int other = !own && where[0] == 'p' && where[1] >= '1' && where[1] <= '9' && where[2] == '\0';
 	const struct game_tap *tap;
-	enum part_look look = ship_look(taps, str(sh, "id"), &tap);
+	enum game_tap_look look = ship_look(taps, str(sh, "id"), &tap);
 
-	part_open(out, look, tap, seats);
+	tapdraw_open(out, look, tap, seats);
 	buf_addf(out, "<g transform=\"translate(%g %g)\"%s>", x, y, used ? " fill=\"#6b7280\"" : "");
 	buf_addf(out, "<rect width=\"%g\" height=\"%g\" rx=\"4\" fill=\"%s\" stroke=\"%s\" stroke-width=\"%s\"/>"
 		      "<rect width=\"4\" height=\"%g\" rx=\"2\" fill=\"%s\"%s/>",
-		 w, h, used ? "#e3e5e8" : "#fff", part_stroke(look, used ? "#c3c8cf" : "#9fb3cc"), part_width(look), h,
+		 w, h, used ? "#e3e5e8" : "#fff", tapdraw_stroke(look, used ? "#c3c8cf" : "#9fb3cc"), tapdraw_width(look), h,
 		 type_colour(type), used ? " opacity=\".45\"" : "");
 	ship_title(&t, str(sh, "id"));
 	svg_text_fit(out, 7, 12, 9.5, w - 10, "font-weight=\"700\"", t.data, t.len);
@@ -373,7 +280,7 @@ static void ship_card(struct buf *out, double x, double y, double w, double h, c
 		svg_text_fit(out, 7, 34, 8.5, w - 10, "fill=\"#1f5fae\" font-weight=\"600\"", t.data, t.len);
 	}
 	buf_adds(out, "</g>");
-	part_close(out, look);
+	tapdraw_close(out, look);
 	buf_release(&t);
 }
 
@@ -467,14 +374,14 @@ static void diplomacy(struct buf *out, const json_t *view, const json_t *seats, 
 		double top = *y + t * (rh + 2);
 		int hot = !strcmp(active, tracks[t]);
 		const struct game_tap *tap;
-		enum part_look look;
+		enum game_tap_look look;
 		char part[48];
 		snprintf(part, sizeof(part), "track-%s", tracks[t]);
-		look = look_of(taps, part, &tap);
-		part_open(out, look, tap, seats);
+		look = game_tap_look(taps, part, 0, &tap);
+		tapdraw_open(out, look, tap, seats);
 		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"%g\" rx=\"4\" fill=\"%s\" stroke=\"%s\" "
 			      "stroke-width=\"%s\"/>", top, W - 8, rh, hot ? "#fff4cc" : "#f3f0fa",
-			 part_stroke(look, hot ? "#e0a800" : "#cfc4e6"), part_width(look));
+			 tapdraw_stroke(look, hot ? "#e0a800" : "#cfc4e6"), tapdraw_width(look));
 		buf_addf(out, "<text x=\"8\" y=\"%g\" font-size=\"10\" font-weight=\"700\">%s</text>", top + 11, tracks[t]);
 		buf_addf(out, "<text x=\"8\" y=\"%g\" font-size=\"8\" fill=\"#5b6470\">L3: %s</text>", top + 21, lvl3[t]);
 		for (int l = 0; l < 6; l++) {
@@ -493,7 +400,7 @@ static void diplomacy(struct buf *out, const json_t *view, const json_t *seats, 
 				k++;
 			}
 		}
-		part_close(out, look);
+		tapdraw_close(out, look);
 	}
 	*y += 4 * (rh + 2) + 4;
 }
@@ -719,24 +626,24 @@ static void display(struct buf *out, const json_t *view, const json_t *seats, co
 			x = 4 + w * (cw + 4);
 			top = col[w];
 			const struct game_tap *tap;
-			enum part_look look;
+			enum game_tap_look look;
 			char part[48];
 			snprintf(part, sizeof(part), "sector-%lld", num(sec, "id"));
-			look = look_of(taps, part, &tap);
+			look = game_tap_look(taps, part, 0, &tap);
 			quarter_gives(&body, sec, x + 5, top + 23, cw - 9);
 			lines = 1 + svg_text_wrap(&body, x + 5, top + 23 + 9.44, 8, cw - 9, 7, "fill=\"#333\"",
 						  *ab ? ab : "income only");
 			h = 18 + lines * 9.44 + 4;
-			part_open(out, look, tap, seats);
+			tapdraw_open(out, look, tap, seats);
 			buf_addf(out, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"5\" fill=\"%s\" "
 				      "stroke=\"%s\" stroke-width=\"%s\"/>"
 				      "<text x=\"%g\" y=\"%g\" font-size=\"10.5\" font-weight=\"700\">%lld</text>"
 				      "<text x=\"%g\" y=\"%g\" font-size=\"9\" text-anchor=\"end\" fill=\"#1f5fae\" "
 				      "font-weight=\"600\">%lld metal</text>",
-				 x, top, cw, h, wing_fill[w], part_stroke(look, wing_line[w]), part_width(look), x + 5, top + 12,
+				 x, top, cw, h, wing_fill[w], tapdraw_stroke(look, wing_line[w]), tapdraw_width(look), x + 5, top + 12,
 				 num(sec, "id"), x + cw - 5, top + 12, num(sec, "cost"));
 			buf_add(out, body.data, body.len);
-			part_close(out, look);
+			tapdraw_close(out, look);
 			buf_release(&body);
 			col[w] = top + h + 3;
 			if (col[w] > bottom)
@@ -790,23 +697,23 @@ static void dealt_hubs(struct buf *out, const json_t *view, const json_t *seats,
 		struct buf body = BUF_INIT;
 		int lines = svg_text_wrap(&body, 10, *y + 25, 9, W - 20, 4, "fill=\"#333\"", str(h, "setup"));
 		const struct game_tap *tap;
-		enum part_look look;
+		enum game_tap_look look;
 		char part[48];
 		snprintf(part, sizeof(part), "hub-%s", str(h, "id"));
 		for (char *c = part; *c; c++)
 			if (*c >= 'A' && *c <= 'Z')
 				*c = (char)(*c - 'A' + 'a');
-		look = look_of(taps, part, &tap);
+		look = game_tap_look(taps, part, 0, &tap);
 		lines += svg_text_wrap(&body, 10, *y + 25 + lines * 10.6, 9, W - 20, 4, "fill=\"#1b1f24\" font-weight=\"600\"",
 				   str(h, "text"));
-		part_open(out, look, tap, seats);
+		tapdraw_open(out, look, tap, seats);
 		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"%g\" rx=\"5\" fill=\"#fff\" stroke=\"%s\" "
 			      "stroke-width=\"%s\"/><text x=\"10\" y=\"%g\" font-size=\"11\" font-weight=\"700\">",
-			 *y, W - 8, 20 + lines * 10.6 + 2, part_stroke(look, "#9fb3cc"), part_width(look), *y + 13);
+			 *y, W - 8, 20 + lines * 10.6 + 2, tapdraw_stroke(look, "#9fb3cc"), tapdraw_width(look), *y + 13);
 		svg_esc(out, str(h, "id"));
 		buf_adds(out, "</text>");
 		buf_add(out, body.data, body.len);
-		part_close(out, look);
+		tapdraw_close(out, look);
 		buf_release(&body);
 		*y += 20 + lines * 10.6 + 6;
 	}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/svg.h"
+#include "engine/tapdraw.h"
 #include "util/banned.h"
 
 #define W 390
@@ -70,74 +71,6 @@ static double chips(struct buf *out, double x, double y, const json_t *counts, c
 
 /* ------------------------------------------------------------------ taps */
 
-/* How a part is drawn: offered (a link), chosen, greyed while choosing, or plain (nothing being built). */
-enum part_look { LOOK_PLAIN, LOOK_TAP, LOOK_CHOSEN, LOOK_GREY };
-
-#define HIGHLIGHT "#e0a800"
-#define OFFERED "#1f5fae"
-
-static enum part_look look_of(const struct game_tapset *t, const char *part, const struct game_tap **tap)
-{
-	*tap = NULL;
-	if (!t)
-		return LOOK_PLAIN;
-	for (int i = 0; i < t->nchosen; i++)
-		if (!strcmp(t->chosen[i], part))
-			return LOOK_CHOSEN;
-	return (*tap = game_tap_find(t, part)) ? LOOK_TAP : LOOK_GREY;
-}
-
-/* text with GAME_NAME_MARK and a seat's digit replaced by the seat's name, escaped. */
-static void names_esc(struct buf *out, const json_t *seats, const char *text)
-{
-	for (; *text; text++) {
-		if (*text == GAME_NAME_MARK && text[1] >= '0' && text[1] < '0' + GAME_MAX_SEATS) {
-			svg_seat_name(out, seats, text[1] - '0', 0);
-			text++;
-		} else {
-			char c[2] = { *text, '\0' };
-			svg_esc(out, c);
-		}
-	}
-}
-
-/* Open a part: a link named by what the tap does and costs when offered, a greyed group while choosing. */
-static void part_open(struct buf *out, enum part_look look, const struct game_tap *tap, const json_t *seats)
-{
-	if (look == LOOK_TAP) {
-		/* named by what the tap does (its title), not by what it shows */
-		buf_adds(out, "<a class=\"tap\" href=\"");
-		svg_esc(out, tap->href);
-		buf_adds(out, "\"><title>");
-		names_esc(out, seats, tap->label);
-		if (tap->cost && *tap->cost) {
-			buf_adds(out, " (");
-			names_esc(out, seats, tap->cost);
-			buf_adds(out, ")");
-		}
-		buf_adds(out, "</title><g aria-hidden=\"true\">");
-	} else if (look == LOOK_GREY) {
-		buf_adds(out, "<g opacity=\"0.45\">");
-	} else {
-		buf_adds(out, "<g>");
-	}
-}
-
-static void part_close(struct buf *out, enum part_look look)
-{
-	buf_adds(out, look == LOOK_TAP ? "</g></a>" : "</g>");
-}
-
-static const char *part_stroke(enum part_look look, const char *plain)
-{
-	return look == LOOK_CHOSEN ? HIGHLIGHT : look == LOOK_TAP ? OFFERED : plain;
-}
-
-static const char *part_width(enum part_look look)
-{
-	return look == LOOK_CHOSEN ? "3" : look == LOOK_TAP ? "2" : "1";
-}
-
 /* The slug is in the list of cards (an array of objects with "slug"). */
 static int has_slug(const json_t *list, const char *slug)
 {
@@ -186,51 +119,15 @@ static int drawn_in_place(const json_t *view, const char *part)
 	return 0;
 }
 
-/*
- * The row of choices at the top of the board while a step is built: each
- * offered part not drawn in place as a button with what it does and costs,
- * two to a row, each at least 44 pixels tall.
- */
+static int in_place(const void *view, const char *part)
+{
+	return drawn_in_place(view, part);
+}
+
+/* The row of choices at the top of the board while a step is built: the offered parts not drawn in place. */
 static void choices(struct buf *out, const struct game_tapset *t, const json_t *view, const json_t *seats, double *y)
 {
-	const double bw = (W - 12) / 2.0, bh = 46;
-	int k = 0;
-
-	if (!t)
-		return;
-	for (int i = 0; i < t->nnext; i++)
-		k += !drawn_in_place(view, t->next[i].part);
-	if (!k)
-		return;
-	svg_heading(out, y, W, "Your choices", NULL);
-	k = 0;
-	for (int i = 0; i < t->nnext; i++) {
-		const struct game_tap *tap = &t->next[i];
-		double x = 4 + (k % 2) * (bw + 4), top = *y + (k / 2) * (bh + 4);
-		struct buf l = BUF_INIT;
-		if (drawn_in_place(view, tap->part))
-			continue;
-		part_open(out, LOOK_TAP, tap, seats);
-		buf_addf(out, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"6\" fill=\"#eef3fa\" stroke=\"%s\" "
-			      "stroke-width=\"2\"/>", x, top, bw, bh, OFFERED);
-		names_esc(&l, seats, tap->label);
-		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"11\" font-weight=\"700\"", x + 6, top + 18);
-		if ((double)l.len * 11 * SVG_CHAR_W > bw - 12)
-			buf_addf(out, " textLength=\"%g\" lengthAdjust=\"spacingAndGlyphs\"", bw - 12);
-		buf_addf(out, ">%s</text>", l.data);
-		if (tap->cost && *tap->cost) {
-			buf_reset(&l);
-			names_esc(&l, seats, tap->cost);
-			buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"11\" fill=\"%s\"", x + 6, top + 36, OFFERED);
-			if ((double)l.len * 11 * SVG_CHAR_W > bw - 12)
-				buf_addf(out, " textLength=\"%g\" lengthAdjust=\"spacingAndGlyphs\"", bw - 12);
-			buf_addf(out, ">%s</text>", l.data);
-		}
-		buf_release(&l);
-		part_close(out, LOOK_TAP);
-		k++;
-	}
-	*y += ((k + 1) / 2) * (bh + 4) + 4;
+	tapdraw_choices(out, t, seats, W, y, in_place, view);
 }
 
 /* ------------------------------------------------------------------ the circuit */
@@ -278,20 +175,20 @@ static void circuit(struct buf *out, const json_t *view, const json_t *seats, co
 		double x = 4 + col[q] * (bw + 14), top = *y + row[q] * (bh + 12);
 		int k = 0;
 		const struct game_tap *tap = NULL;
-		enum part_look look = LOOK_PLAIN;
+		enum game_tap_look look = GAME_TAP_PLAIN;
 		if (here >= 0 && q == here)
-			look = look_of(taps, "act-stay", &tap);
+			look = game_tap_look(taps, "act-stay", 0, &tap);
 		else if (here >= 0 && q == (here + 1) % 4)
-			look = look_of(taps, "act-move", &tap);
+			look = game_tap_look(taps, "act-move", 0, &tap);
 		else if (taps)
-			look = LOOK_GREY;
-		part_open(out, look, tap, seats);
+			look = GAME_TAP_GREY;
+		tapdraw_open(out, look, tap, seats);
 		buf_addf(out, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"8\" fill=\"#eef3fa\" stroke=\"%s\" "
 			      "stroke-width=\"%s\"/><text x=\"%g\" y=\"%g\" font-size=\"11\" font-weight=\"700\">%d. %s</text>",
-			 x, top, bw, bh, part_stroke(look, "#9fb3cc"), part_width(look), x + 7, top + 14, q + 1, places[q]);
+			 x, top, bw, bh, tapdraw_stroke(look, "#9fb3cc"), tapdraw_width(look), x + 7, top + 14, q + 1, places[q]);
 		if (tap)
 			buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"11\" text-anchor=\"end\" fill=\"%s\" "
-				      "font-weight=\"700\">%s</text>", x + bw - 7, top + 14, OFFERED,
+				      "font-weight=\"700\">%s</text>", x + bw - 7, top + 14, TAPDRAW_OFFERED,
 				 !strcmp(tap->part, "act-stay") ? "stay here" : "move here");
 		json_array_foreach(ps, i, p) {
 			long long s = num(p, "seat");
@@ -308,7 +205,7 @@ static void circuit(struct buf *out, const json_t *view, const json_t *seats, co
 			buf_adds(out, "</text></g>");
 			k++;
 		}
-		part_close(out, look);
+		tapdraw_close(out, look);
 	}
 	/* arrows between the quadrants, clockwise */
 	buf_addf(out, "<g fill=\"#5b6470\" font-size=\"13\" text-anchor=\"middle\">"
@@ -390,15 +287,15 @@ static void cards(struct buf *out, const json_t *list, const char *cost_unit, in
 		for (size_t k = 0; k < 2 && r * 2 + k < n; k++) {
 			double x = 4 + (double)k * (w + 4);
 			const struct game_tap *tap;
-			enum part_look look;
+			enum game_tap_look look;
 			char part[64];
 			c = json_array_get(list, r * 2 + k);
 			snprintf(part, sizeof(part), "%s%s", prefix, str(c, "slug"));
-			look = look_of(taps, part, &tap);
-			part_open(out, look, tap, seats);
+			look = game_tap_look(taps, part, 0, &tap);
+			tapdraw_open(out, look, tap, seats);
 			buf_addf(out, "<g%s><rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"6\" fill=\"#fff\" stroke=\"%s\" "
-				      "stroke-width=\"%s\"/>", dim ? " opacity=\".55\"" : "", x, *y, w, h, part_stroke(look, "#9fb3cc"),
-				 part_width(look));
+				      "stroke-width=\"%s\"/>", dim ? " opacity=\".55\"" : "", x, *y, w, h, tapdraw_stroke(look, "#9fb3cc"),
+				 tapdraw_width(look));
 			svg_text_fit(out, x + 7, *y + 13, 10.5, w - 60, "font-weight=\"700\"", str(c, "name"), strlen(str(c, "name")));
 			buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"10\" text-anchor=\"end\" fill=\"#1f5fae\" font-weight=\"700\">"
 				      "%lld %s</text>",
@@ -413,7 +310,7 @@ static void cards(struct buf *out, const json_t *list, const char *cost_unit, in
 			buf_adds(out, "</text>");
 			buf_add(out, body[k].data, body[k].len);
 			buf_adds(out, "</g>");
-			part_close(out, look);
+			tapdraw_close(out, look);
 		}
 		buf_release(&body[0]);
 		buf_release(&body[1]);
@@ -479,17 +376,17 @@ static void belt(struct buf *out, const json_t *view, const json_t *seats, const
 /* ------------------------------------------------------------------ players */
 
 /* The look of your ship numbered no: its part is a card's ship, the run, or the repayment. */
-static enum part_look ship_look(const struct game_tapset *taps, long long no, const struct game_tap **tap)
+static enum game_tap_look ship_look(const struct game_tapset *taps, long long no, const struct game_tap **tap)
 {
 	static const char *const verbs[] = { "ship", "run-ship", "repay-ship" };
-	enum part_look look = LOOK_PLAIN;
+	enum game_tap_look look = GAME_TAP_PLAIN;
 
 	*tap = NULL;
 	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
 		char part[48];
 		snprintf(part, sizeof(part), "%s-%lld", verbs[i], no);
-		look = look_of(taps, part, tap);
-		if (look == LOOK_TAP || look == LOOK_CHOSEN)
+		look = game_tap_look(taps, part, 0, tap);
+		if (look == GAME_TAP_OFFERED || look == GAME_TAP_CHOSEN)
 			return look;
 	}
 	return look;
@@ -510,13 +407,13 @@ static void ship_box(struct buf *out, const json_t *sh, int running, int mine, c
 	json_object_foreach(json_object_get(sh, "cargo"), k, v)
 		load += (long long)json_integer_value(v);
 	const struct game_tap *tap = NULL;
-	enum part_look look = mine ? ship_look(taps, num(sh, "no"), &tap) : taps ? LOOK_GREY : LOOK_PLAIN;
+	enum game_tap_look look = mine ? ship_look(taps, num(sh, "no"), &tap) : taps ? GAME_TAP_GREY : GAME_TAP_PLAIN;
 
 	h = 33 + (json_array_size(gear) || json_is_string(json_object_get(sh, "pilot")) ? 12 : 0);
-	part_open(out, look, tap, seats);
+	tapdraw_open(out, look, tap, seats);
 	buf_addf(out, "<rect x=\"14\" y=\"%g\" width=\"%d\" height=\"%g\" rx=\"5\" fill=\"%s\" stroke=\"%s\" stroke-width=\"%s\"/>",
-		 top, W - 20, h, obsolete ? "#eceef1" : "#fff", part_stroke(look, running ? "#e0a800" : "#c5d3e6"),
-		 look == LOOK_PLAIN || look == LOOK_GREY ? (running ? "2" : "1") : part_width(look));
+		 top, W - 20, h, obsolete ? "#eceef1" : "#fff", tapdraw_stroke(look, running ? "#e0a800" : "#c5d3e6"),
+		 look == GAME_TAP_PLAIN || look == GAME_TAP_GREY ? (running ? "2" : "1") : tapdraw_width(look));
 	buf_addf(&t, "Ship %lld · Mark %lld %s", num(sh, "no"), num(sh, "mark"), str(sh, "type"));
 	svg_text_fit(out, 20, top + 13, 10.5, 150, "font-weight=\"700\"", t.data, t.len);
 	buf_reset(&t);
@@ -552,7 +449,7 @@ static void ship_box(struct buf *out, const json_t *sh, int running, int mine, c
 		buf_addf(&t, "%s%s", t.len ? (i ? ", " : " · gear ") : (i ? ", " : "gear "), json_string_value(g));
 	if (t.len)
 		svg_text_fit(out, 20, top + 40, 9, W - 40, "fill=\"#333\"", t.data, t.len);
-	part_close(out, look);
+	tapdraw_close(out, look);
 	buf_release(&t);
 	*y += h + 3;
 }

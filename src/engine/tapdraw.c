@@ -1,0 +1,101 @@
+/* engine/tapdraw.c: drawing the parts of a board a player taps (links, chosen and greyed parts, the row of choices) */
+/* SPDX-License-Identifier: MIT */
+#include "engine/tapdraw.h"
+
+#include "util/svg.h"
+#include "util/banned.h"
+
+void tapdraw_names(struct buf *out, const json_t *seats, const char *text)
+{
+	for (; *text; text++) {
+		if (*text == GAME_NAME_MARK && text[1] >= '0' && text[1] < '0' + GAME_MAX_SEATS) {
+			svg_seat_name(out, seats, text[1] - '0', 0);
+			text++;
+		} else {
+			char c[2] = { *text, '\0' };
+			svg_esc(out, c);
+		}
+	}
+}
+
+void tapdraw_open(struct buf *out, enum game_tap_look look, const struct game_tap *tap, const json_t *seats)
+{
+	if (look == GAME_TAP_OFFERED) {
+		/* named by what the tap does (its title), not by what it shows */
+		buf_adds(out, "<a class=\"tap\" href=\"");
+		svg_esc(out, tap->href);
+		buf_adds(out, "\"><title>");
+		tapdraw_names(out, seats, tap->label);
+		if (tap->cost && *tap->cost) {
+			buf_adds(out, " (");
+			tapdraw_names(out, seats, tap->cost);
+			buf_adds(out, ")");
+		}
+		buf_adds(out, "</title><g aria-hidden=\"true\">");
+	} else if (look == GAME_TAP_GREY) {
+		buf_adds(out, "<g opacity=\"0.45\">");
+	} else {
+		buf_adds(out, "<g>");
+	}
+}
+
+void tapdraw_close(struct buf *out, enum game_tap_look look)
+{
+	buf_adds(out, look == GAME_TAP_OFFERED ? "</g></a>" : "</g>");
+}
+
+const char *tapdraw_stroke(enum game_tap_look look, const char *plain)
+{
+	return look == GAME_TAP_CHOSEN ? TAPDRAW_HIGHLIGHT : look == GAME_TAP_OFFERED ? TAPDRAW_OFFERED : plain;
+}
+
+const char *tapdraw_width(enum game_tap_look look)
+{
+	return look == GAME_TAP_CHOSEN ? "3" : look == GAME_TAP_OFFERED ? "2" : "1";
+}
+
+/* A line of a choice's button, squeezed to the button's width when the estimate says it would overflow. */
+static void choice_line(struct buf *out, double x, double y, double width, const char *attrs, const struct buf *text)
+{
+	buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"11\" %s", x, y, attrs);
+	if ((double)text->len * 11 * SVG_CHAR_W > width)
+		buf_addf(out, " textLength=\"%g\" lengthAdjust=\"spacingAndGlyphs\"", width);
+	buf_addf(out, ">%s</text>", text->data);
+}
+
+void tapdraw_choices(struct buf *out, const struct game_tapset *t, const json_t *seats, double width, double *y,
+		     int (*in_place)(const void *ctx, const char *part), const void *ctx)
+{
+	const double bw = (width - 12) / 2.0, bh = 46;
+	int k = 0;
+
+	if (!t)
+		return;
+	for (int i = 0; i < t->nnext; i++)
+		k += !in_place(ctx, t->next[i].part);
+	if (!k)
+		return;
+	svg_heading(out, y, width, "Your choices", NULL);
+	k = 0;
+	for (int i = 0; i < t->nnext; i++) {
+		const struct game_tap *tap = &t->next[i];
+		double x = 4 + (k % 2) * (bw + 4), top = *y + (k / 2) * (bh + 4);
+		struct buf l = BUF_INIT;
+		if (in_place(ctx, tap->part))
+			continue;
+		tapdraw_open(out, GAME_TAP_OFFERED, tap, seats);
+		buf_addf(out, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"6\" fill=\"#eef3fa\" stroke=\"%s\" "
+			      "stroke-width=\"2\"/>", x, top, bw, bh, TAPDRAW_OFFERED);
+		tapdraw_names(&l, seats, tap->label);
+		choice_line(out, x + 6, top + 18, bw - 12, "font-weight=\"700\"", &l);
+		if (tap->cost && *tap->cost) {
+			buf_reset(&l);
+			tapdraw_names(&l, seats, tap->cost);
+			choice_line(out, x + 6, top + 36, bw - 12, "fill=\"" TAPDRAW_OFFERED "\"", &l);
+		}
+		buf_release(&l);
+		tapdraw_close(out, GAME_TAP_OFFERED);
+		k++;
+	}
+	*y += ((k + 1) / 2) * (bh + 4) + 4;
+}
