@@ -415,6 +415,87 @@ static void test_boards__finished_games(void)
 	finished_board("starship-merchants", 4, sm_words);
 }
 
+/* Alien Frontiers: the ships to place stand lowest first, whatever order the view lists them in. */
+static void test_boards__af_dice_lowest_first(void)
+{
+	const struct game_tapset none = { 0 };
+	const struct game_ops *ops = registry_find("alien-frontiers");
+	json_t *view = json_pack("{s:i,s:{s:[{s:i,s:i},{s:i,s:i},{s:i,s:i,s:b},{s:i,s:i}]}}", "you", 0, "this_turn",
+				 "unplaced", "value", 5, "seat", 0, "value", 2, "seat", 0, "value", 1, "seat", 0, "relic", 1,
+				 "value", 2, "seat", 0);
+	json_t *seats = json_pack("[{s:i,s:s}]", "seat", 0, "name", "Ann");
+	struct game_board_in in = { .view = view, .seats = seats, .seat = 0, .taps = &none };
+	struct buf svg = BUF_INIT, order = BUF_INIT;
+	struct err e = { 0 };
+	const char *at;
+
+	CU_ASSERT_FATAL(ops != NULL && view != NULL);
+	CU_ASSERT_EQUAL_FATAL(ops->board(&in, &svg, &e), 0);
+	at = strstr(svg.data, "Your ships to place");
+	CU_ASSERT_FATAL(at != NULL);
+	for (int k = 0; k < 4 && (at = strstr(at, "font-weight=\"700\">")); k++) {
+		at += strlen("font-weight=\"700\">");
+		buf_addc(&order, *at);
+	}
+	ASSERT_STR_EQ(order.data, "1225");
+	buf_release(&order);
+	buf_release(&svg);
+	json_decref(view);
+	json_decref(seats);
+}
+
+/* Starship Merchants: every ship card is a tap target at least 44 CSS pixels tall on a 390-pixel phone (48 of 390 units). */
+static void test_boards__sm_ship_cards_tall_enough(void)
+{
+	const struct game_ops *ops = registry_find("starship-merchants");
+	struct rng g, b;
+	void *st = NULL;
+	struct err e = { 0 };
+	json_t *opts = json_object(), *seats = json_pack("[{s:i,s:s},{s:i,s:s}]", "seat", 0, "name", "Ann", "seat", 1,
+							 "name", "Bob"), *view = NULL;
+	struct buf svg = BUF_INIT;
+	const char *at;
+	int cards = 0;
+
+	CU_ASSERT_FATAL(ops != NULL);
+	rng_seed(&g, 5);
+	rng_seed(&b, 6);
+	CU_ASSERT_EQUAL_FATAL(ops->setup(opts, 2, &g, &st, &e), 0);
+	/* the bots play until both have ships */
+	for (int steps = 0; steps < 40; steps++) {
+		struct game_pending p;
+		void *m = NULL;
+		int s = 0;
+		ops->pending(st, &p);
+		if (!p.seats)
+			break;
+		while (!(p.seats & (1u << s)))
+			s++;
+		CU_ASSERT_EQUAL_FATAL(ops->bot(st, s, 1, &b, &m, &e), 0);
+		CU_ASSERT_EQUAL_FATAL(ops->apply(st, s, m, &g, &e) >= 0, 1);
+		ops->move_free(m);
+	}
+	CU_ASSERT_EQUAL_FATAL(ops->view(st, 0, &view, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(board_svg("starship-merchants", view, seats, 0, &svg), 0);
+	/* a ship card: a rect 370 wide (the board less its margins) with "Ship n" on it */
+	for (at = svg.data; (at = strstr(at, "width=\"370\" height=\"")); at++) {
+		double h = strtod(at + strlen("width=\"370\" height=\""), NULL);
+		const char *next = strstr(at, "<rect"), *ship = strstr(at, ">Ship ");
+		if (!ship || (next && next < ship))
+			continue;
+		cards++;
+		if (h < 48)
+			fprintf(stderr, "\n  a ship card %g units tall\n", h);
+		CU_ASSERT(h >= 48);
+	}
+	CU_ASSERT(cards >= 2);
+	buf_release(&svg);
+	json_decref(view);
+	json_decref(seats);
+	json_decref(opts);
+	ops->state_free(st);
+}
+
 static void test_boards__unknown_game_and_bad_view(void)
 {
 	struct buf svg = BUF_INIT;
@@ -431,6 +512,8 @@ static void test_boards__unknown_game_and_bad_view(void)
 }
 
 static CU_TestInfo board_cases[] = {
+	{ "test_boards__sm_ship_cards_tall_enough", test_boards__sm_ship_cards_tall_enough },
+	{ "test_boards__af_dice_lowest_first", test_boards__af_dice_lowest_first },
 	{ "test_boards__ssp_page_and_taps", test_boards__ssp_page_and_taps },
 	{ "test_boards__sm_page_and_taps", test_boards__sm_page_and_taps },
 	{ "test_boards__finished_games", test_boards__finished_games },

@@ -231,6 +231,14 @@ static void action(struct buf *out, const struct game_tap *tap, double *y)
 	*y += 48;
 }
 
+#define AF_BOARD_MAX_DICE 16
+
+/* The value a die of this turn shows (0: not rolled yet). */
+static int die_value(const json_t *sh)
+{
+	return (int)json_integer_value(json_object_get(sh, "value")) & 7;
+}
+
 /*
  * The seat's own turn, on top while it builds a step: its unplaced ships as
  * big dice, its alien tech with Use and Discard, and the actions that have
@@ -249,13 +257,31 @@ static void turn_area(struct buf *out, const json_t *view, int you, const struct
 	if (json_array_size(unplaced)) {
 		buf_addf(out, "<text x=\"8\" y=\"%.1f\" font-size=\"13\" font-weight=\"700\">Your ships to place</text>", *y + 13);
 		*y += 20;
+		const json_t *dice[AF_BOARD_MAX_DICE];
+		size_t n = 0;
+
+		/* lowest first, as a player lines up a roll (a stable sort: equal dice keep their order) */
 		json_array_foreach(unplaced, i, sh) {
-			int v = (int)json_integer_value(json_object_get(sh, "value")) & 7;
-			int relic = json_is_true(json_object_get(sh, "relic"));
+			size_t k = n;
+			if (n == AF_BOARD_MAX_DICE)
+				break;
+			while (k > 0 && die_value(dice[k - 1]) > die_value(sh)) {
+				dice[k] = dice[k - 1];
+				k--;
+			}
+			dice[k] = sh;
+			n++;
+		}
+		for (i = 0; i < n; i++) {
+			int v, relic;
 			const struct game_tap *tap;
 			enum game_tap_look look;
 			char part[16];
 			double x = 4 + (double)i * 54;
+
+			sh = dice[i];
+			v = die_value(sh);
+			relic = json_is_true(json_object_get(sh, "relic"));
 
 			snprintf(part, sizeof(part), "die-%s%d", relic ? "r" : "", v);
 			look = game_tap_look(t, part, nth[v | (relic ? 8 : 0)]++, &tap);

@@ -392,6 +392,8 @@ static enum game_tap_look ship_look(const struct game_tapset *taps, long long no
 	return look;
 }
 
+#define SM_SHIP_MIN_H 48
+
 static void ship_box(struct buf *out, const json_t *sh, int running, int mine, const json_t *seats,
 		     const struct game_tapset *taps, double *y)
 {
@@ -409,7 +411,8 @@ static void ship_box(struct buf *out, const json_t *sh, int running, int mine, c
 	const struct game_tap *tap = NULL;
 	enum game_tap_look look = mine ? ship_look(taps, num(sh, "no"), &tap) : taps ? GAME_TAP_GREY : GAME_TAP_PLAIN;
 
-	h = 33 + (json_array_size(gear) || json_is_string(json_object_get(sh, "pilot")) ? 12 : 0);
+	/* a tap target: at least 44 CSS pixels tall where the board is 358 pixels wide (390 less the page's margins) */
+	h = json_array_size(gear) || json_is_string(json_object_get(sh, "pilot")) ? 52 : SM_SHIP_MIN_H;
 	tapdraw_open(out, look, tap, seats);
 	buf_addf(out, "<rect x=\"14\" y=\"%g\" width=\"%d\" height=\"%g\" rx=\"5\" fill=\"%s\" stroke=\"%s\" stroke-width=\"%s\"/>",
 		 top, W - 20, h, obsolete ? "#eceef1" : "#fff", tapdraw_stroke(look, running ? "#e0a800" : "#c5d3e6"),
