@@ -139,6 +139,8 @@ struct game_board_in {
 	const json_t *seats; /* the game's seats, [{"seat": n, "name": "..."}], for names (may be NULL) */
 	int seat;            /* whose page it is; -1: a spectator */
 	const struct game_tapset *taps; /* the step being built; NULL when seat chooses nothing on the board */
+	const json_t *before; /* view() for seat as it was after its last step, or NULL: the parts that differ
+				 are drawn marked as changed (tapdraw_mark) */
 };
 
 /* Flags apply may return (>= 0). */

@@ -99,3 +99,28 @@ void tapdraw_choices(struct buf *out, const struct game_tapset *t, const json_t 
 	}
 	*y += ((k + 1) / 2) * (bh + 4) + 4;
 }
+
+const json_t *tapdraw_before(const json_t *before, const char *list, const char *key, const json_t *now)
+{
+	const json_t *want = json_object_get(now, key), *e;
+	size_t i;
+
+	if (!before || !want)
+		return NULL;
+	json_array_foreach(json_object_get(before, list), i, e)
+		if (json_equal(json_object_get(e, key), want))
+			return e;
+	return NULL;
+}
+
+int tapdraw_changed(const json_t *before, const json_t *was, const json_t *now)
+{
+	return before && !json_equal(was, now);
+}
+
+void tapdraw_mark(struct buf *out, double x, double y, double w, double h)
+{
+	buf_addf(out, "<rect class=\"changed\" x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"6\" fill=\"none\" "
+		      "stroke=\"" TAPDRAW_CHANGED "\" stroke-width=\"2.5\" stroke-dasharray=\"6 3\"><title>changed since your "
+		      "last turn</title></rect>", x - 1.5, y - 1.5, w + 3, h + 3);
+}

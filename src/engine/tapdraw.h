@@ -34,4 +34,18 @@ const char *tapdraw_width(enum game_tap_look look);
 void tapdraw_choices(struct buf *out, const struct game_tapset *t, const json_t *seats, double width, double *y,
 		     int (*in_place)(const void *ctx, const char *part), const void *ctx);
 
+/*
+ * Changed parts (struct game_board_in.before). tapdraw_before finds the
+ * element of the before view's array list whose key has the same value as
+ * now's (NULL when there is no before view, or no such element: a new
+ * part). tapdraw_changed: 1 when there is a before view and was (NULL: the
+ * part was not there) differs from now. tapdraw_mark draws the mark of a
+ * changed part around the box x, y, w, h: a dashed orange outline of class
+ * "changed" (what tests and styles look for).
+ */
+const json_t *tapdraw_before(const json_t *before, const char *list, const char *key, const json_t *now);
+int tapdraw_changed(const json_t *before, const json_t *was, const json_t *now);
+void tapdraw_mark(struct buf *out, double x, double y, double w, double h);
+#define TAPDRAW_CHANGED "#e8590c" /* the outline of a changed part */
+
 #endif

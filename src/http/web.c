@@ -71,8 +71,14 @@ const char *web_game_title(const char *id)
 int web_board(const char *id, const json_t *view, const json_t *seats, int seat, const struct game_tapset *taps,
 	      struct buf *out)
 {
+	return web_board_marked(id, view, seats, seat, taps, NULL, out);
+}
+
+int web_board_marked(const char *id, const json_t *view, const json_t *seats, int seat, const struct game_tapset *taps,
+		     const json_t *before, struct buf *out)
+{
 	const struct game_ops *ops = registry_find(id);
-	struct game_board_in in = { .view = view, .seats = seats, .seat = seat, .taps = taps };
+	struct game_board_in in = { .view = view, .seats = seats, .seat = seat, .taps = taps, .before = before };
 	struct err e = {0};
 
 	if (!ops || !ops->board)

@@ -23,6 +23,9 @@ const char *web_game_title(const char *id);
  */
 int web_board(const char *id, const json_t *view, const json_t *seats, int seat, const struct game_tapset *taps,
 	      struct buf *out);
+/* The same, with the parts that differ from before (seat's view after its last step; NULL: none) marked changed. */
+int web_board_marked(const char *id, const json_t *view, const json_t *seats, int seat, const struct game_tapset *taps,
+		     const json_t *before, struct buf *out);
 /*
  * What this browser may see of game_id (engine/access.h, the one rule),
  * with the seat it plays: ?seat= (or the form's seat) when it holds it,

@@ -8,6 +8,7 @@
 
 #include "engine/cache.h"
 #include "engine/chat.h"
+#include "engine/story.h"
 #include "engine/engine.h"
 #include "engine/taps.h"
 #include "engine/views.h"
@@ -349,15 +350,17 @@ static int offturn_for(json_t *g, int seat)
 
 /*
  * The key of what page_board derives from the position: everything else it
- * depends on (the seat, whether the game is being played, the chosen parts,
- * the seats as the page shows them: names, who is active, open or a bot).
+ * depends on (the seat, whether the game is being played, the step whose
+ * position the changes are marked from (a stored step never changes), the
+ * chosen parts, the seats as the page shows them: names, who is active, open
+ * or a bot).
  */
-static char *page_board_key(int seat, int active, const char *chosen, const json_t *seats)
+static char *page_board_key(int seat, int active, const char *chosen, const json_t *seats, int before_n)
 {
 	char *s = json_dumps(seats, JSON_COMPACT);
 	struct buf b = BUF_INIT;
 
-	buf_addf(&b, "page|%d|%d|%s|%s", seat, active, chosen ? chosen : "-", s ? s : "");
+	buf_addf(&b, "page|%d|%d|%d|%s|%s", seat, active, before_n, chosen ? chosen : "-", s ? s : "");
 	free(s);
 	return buf_detach(&b, NULL);
 }
@@ -372,14 +375,16 @@ static char *page_board_key(int seat, int active, const char *chosen, const json
  * (cache_pos_memo_put) and a page read while nothing changed takes it from
  * there. New, shared: never changed once made. NULL when it cannot be made.
  */
-static json_t *page_board(int64_t id, int seat, int active, const char *chosen, json_t *g, struct cache_pos *pos)
+static json_t *page_board(struct store *store, int64_t id, int seat, int active, const char *chosen, int before_n,
+			  json_t *g, struct cache_pos *pos)
 {
 	struct err e = {0};
 	json_t *m, *tp = NULL, *view = NULL, *seats = json_object_get(g, "seats");
 	struct buf svg = BUF_INIT;
 	struct page_taps pt = {0};
 	int tapping = 0, ok = 1;
-	char *key = page_board_key(seat, active, chosen, seats);
+	json_t *then = NULL;
+	char *key = page_board_key(seat, active, chosen, seats, before_n);
 
 	if ((m = cache_pos_memo_get(pos, key)))
 		goto done;
@@ -397,14 +402,18 @@ static json_t *page_board(int64_t id, int seat, int active, const char *chosen, 
 		}
 	}
 	json_object_set_new(m, "tapping", json_boolean(tapping));
-	if (views_view_json(cache_pos_game(pos), seat, seats, &view, &e) < 0)
+	/* the board as seat saw it before what happened since its last step: what differs is marked */
+	if (before_n >= 0 && story_position(store, id, before_n, seat, &then, &e) < 0)
 		ok = 0;
-	else if (web_board(json_string_value(json_object_get(g, "game")), view, seats, seat, tapping ? &pt.set : NULL,
-			   &svg) == 0)
+	if (!ok || views_view_json(cache_pos_game(pos), seat, seats, &view, &e) < 0)
+		ok = 0;
+	else if (web_board_marked(json_string_value(json_object_get(g, "game")), view, seats, seat,
+				  tapping ? &pt.set : NULL, json_object_get(then, "view"), &svg) == 0)
 		json_object_set_new(m, "board", json_string(svg.data));
 	else
 		json_object_set_new(m, "view_items", view_items(view));
 	json_decref(view);
+	json_decref(then);
 	buf_release(&svg);
 	page_taps_release(&pt);
 	json_decref(tp);
@@ -420,7 +429,7 @@ void web_game_page(struct http_request *rq, struct http_reply *r, int64_t id, in
 		      const char *typed)
 {
 	struct err e = {0};
-	json_t *g = NULL, *chat = json_array(), *data, *seats, *s, *bp;
+	json_t *g = NULL, *chat = json_array(), *data, *seats, *s, *bp, *since_n;
 	json_t *msgs = NULL;
 	struct cache_pos *pos = NULL;
 	int held, seat, active;
@@ -458,8 +467,11 @@ void web_game_page(struct http_request *rq, struct http_reply *r, int64_t id, in
 		json_object_set_new(g, "result_text", json_string(t));
 		free(t);
 	}
+	web_story_since(rq, id, seat, g);
+	since_n = json_object_get(json_object_get(g, "story"), "since_n");
 	/* a form's answer (a refused step) starts the taps over; a link carries the chosen parts in t */
-	bp = page_board(id, seat, active, rq->form ? NULL : http_query(rq, "t"), g, pos);
+	bp = page_board(http_store(rq), id, seat, active, rq->form ? NULL : http_query(rq, "t"),
+			seat >= 0 && json_is_integer(since_n) ? (int)json_integer_value(since_n) - 1 : -1, g, pos);
 	cache_pos_release(pos);
 	if (json_is_true(json_object_get(bp, "your_turn"))) {
 		int tapping = json_is_true(json_object_get(bp, "tapping"));
@@ -493,7 +505,6 @@ void web_game_page(struct http_request *rq, struct http_reply *r, int64_t id, in
 			any_open |= json_is_true(json_object_get(s, "open"));
 		json_object_set_new(g, "join", json_boolean(rq->sess.user_id && seat < 0 && active && !held && any_open));
 	}
-	web_story_since(rq, id, seat, g);
 	data = json_pack("{s:o}", "game", g);
 	if (error)
 		json_object_set_new(data, "error", error);

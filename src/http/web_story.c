@@ -114,6 +114,9 @@ void web_story_since(struct http_request *rq, int64_t id, int seat, json_t *game
 		json_object_set_new(story, "earlier", json_integer((json_int_t)(n - shown)));
 	if (seat >= 0)
 		json_object_set_new(story, "seat", json_integer(seat));
+	/* the first step since: the game page marks what changed on the board from the position before it */
+	if (n)
+		json_object_set(story, "since_n", json_object_get(json_array_get(since, 0), "n"));
 	share_json(rq, id, seat, game, story);
 	json_object_set_new(game, "story", story);
 	json_decref(since);

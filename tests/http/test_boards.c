@@ -496,6 +496,136 @@ static void test_boards__sm_ship_cards_tall_enough(void)
 	ops->state_free(st);
 }
 
+/* The board of id for seat 0 from view, marked against before (may be NULL), drawn through game_ops.board. */
+static int board_marked(const char *id, const json_t *view, const json_t *before, const json_t *seats, struct buf *out)
+{
+	const struct game_ops *ops = registry_find(id);
+	struct game_board_in in = { .view = view, .seats = seats, .seat = 0, .before = before };
+	struct err e = { 0 };
+
+	buf_reset(out);
+	return ops->board(&in, out, &e);
+}
+
+/*
+ * Each game's board marks the parts that changed since the seat's view
+ * before (class "changed"), and nothing when nothing changed or there is
+ * nothing to compare with: bots play a game, and every few steps seat 0's
+ * board is drawn against its view of a few steps earlier.
+ */
+static void changed_marks(const char *id)
+{
+	const struct game_ops *ops = registry_find(id);
+	struct rng g, b;
+	void *st = NULL;
+	struct err e = { 0 };
+	json_t *opts = json_object(), *seats = json_pack("[{s:i,s:s},{s:i,s:s}]", "seat", 0, "name", "Ann", "seat", 1,
+							 "name", "Bob"), *then = NULL;
+	struct buf svg = BUF_INIT;
+	int marked = 0, compared = 0;
+
+	CU_ASSERT_FATAL(ops != NULL && ops->board != NULL);
+	rng_seed(&g, 21);
+	rng_seed(&b, 22);
+	CU_ASSERT_EQUAL_FATAL(ops->setup(opts, 2, &g, &st, &e), 0);
+	for (int steps = 0; steps < 120; steps++) {
+		struct game_pending p;
+		json_t *now = NULL;
+		void *m = NULL;
+		int s = 0;
+
+		CU_ASSERT_EQUAL_FATAL(ops->view(st, 0, &now, &e), 0);
+		if (steps % 6 == 0) {
+			/* against itself, or with nothing to compare: no marks */
+			CU_ASSERT_EQUAL(board_marked(id, now, now, seats, &svg), 0);
+			CU_ASSERT(strstr(svg.data, "class=\"changed\"") == NULL);
+			CU_ASSERT_EQUAL(board_marked(id, now, NULL, seats, &svg), 0);
+			CU_ASSERT(strstr(svg.data, "class=\"changed\"") == NULL);
+			if (then) {
+				CU_ASSERT_EQUAL(board_marked(id, now, then, seats, &svg), 0);
+				compared++;
+				marked += strstr(svg.data, "class=\"changed\"") != NULL;
+			}
+			json_decref(then);
+			then = json_incref(now);
+		}
+		json_decref(now);
+		ops->pending(st, &p);
+		if (!p.seats)
+			break;
+		while (!(p.seats & (1u << s)))
+			s++;
+		CU_ASSERT_EQUAL_FATAL(ops->bot(st, s, 1, &b, &m, &e), 0);
+		CU_ASSERT_EQUAL_FATAL(ops->apply(st, s, m, &g, &e) >= 0, 1);
+		ops->move_free(m);
+	}
+	/* six steps of two players change what the board shows nearly always */
+	if (marked * 4 < compared * 3)
+		fprintf(stderr, "\n  %s: %d of %d boards marked changes\n", id, marked, compared);
+	CU_ASSERT(compared > 5);
+	CU_ASSERT(marked * 4 >= compared * 3);
+	json_decref(then);
+	buf_release(&svg);
+	json_decref(seats);
+	json_decref(opts);
+	ops->state_free(st);
+}
+
+static void test_boards__changed_parts_marked(void)
+{
+	changed_marks("alien-frontiers");
+	changed_marks("space-station-phoenix");
+	changed_marks("starship-merchants");
+}
+
+/* seat's game page (new body), or NULL. */
+static char *page_of(struct tgame *g, int seat)
+{
+	struct ht_resp r;
+	char path[64];
+	char *body = NULL;
+
+	snprintf(path, sizeof(path), "/games/%lld", (long long)g->game);
+	if (ht_page(&d, "GET", path, seat_cookie(g, seat), NULL, &r) == 0 && r.status == 200)
+		body = strdup(r.body.data);
+	ht_resp_release(&r);
+	return body;
+}
+
+/*
+ * The game page marks what changed since the seat's last step: right after
+ * its own step nothing; once another played, the parts they changed. The
+ * Starship Merchants game of test_boards__sm_page_and_taps goes on.
+ */
+static void test_boards__page_marks_changes(void)
+{
+	json_int_t mc = -1;
+	int a = acting_seat(&sm, &mc), marked = 0;
+	char *body;
+
+	CU_ASSERT_FATAL(a >= 0);
+	/* the acting seat played before (22 steps of three players) and the others since */
+	body = page_of(&sm, a);
+	CU_ASSERT_FATAL(body != NULL);
+	CU_ASSERT(strstr(body, "class=\"changed\"") != NULL);
+	free(body);
+	play_taps(&sm, (const char *const[]){ "Starship Merchants board", NULL }, 1, pick_first);
+	/* its own step is not news to it: the board it sees now is the one it left */
+	body = page_of(&sm, a);
+	CU_ASSERT_FATAL(body != NULL);
+	CU_ASSERT(strstr(body, "class=\"changed\"") == NULL);
+	free(body);
+	for (int s = 0; s < NSEATS; s++) {
+		if (s == a)
+			continue;
+		body = page_of(&sm, s);
+		CU_ASSERT_FATAL(body != NULL);
+		marked += strstr(body, "class=\"changed\"") != NULL;
+		free(body);
+	}
+	CU_ASSERT(marked > 0);
+}
+
 static void test_boards__unknown_game_and_bad_view(void)
 {
 	struct buf svg = BUF_INIT;
@@ -512,12 +642,14 @@ static void test_boards__unknown_game_and_bad_view(void)
 }
 
 static CU_TestInfo board_cases[] = {
+	{ "test_boards__changed_parts_marked", test_boards__changed_parts_marked },
 	{ "test_boards__sm_ship_cards_tall_enough", test_boards__sm_ship_cards_tall_enough },
 	{ "test_boards__af_dice_lowest_first", test_boards__af_dice_lowest_first },
 	{ "test_boards__ssp_page_and_taps", test_boards__ssp_page_and_taps },
 	{ "test_boards__sm_page_and_taps", test_boards__sm_page_and_taps },
 	{ "test_boards__finished_games", test_boards__finished_games },
 	{ "test_boards__unknown_game_and_bad_view", test_boards__unknown_game_and_bad_view },
+	{ "test_boards__page_marks_changes", test_boards__page_marks_changes },
 	CU_TEST_INFO_NULL
 };
 

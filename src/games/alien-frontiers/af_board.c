@@ -69,7 +69,8 @@ static void die(struct buf *out, double x, double y, double size, const json_t *
 			 (long long)json_integer_value(v));
 }
 
-static void facilities(struct buf *out, const json_t *view, const struct game_tapset *taps, double *y)
+static void facilities(struct buf *out, const json_t *view, const json_t *before, const struct game_tapset *taps,
+		       double *y)
 {
 	const json_t *list = json_object_get(view, "facilities"), *f;
 	size_t i;
@@ -115,12 +116,15 @@ static void facilities(struct buf *out, const json_t *view, const struct game_ta
 		if (tap && tap->cost && *tap->cost)
 			svg_text_fit(out, x + 5, top + box_h - (json_is_array(tracks) ? 16 : 5), 10, box_w - 30,
 				     "font-weight=\"700\" fill=\"#1f5fae\"", tap->cost, strlen(tap->cost));
+		if (tapdraw_changed(before, tapdraw_before(before, "facilities", "id", f), f))
+			tapdraw_mark(out, x, top, box_w, box_h);
 		part_close(out, look);
 	}
 	*y += 3 * (box_h + 4);
 }
 
-static void territories(struct buf *out, const json_t *view, const struct game_tapset *taps, double *y)
+static void territories(struct buf *out, const json_t *view, const json_t *before, const struct game_tapset *taps,
+			double *y)
 {
 	const json_t *list = json_object_get(view, "territories"), *t;
 	const json_t *relic = json_object_get(view, "relic_ship");
@@ -172,6 +176,8 @@ static void territories(struct buf *out, const json_t *view, const struct game_t
 		if (tap && tap->cost && *tap->cost)
 			svg_text_fit(out, cx + 2, top + 33, 10, x + box_w - cx - 8, "font-weight=\"700\" fill=\"#1f5fae\"",
 				     tap->cost, strlen(tap->cost));
+		if (tapdraw_changed(before, tapdraw_before(before, "territories", "id", t), t))
+			tapdraw_mark(out, x, top, box_w, box_h);
 		part_close(out, look);
 	}
 	*y += 4 * (box_h + 4);
@@ -331,7 +337,7 @@ static void turn_area(struct buf *out, const json_t *view, int you, const struct
 	*y += 4;
 }
 
-static void players(struct buf *out, const json_t *view, const json_t *seats, int you, double *y)
+static void players(struct buf *out, const json_t *view, const json_t *before, const json_t *seats, int you, double *y)
 {
 	const json_t *ps = json_object_get(view, "player_state"), *p, *c;
 	size_t i, k;
@@ -366,6 +372,8 @@ static void players(struct buf *out, const json_t *view, const json_t *seats, in
 			svg_text_fit(out, 18, *y + 32, 10, W - 30, "fill=\"#333\"", line.data, line.len);
 			buf_release(&line);
 		}
+		if (tapdraw_changed(before, tapdraw_before(before, "player_state", "seat", p), p))
+			tapdraw_mark(out, 4, *y, W - 8, 40);
 		buf_adds(out, "</g>");
 		buf_release(&cards);
 		*y += 44;
@@ -383,13 +391,13 @@ int af_board(const struct game_board_in *in, struct buf *out, struct err *err)
 		return err_set(err, ERR_INPUT, "the board is drawn from a view object");
 	if (in->taps)
 		turn_area(&body, view, seat, in->taps, &y);
-	facilities(&body, view, in->taps, &y);
+	facilities(&body, view, in->before, in->taps, &y);
 	y += 6;
-	territories(&body, view, in->taps, &y);
+	territories(&body, view, in->before, in->taps, &y);
 	y += 6;
 	tech_and_turn(&body, view, in->taps, &y);
 	y += 4;
-	players(&body, view, seats, seat, &y);
+	players(&body, view, in->before, seats, seat, &y);
 	/* with taps in it the board is a group of links, not one picture */
 	buf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %.0f\" role=\"%s\" "
 		      "aria-label=\"Alien Frontiers board\" font-family=\"system-ui, sans-serif\" fill=\"#1b1f24\">",

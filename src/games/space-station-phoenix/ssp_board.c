@@ -575,7 +575,7 @@ static void station(struct buf *out, const json_t *p, const json_t *seats, int y
 	*y += 6;
 }
 
-static void stations(struct buf *out, const json_t *view, const json_t *seats, int you, double *y)
+static void stations(struct buf *out, const json_t *view, const json_t *before, const json_t *seats, int you, double *y)
 {
 	const json_t *players = json_object_get(view, "players"), *p;
 	size_t i;
@@ -587,13 +587,17 @@ static void stations(struct buf *out, const json_t *view, const json_t *seats, i
 		svg_text_fit(out, 6, *y + 8, 9, W - 12, "fill=\"#5b6470\"", legend, sizeof(legend) - 1);
 	}
 	*y += 13;
-	json_array_foreach(players, i, p)
+	json_array_foreach(players, i, p) {
+		double top = *y;
 		station(out, p, seats, you, y);
+		if (tapdraw_changed(before, tapdraw_before(before, "players", "seat", p), p))
+			tapdraw_mark(out, 2, top - 1, W - 4, *y - top - 4);
+	}
 }
 
 /* The display: a column per colour, a band per level; each Sector with its cost and ability. */
-static void display(struct buf *out, const json_t *view, const json_t *seats, const struct game_tapset *taps,
-		    double *y)
+static void display(struct buf *out, const json_t *view, const json_t *before, const json_t *seats,
+		    const struct game_tapset *taps, double *y)
 {
 	const json_t *list = json_object_get(view, "sectors"), *sec;
 	const double cw = 124;
@@ -643,6 +647,8 @@ static void display(struct buf *out, const json_t *view, const json_t *seats, co
 				 x, top, cw, h, wing_fill[w], tapdraw_stroke(look, wing_line[w]), tapdraw_width(look), x + 5, top + 12,
 				 num(sec, "id"), x + cw - 5, top + 12, num(sec, "cost"));
 			buf_add(out, body.data, body.len);
+			if (tapdraw_changed(before, tapdraw_before(before, "sectors", "id", sec), sec))
+				tapdraw_mark(out, x, top, cw, h);
 			tapdraw_close(out, look);
 			buf_release(&body);
 			col[w] = top + h + 3;
@@ -772,8 +778,8 @@ int ssp_board(const struct game_board_in *in, struct buf *out, struct err *err)
 	y += 4;
 	diplomacy(&body, view, seats, in->taps, &y);
 	y += 2;
-	stations(&body, view, seats, seat, &y);
-	display(&body, view, seats, in->taps, &y);
+	stations(&body, view, in->before, seats, seat, &y);
+	display(&body, view, in->before, seats, in->taps, &y);
 	supply_and_turn(&body, view, &y);
 	buf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %g\" role=\"%s\" "
 		      "aria-label=\"Space Station Phoenix board\" font-family=\"system-ui, sans-serif\" fill=\"#1b1f24\">",

@@ -457,8 +457,8 @@ static void ship_box(struct buf *out, const json_t *sh, int running, int mine, c
 	*y += h + 3;
 }
 
-static void players(struct buf *out, const json_t *view, const json_t *seats, const struct game_tapset *taps,
-		    double *y)
+static void players(struct buf *out, const json_t *view, const json_t *before, const json_t *seats,
+		    const struct game_tapset *taps, double *y)
 {
 	const json_t *ps = json_object_get(view, "seats"), *p, *sh, *c;
 	long long you = json_is_integer(json_object_get(view, "you")) ? num(view, "you") : -1;
@@ -525,6 +525,8 @@ static void players(struct buf *out, const json_t *view, const json_t *seats, co
 				 taps, y);
 		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"2\" height=\"%g\" fill=\"%s\"/>", top + 16, *y - top - 16,
 			 svg_seat_fill(col));
+		if (tapdraw_changed(before, tapdraw_before(before, "seats", "seat", p), p))
+			tapdraw_mark(out, 2, top - 1, W - 4, *y - top);
 		*y += 8;
 	}
 }
@@ -576,7 +578,7 @@ int sm_board(const struct game_board_in *in, struct buf *out, struct err *err)
 	shipyard(&body, view, &y);
 	market(&body, view, seats, in->taps, &y);
 	belt(&body, view, seats, in->taps, &y);
-	players(&body, view, seats, in->taps, &y);
+	players(&body, view, in->before, seats, in->taps, &y);
 	buf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %g\" role=\"%s\" "
 		      "aria-label=\"Starship Merchants board\" font-family=\"system-ui, sans-serif\" fill=\"#1b1f24\">",
 		 W, (double)(int)(y + 4), in->taps ? "group" : "img");
