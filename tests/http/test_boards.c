@@ -626,6 +626,71 @@ static void test_boards__page_marks_changes(void)
 	CU_ASSERT(marked > 0);
 }
 
+/*
+ * Space Station Phoenix: each built Sector of a station is written out in
+ * 12-unit text (11 CSS pixels on a phone): its number, what each quarter
+ * gives, its ability.
+ */
+static void test_boards__ssp_built_sectors_in_words(void)
+{
+	const struct game_ops *ops = registry_find("space-station-phoenix");
+	struct rng g, b;
+	void *st = NULL;
+	struct err e = { 0 };
+	json_t *opts = json_object(), *seats = json_pack("[{s:i,s:s},{s:i,s:s}]", "seat", 0, "name", "Ann", "seat", 1,
+							 "name", "Bob"), *view = NULL, *p, *sec;
+	struct buf svg = BUF_INIT;
+	size_t i, k;
+	int built = 0, steps;
+
+	CU_ASSERT_FATAL(ops != NULL);
+	rng_seed(&g, 31);
+	rng_seed(&b, 32);
+	CU_ASSERT_EQUAL_FATAL(ops->setup(opts, 2, &g, &st, &e), 0);
+	for (steps = 0; steps < 3000 && built < 1; steps++) {
+		struct game_pending pd;
+		void *m = NULL;
+		int s = 0;
+		ops->pending(st, &pd);
+		if (!pd.seats)
+			break;
+		while (!(pd.seats & (1u << s)))
+			s++;
+		CU_ASSERT_EQUAL_FATAL(ops->bot(st, s, 1, &b, &m, &e), 0);
+		CU_ASSERT_EQUAL_FATAL(ops->apply(st, s, m, &g, &e) >= 0, 1);
+		ops->move_free(m);
+		json_decref(view);
+		CU_ASSERT_EQUAL_FATAL(ops->view(st, 0, &view, &e), 0);
+		built = 0;
+		json_array_foreach(json_object_get(view, "players"), i, p)
+			built += (int)json_array_size(json_object_get(p, "station"));
+	}
+	if (built < 1)
+		fprintf(stderr, "\n  %d steps, %d Sectors built\n", steps, built);
+	CU_ASSERT_FATAL(built >= 1);
+	CU_ASSERT_EQUAL_FATAL(board_svg("space-station-phoenix", view, seats, 0, &svg), 0);
+	json_array_foreach(json_object_get(view, "players"), i, p)
+		json_array_foreach(json_object_get(p, "station"), k, sec) {
+			char want[64];
+			const json_t *q = json_array_get(json_object_get(sec, "living_quarters"), 0);
+			snprintf(want, sizeof(want), "<tspan>%lld: ", (long long)json_integer_value(json_object_get(sec, "id")));
+			if (!strstr(svg.data, want))
+				fprintf(stderr, "\n  no words for Sector %s\n", want);
+			CU_ASSERT(strstr(svg.data, want) != NULL);
+			if (!strcmp(json_string_value(json_object_get(q, "gives")) ? json_string_value(json_object_get(q, "gives")) : "",
+				    "income")) {
+				const char *key = json_object_iter_key(json_object_iter(json_object_get(q, "income")));
+				CU_ASSERT(key && strstr(strstr(svg.data, want), !strcmp(key, "gems") ? "GEM" : key) != NULL);
+			}
+		}
+	CU_ASSERT(strstr(svg.data, "font-size=\"12\" fill=\"#333\"><tspan>") != NULL);
+	buf_release(&svg);
+	json_decref(view);
+	json_decref(seats);
+	json_decref(opts);
+	ops->state_free(st);
+}
+
 static void test_boards__unknown_game_and_bad_view(void)
 {
 	struct buf svg = BUF_INIT;
@@ -642,6 +707,7 @@ static void test_boards__unknown_game_and_bad_view(void)
 }
 
 static CU_TestInfo board_cases[] = {
+	{ "test_boards__ssp_built_sectors_in_words", test_boards__ssp_built_sectors_in_words },
 	{ "test_boards__changed_parts_marked", test_boards__changed_parts_marked },
 	{ "test_boards__sm_ship_cards_tall_enough", test_boards__sm_ship_cards_tall_enough },
 	{ "test_boards__af_dice_lowest_first", test_boards__af_dice_lowest_first },

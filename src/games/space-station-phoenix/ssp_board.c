@@ -408,10 +408,10 @@ static void diplomacy(struct buf *out, const json_t *view, const json_t *seats, 
 /* ------------------------------------------------------------------ sectors */
 
 /* What each living quarter of a Sector gives, in one line: "1 food · 2 GEMs · ability · end". */
-static void quarter_gives(struct buf *out, const json_t *sec, double x, double y, double width)
+/* What each living quarter of a Sector gives, in words: "1 food · 2 water · ability" (raw). */
+static void gives_words(struct buf *t, const json_t *sec, const char *end_word)
 {
 	const json_t *lq = json_object_get(sec, "living_quarters"), *q;
-	struct buf t = BUF_INIT;
 	size_t i;
 
 	json_array_foreach(lq, i, q) {
@@ -420,14 +420,21 @@ static void quarter_gives(struct buf *out, const json_t *sec, double x, double y
 		const char *k;
 		json_t *v;
 		if (i)
-			buf_adds(&t, " · ");
+			buf_adds(t, " · ");
 		if (!strcmp(g, "income")) {
 			json_object_foreach((json_t *)inc, k, v)
-				buf_addf(&t, "%lld %s", (long long)json_integer_value(v), !strcmp(k, "gems") ? "GEM" : k);
+				buf_addf(t, "%lld %s", (long long)json_integer_value(v), !strcmp(k, "gems") ? "GEM" : k);
 		} else {
-			buf_adds(&t, !strcmp(g, "ability") ? "ability" : !strcmp(g, "end_bonus") ? "end" : "-");
+			buf_adds(t, !strcmp(g, "ability") ? "ability" : !strcmp(g, "end_bonus") ? end_word : "-");
 		}
 	}
+}
+
+static void quarter_gives(struct buf *out, const json_t *sec, double x, double y, double width)
+{
+	struct buf t = BUF_INIT;
+
+	gives_words(&t, sec, "end");
 	if (t.len)
 		svg_text_fit(out, x, y, 8, width, "fill=\"#1f5fae\"", t.data, t.len);
 	buf_release(&t);
@@ -478,6 +485,9 @@ static int colour_index(const char *c)
 			return i;
 	return -1;
 }
+
+/* Text that reads at 11 CSS pixels where the board is 358 pixels wide (390 less the page's margins). */
+#define SSP_BOARD_TEXT 12
 
 static void station(struct buf *out, const json_t *p, const json_t *seats, int you, double *y)
 {
@@ -541,6 +551,18 @@ static void station(struct buf *out, const json_t *p, const json_t *seats, int y
 		for (size_t k = 0; q[k]; k++)
 			quarter(out, 72 + (double)k * 12.2, *y + 6, 5.2, q[k]);
 		*y += 15;
+	}
+	/* each built Sector in words, big enough to read on a phone: what its quarters give, its ability */
+	json_array_foreach(list, i, sec) {
+		struct buf l = BUF_INIT;
+		const char *ab = str(sec, "ability");
+		buf_addf(&l, "%lld: ", num(sec, "id"));
+		gives_words(&l, sec, "end bonus");
+		if (*ab)
+			buf_addf(&l, ". %s", ab);
+		*y += SSP_BOARD_TEXT * 1.18 * svg_text_wrap(out, 8, *y + SSP_BOARD_TEXT, SSP_BOARD_TEXT, W - 14, 4,
+							     "fill=\"#333\"", l.data) + 3;
+		buf_release(&l);
 	}
 	if (json_array_size(json_object_get(p, "private_sectors"))) {
 		struct buf l = BUF_INIT;
