@@ -18,7 +18,6 @@ libturnpost_a_SOURCES += \
 	src/engine/access.c src/engine/access.h \
 	src/engine/share.c src/engine/share.h \
 	src/engine/taps.c src/engine/taps.h \
-	src/engine/picks.c src/engine/picks.h src/engine/tapdraw.c src/engine/tapdraw.h \
 	src/engine/account_email.c src/engine/account_email.h \
 	src/engine/unsubscribe.c src/engine/unsubscribe.h
 

@@ -1,4 +1,4 @@
-# src/util/local.mk: build fragment of the utilities (errors, buffers, clock, log, tokens, SVG), included by Makefile.am
+# src/util/local.mk: build fragment of the utilities (errors, buffers, clock, log, tokens, SVG, the games' taps), included by Makefile.am
 # SPDX-License-Identifier: MIT
 libturnpost_a_SOURCES += \
 	src/util/err.c src/util/err.h \
@@ -9,6 +9,7 @@ libturnpost_a_SOURCES += \
 	src/util/token.c src/util/token.h \
 	src/util/embed.h \
 	src/util/svg.c src/util/svg.h \
+	src/util/picks.c src/util/picks.h src/util/tapdraw.c src/util/tapdraw.h \
 	src/util/netaddr.c src/util/netaddr.h \
 	src/util/words.c src/util/words.h
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "util/svg.h"
-#include "engine/tapdraw.h"
+#include "util/tapdraw.h"
 #include "util/banned.h"
 
 #define W 390

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine/picks.h"
+#include "util/picks.h"
 #include "util/banned.h"
 
 /*

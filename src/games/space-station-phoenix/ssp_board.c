@@ -8,7 +8,7 @@
 #include <strings.h>
 
 #include "util/svg.h"
-#include "engine/tapdraw.h"
+#include "util/tapdraw.h"
 #include "util/banned.h"
 
 #define W 390

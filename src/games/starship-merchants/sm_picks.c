@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/picks.h"
+#include "util/picks.h"
 #include "util/banned.h"
 
 /*

@@ -1,6 +1,6 @@
-/* engine/picks.c: building the list of board parts a step is tapped as (for the games' picks()) */
+/* util/picks.c: building the list of board parts a step is tapped as (for the games' picks()) */
 /* SPDX-License-Identifier: MIT */
-#include "engine/picks.h"
+#include "util/picks.h"
 
 #include <ctype.h>
 #include <stdarg.h>

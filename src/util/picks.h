@@ -1,7 +1,7 @@
-/* engine/picks.h: building the list of board parts a step is tapped as (for the games' picks()) */
+/* util/picks.h: building the list of board parts a step is tapped as (for the games' picks()) */
 /* SPDX-License-Identifier: MIT */
-#ifndef TURNPOST_ENGINE_PICKS_H
-#define TURNPOST_ENGINE_PICKS_H
+#ifndef TURNPOST_UTIL_PICKS_H
+#define TURNPOST_UTIL_PICKS_H
 
 #include "engine/game.h"
 

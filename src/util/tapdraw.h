@@ -1,7 +1,7 @@
-/* engine/tapdraw.h: drawing the parts of a board a player taps (links, chosen and greyed parts, the row of choices) */
+/* util/tapdraw.h: drawing the parts of a board a player taps (links, chosen and greyed parts, the row of choices) */
 /* SPDX-License-Identifier: MIT */
-#ifndef TURNPOST_ENGINE_TAPDRAW_H
-#define TURNPOST_ENGINE_TAPDRAW_H
+#ifndef TURNPOST_UTIL_TAPDRAW_H
+#define TURNPOST_UTIL_TAPDRAW_H
 
 #include <jansson.h>
 

@@ -1,6 +1,6 @@
-/* engine/tapdraw.c: drawing the parts of a board a player taps (links, chosen and greyed parts, the row of choices) */
+/* util/tapdraw.c: drawing the parts of a board a player taps (links, chosen and greyed parts, the row of choices) */
 /* SPDX-License-Identifier: MIT */
-#include "engine/tapdraw.h"
+#include "util/tapdraw.h"
 
 #include "util/svg.h"
 #include "util/banned.h"
