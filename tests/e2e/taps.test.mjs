@@ -158,7 +158,7 @@ test('a whole Alien Frontiers game by taps on the board, from two phones', { tim
   for (let s = 0; s < 2; s++) await phones[s].page.goto(`${base}/s/${tokens[s]}`);
   const rand = prng(7);
   const stats = { turns: 0, steps: 0, taps: 0, browserTaps: 0, offered: 0, maxOffered: 0, maxControls: 0, moves: 0 };
-  const every = Number(process.env.TAPS_EVERY || 8);
+  const every = Number(process.env.TAPS_EVERY || 16);
   let over = false;
 
   const T0 = Date.now();
@@ -186,7 +186,7 @@ test('a whole Alien Frontiers game by taps on the board, from two phones', { tim
     if (turn === 0) await page.screenshot({ path: join(shots, 'taps-af-turn.png') });
     stats.turns++;
     // the browser taps the first turns and every `every`-th; the others are the same taps as plain requests
-    const inBrowser = turn < 3 || turn % every === 0;
+    const inBrowser = turn < 2 || turn % every === 0;
     const drive = inBrowser ? browserDriver(page) : await requestDriver(phones[seat].ctx, page.url());
     // the turn: taps until the turn passes or the game ends
     let me = game.view.player_state[seat], chosen = [];

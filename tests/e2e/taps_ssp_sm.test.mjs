@@ -1,6 +1,6 @@
 // tests/e2e/taps_ssp_sm.test.mjs: whole Space Station Phoenix and Starship Merchants games played by taps on the board, two phones
 // SPDX-License-Identifier: MIT
-import { test, before, after } from 'node:test';
+import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -164,7 +164,7 @@ async function tapsByRequest(phone, text, parts) {
  *
  * Every turn opens on the player's phone, where the board must start within
  * the first screen, with at most a dozen controls ahead of it. The browser
- * taps the whole turn on the first turns and on every `every`-th one; the
+ * taps the whole turn on the first two turns and on every `every`-th one; the
  * other turns follow the same links and post the same confirm form as
  * plain requests, which keeps a game of some 600 taps within a minute or
  * two (TAPS_EVERY=1: every tap in the browser).
@@ -177,6 +177,8 @@ async function play(game, seed, names, limits) {
   const planned = [];
   const stats = { turns: 0, steps: 0, taps: 0, browserTaps: 0, offered: 0, maxOffered: 0, maxAhead: 0,
     maxScreen: 0, maxBytes: 0 };
+  const ms = { open: 0, browser: 0, requests: 0, plan: 0, api: 0 };
+  const clock = async (k, p) => { const t = Date.now(); const r = await p; ms[k] += Date.now() - t; return r; };
   const turnTaps = [];
   let last = -1, browser = true, now = await api(g, '');
   while (now.status === 'active') {
@@ -186,11 +188,10 @@ async function play(game, seed, names, limits) {
     let seen = null;
     if (seat !== last) {
       // a new turn on this player's phone: the board at the top, few controls ahead of it, the player called by name
-      await page.goto(phone.url, { waitUntil: 'domcontentloaded' });
-      seen = await look(page);
+      seen = await clock('open', page.goto(phone.url, { waitUntil: 'domcontentloaded' }).then(() => look(page)));
       stats.turns++;
       turnTaps.push(0);
-      browser = stats.turns <= 4 || stats.turns % every === 0;
+      browser = stats.turns <= 2 || stats.turns % every === 0;
       const at = `${game} turn ${stats.turns} (${seen.status})`;
       assert.ok(seen.top !== null && seen.top < SCREEN.height, `${at}: the board starts at ${seen.top}px`);
       assert.ok(seen.ahead <= limits.ahead, `${at}: ${seen.ahead} controls ahead of the board`);
@@ -211,12 +212,13 @@ async function play(game, seed, names, limits) {
       if (stats.turns === limits.shot) await page.screenshot({ path: join(shots, `taps-${game}-turn.png`) });
       last = seat;
     }
-    const { text, parts } = await plan(g.id, seat);
+    const { text, parts } = await clock('plan', plan(g.id, seat));
     planned.push(text);
     let n = 0;
     if (!browser) {
-      n = await tapsByRequest(phone, text, parts);
+      n = await clock('requests', tapsByRequest(phone, text, parts));
     } else {
+      const t = Date.now();
       if (!seen) seen = await look(page);
       for (let i = 0; i < parts.length; i++) {
         const want = `&t=${parts.slice(0, i + 1).join('.')}`;
@@ -237,12 +239,13 @@ async function play(game, seed, names, limits) {
       await tap(page, page.locator('#board button[name=confirm]'));
       n++;
       stats.browserTaps += n;
+      ms.browser += Date.now() - t;
     }
     stats.taps += n;
     stats.steps++;
     turnTaps[turnTaps.length - 1] += n;
     const before = now.move_count;
-    now = await api(g, '');
+    now = await clock('api', api(g, ''));
     assert.ok(now.move_count > before, `${game}: ${text} was not stored`);
     assert.ok(stats.steps < limits.steps, `${game}: no end after ${stats.steps} steps`);
   }
@@ -267,17 +270,20 @@ async function play(game, seed, names, limits) {
   turnTaps.sort((a, b) => a - b);
   const summary = { game, seed, ...stats, tapsPerTurn: +(stats.taps / stats.turns).toFixed(1),
     medianTurnTaps: turnTaps[turnTaps.length >> 1], stepsPerTurn: +(stats.steps / stats.turns).toFixed(1),
-    meanOffered: +(stats.offered / stats.turns).toFixed(1), seconds: Math.round((Date.now() - T0) / 1000) };
+    meanOffered: +(stats.offered / stats.turns).toFixed(1), ms, seconds: Math.round((Date.now() - T0) / 1000) };
   writeFileSync(join(shots, `taps-${game}.json`), JSON.stringify(summary, null, 1));
   console.log(`# ${JSON.stringify(summary)}`);
   return summary;
 }
 
-// Seeds of short games among the first fifteen the bot plays (87 and 56 turns).
-test('a whole Space Station Phoenix game by taps on the board, from two phones', { timeout: 600000 }, async () => {
-  await play('space-station-phoenix', 14, ['Yara', 'Zed'], { ahead: 12, every: 8, shot: 12, steps: 1000 });
-});
+// Seeds of short games among the first fifteen the bot plays (87 and 56 turns). The two games run at
+// once, each on its own two phones: each step waits on the browser, the server or the planner in turn.
+describe('whole games by taps', { concurrency: true }, () => {
+  it('a whole Space Station Phoenix game by taps on the board, from two phones', { timeout: 900000 }, async () => {
+    await play('space-station-phoenix', 14, ['Yara', 'Zed'], { ahead: 12, every: 16, shot: 12, steps: 1000 });
+  });
 
-test('a whole Starship Merchants game by taps on the board, from two phones', { timeout: 600000 }, async () => {
-  await play('starship-merchants', 10, ['Yara', 'Zed'], { ahead: 12, every: 8, shot: 12, steps: 1000 });
+  it('a whole Starship Merchants game by taps on the board, from two phones', { timeout: 900000 }, async () => {
+    await play('starship-merchants', 10, ['Yara', 'Zed'], { ahead: 12, every: 16, shot: 12, steps: 1000 });
+  });
 });
