@@ -485,17 +485,25 @@ static void test_group__background_checkpoints(void)
 	for (int t = 0; t < 300 && store_checkpoint_count(s3) == 0; t++)
 		sleep_ms(10);
 	CU_ASSERT(store_checkpoint_count(s3) >= 1);
-	/* and the WAL started again each time it was copied: 300 more commits leave it near 20 pages, not 300+ */
-	for (int i = 0; i < 300; i++) {
-		snprintf(email, sizeof(email), "w%d@example.org", i);
-		CU_ASSERT_EQUAL(store_write_grouped(s3, ok_fn, email, &e), 0);
-	}
+	/*
+	 * and the WAL started again each time it was copied: 300 more commits (two pages or more each) leave its
+	 * file within about 20 pages of the size it had, not 600+ pages longer. The file never shrinks, and the
+	 * migrations of a new database alone fill more than 100 pages of it before the first checkpoint, so the
+	 * growth is what is measured.
+	 */
 	{
 		struct stat sb;
 		char wal[200];
+		off_t before;
 		snprintf(wal, sizeof(wal), "%s-wal", p3);
 		CU_ASSERT_EQUAL_FATAL(stat(wal, &sb), 0);
-		CU_ASSERT(sb.st_size < 100 * 4096);
+		before = sb.st_size;
+		for (int i = 0; i < 300; i++) {
+			snprintf(email, sizeof(email), "w%d@example.org", i);
+			CU_ASSERT_EQUAL(store_write_grouped(s3, ok_fn, email, &e), 0);
+		}
+		CU_ASSERT_EQUAL_FATAL(stat(wal, &sb), 0);
+		CU_ASSERT(sb.st_size < before + 100 * 4096);
 	}
 	/* a store without the option has no checkpointer */
 	CU_ASSERT_EQUAL_FATAL(store_open(p3, NULL, &again, &e), 0);
