@@ -14,6 +14,8 @@
  * name. Exit status: 0 when everything passed, 1 otherwise (and 99, the
  * automake "hard error", when CUnit itself failed).
  */
+unsigned test_leaked_secrets;
+
 int main(int argc, char **argv)
 {
 	unsigned failed;
@@ -46,9 +48,9 @@ int main(int argc, char **argv)
 			if (f->type == CUF_SuiteInitFailed && f->pSuite)
 				not_run += f->pSuite->uiNumberOfTests ? f->pSuite->uiNumberOfTests : 1;
 		(void)sum;
-		failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed() + not_run;
+		failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed() + not_run + test_leaked_secrets;
 		printf("\n%u passed, %u failed\n", CU_get_number_of_tests_run() - CU_get_number_of_tests_failed(),
-		       CU_get_number_of_tests_failed() + not_run);
+		       CU_get_number_of_tests_failed() + not_run + test_leaked_secrets);
 	}
 	CU_cleanup_registry();
 	return failed ? 1 : 0;

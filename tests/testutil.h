@@ -19,6 +19,12 @@ int tests_register(void);
 				return -1; \
 	} while (0)
 
+/*
+ * Secrets found in the logs a test program's daemons wrote (tests/http/httptest.c scans each daemon's log
+ * before its directory goes): each counts as a failure of the program (tests/cunit_main.c).
+ */
+extern unsigned test_leaked_secrets;
+
 /* Assert two C strings are equal and print both when they are not. */
 #define ASSERT_STR_EQ(actual, expected) \
 	do { \

@@ -1,6 +1,7 @@
 /* tests/http/httptest.c: start turnpostd on port 0 and talk to it with libcurl */
 /* SPDX-License-Identifier: MIT */
 #include "httptest.h"
+#include "../testutil.h"
 
 #include <curl/curl.h>
 #include <errno.h>
@@ -144,12 +145,53 @@ int ht_stop(struct ht_daemon *d, int sig)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+static int token_char(int c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+}
+
+/*
+ * Whether a log line holds a credential: a token as util/token.c makes them ("tp_" and 43 characters),
+ * which seat links, sign-in links, sessions, API, feed and unsubscribe tokens all are.
+ */
+static int line_has_token(const char *line)
+{
+	for (const char *p = strstr(line, "tp_"); p; p = strstr(p + 1, "tp_")) {
+		size_t n = 0;
+
+		if (p > line && token_char((unsigned char)p[-1]))
+			continue;
+		while (token_char((unsigned char)p[3 + n]))
+			n++;
+		if (n == 43)
+			return 1;
+	}
+	return 0;
+}
+
+/* Every daemon of the suite: no line of its log holds a token. Each line that does counts as a failure. */
+static void scan_log_for_secrets(const struct ht_daemon *d)
+{
+	char line[8192];
+	FILE *f;
+
+	if (!d->log[0] || !(f = fopen(d->log, "r")))
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (line_has_token(line)) {
+			fprintf(stderr, "FAIL: a token in the daemon's log %s: %s", d->log, line);
+			test_leaked_secrets++;
+		}
+	fclose(f);
+}
+
 void ht_cleanup(struct ht_daemon *d)
 {
 	char cmd[128];
 
 	if (d->pid > 0)
 		ht_stop(d, SIGKILL);
+	scan_log_for_secrets(d);
 	if (d->dir[0] && !getenv("KEEP_TEST_DIRS")) {
 		snprintf(cmd, sizeof(cmd), "rm -rf %s", d->dir);
 		if (system(cmd) != 0)

@@ -995,7 +995,39 @@ static int suite_clean(void)
 	return 0;
 }
 
+/*
+ * The suite's own guard: every daemon's log is scanned for tokens when its test is done (ht_cleanup), and a
+ * token found there fails the program. Here a log that holds one, and one that holds only look-alikes.
+ */
+static void test_security__suite_scans_logs_for_tokens(void)
+{
+	static const char *const logs[] = {
+		"2026-11-25T10:00:00Z info GET /s/tp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdE 200\n",
+		"2026-11-25T10:00:00Z info token tp_AbCd (prefix) revoked; ftp_x; tp_ too short; "
+		"xtp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdE glued to a word\n",
+	};
+	unsigned before = test_leaked_secrets;
+
+	for (int i = 0; i < 2; i++) {
+		struct ht_daemon d;
+		FILE *f;
+
+		memset(&d, 0, sizeof(d));
+		snprintf(d.log, sizeof(d.log), "/tmp/tp-scan-%ld-%d.log", (long)getpid(), i);
+		f = fopen(d.log, "w");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		fputs(logs[i], f);
+		fclose(f);
+		ht_cleanup(&d);
+		CU_ASSERT_EQUAL(test_leaked_secrets, before + 1);
+		unlink(d.log);
+	}
+	/* the one found here was planted: it is not a leak of the daemon's */
+	test_leaked_secrets = before;
+}
+
 static CU_TestInfo security_cases[] = {
+	{ "test_security__suite_scans_logs_for_tokens", test_security__suite_scans_logs_for_tokens },
 	{ "test_security__tokens_not_logged", test_security__tokens_not_logged },
 	{ "test_security__session_cookie_is_not_a_token", test_security__session_cookie_is_not_a_token },
 	{ "test_security__private_file_modes", test_security__private_file_modes },
