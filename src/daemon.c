@@ -15,6 +15,7 @@
 #include "settings.h"
 #include "http/http.h"
 #include "notify/notify.h"
+#include "notify/retention.h"
 #include "store/store.h"
 #include "util/clock.h"
 #include "util/log.h"
@@ -61,6 +62,8 @@ int daemon_main(int argc, char **argv)
 	struct http_config hc = {0};
 	struct notify *notifier = NULL;
 	struct notify_config nc = {0};
+	struct retention_config rcfg = {0};
+	struct retention *retention = NULL;
 	sigset_t sigs;
 	const char *fake;
 	int sig, admins = 0, rc = 1;
@@ -185,6 +188,15 @@ int daemon_main(int argc, char **argv)
 	}
 	log_info("notifications go out by %s%s%s", cfg.mail_transport,
 		 nc.transport == NOTIFY_FILE ? " into " : "", nc.transport == NOTIFY_FILE ? cfg.mail_dir : "");
+	rcfg.idempotency_days = cfg.retain_idempotency_days;
+	rcfg.outbox_days = cfg.retain_outbox_days;
+	rcfg.inbound_days = cfg.retain_inbound_days;
+	rcfg.mail_files_days = cfg.retain_mail_files_days;
+	rcfg.mail_dir = nc.transport == NOTIFY_FILE ? cfg.mail_dir : NULL;
+	if (retention_start(&rcfg, store, &retention, &e) < 0) {
+		log_error("retention: %s", e.msg);
+		goto done;
+	}
 	/* a write may have queued notifications: deliver now rather than at the next poll */
 	http_server_on_write(srv, wake_notifier, notifier);
 	if (cfg.port_file[0])
@@ -217,6 +229,7 @@ done:
 	/* requests in flight finish first (they may wake the notifier); then a delivery in flight is
 	 * abandoned and its row retried at the next start */
 	http_server_stop(srv, 10000);
+	retention_stop(retention);
 	notify_free(notifier);
 	store_close(store);
 	if (rc == 0)

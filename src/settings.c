@@ -52,6 +52,7 @@ struct settings_opt {
 #define STR(field) AT(field), sizeof(((struct settings *)0)->field)
 #define SEC_NOTIFY "Notifications (see docs/notifications.md)"
 #define SEC_EMAIL "Play by email (see docs/email.md)"
+#define SEC_RETAIN "Retention (see \"What grows\" in docs/operations.md)"
 
 static int settings_check_rate_limits(const char *v)
 {
@@ -214,6 +215,22 @@ static const struct settings_opt settings_table[] = {
 	  AT(inbound_any_sender), 0, .choices = "seat|any", .def = "seat", .section = SEC_EMAIL,
 	  .help = "who may play a seat by email: seat, only the seat's own address, or any, whoever holds the "
 		  "reply address" },
+
+	{ .name = "retain-idempotency-days", .env = "TURNPOST_RETAIN_IDEMPOTENCY_DAYS", .arg = "N",
+	  .type = SETTINGS_UINT, AT(retain_idempotency_days), 0, 0, 36500, .def = "7", .section = SEC_RETAIN,
+	  .help = "keep the stored answers to requests with an Idempotency-Key this long (a retry after that is a "
+		  "new request); 0: for ever" },
+	{ .name = "retain-outbox-days", .env = "TURNPOST_RETAIN_OUTBOX_DAYS", .arg = "N", .type = SETTINGS_UINT,
+	  AT(retain_outbox_days), 0, 0, 36500, .def = "30", .section = SEC_RETAIN,
+	  .help = "keep sent and skipped notifications this long (pending and dead ones stay until handled); 0: for "
+		  "ever" },
+	{ .name = "retain-inbound-days", .env = "TURNPOST_RETAIN_INBOUND_DAYS", .arg = "N", .type = SETTINGS_UINT,
+	  AT(retain_inbound_days), 0, 0, 36500, .def = "30", .section = SEC_RETAIN,
+	  .help = "remember the Message-IDs of handled inbound emails this long (a copy delivered again within it is "
+		  "not played twice); 0: for ever" },
+	{ .name = "retain-mail-files-days", .env = "TURNPOST_RETAIN_MAIL_FILES_DAYS", .arg = "N",
+	  .type = SETTINGS_UINT, AT(retain_mail_files_days), 0, 0, 36500, .def = "30", .section = SEC_RETAIN,
+	  .help = "keep the .eml files the file transport writes into mail-dir this long; 0: for ever" },
 };
 
 #define SETTINGS_N (sizeof(settings_table) / sizeof(settings_table[0]))

@@ -51,6 +51,11 @@ struct settings {
 	size_t inbound_body_limit;
 	int inbound_any_sender;    /* 0: only the seat's own address may play by email */
 	unsigned reply_days;
+	/* retention (notify/retention.h): days each kind is kept, 0 for ever */
+	unsigned retain_idempotency_days;
+	unsigned retain_outbox_days;
+	unsigned retain_inbound_days;
+	unsigned retain_mail_files_days;
 	/* what the command line asked for besides settings */
 	int help;
 	int version;

@@ -43,6 +43,12 @@ check_PROGRAMS += tests/unit/test_ratelimit
 tests_unit_test_ratelimit_SOURCES = tests/unit/test_ratelimit.c tests/cunit_main.c tests/testutil.h
 tests_unit_test_ratelimit_LDADD = $(TEST_LDADD)
 # Operating a daemon: behind a proxy, on IPv6, on a unix socket (docs/operations.md)
+# hosting for years: a base URL with a path, retention
+check_PROGRAMS += tests/http/test_hosting
+tests_http_test_hosting_SOURCES = tests/http/test_hosting.c tests/http/httptest.c tests/http/httptest.h \
+	tests/cunit_main.c
+tests_http_test_hosting_LDADD = $(TEST_LDADD)
+tests_http_test_hosting_DEPENDENCIES = libturnpost.a tests/turnpostd-test tests/turnpost-test
 check_PROGRAMS += tests/http/test_ops
 tests_http_test_ops_SOURCES = tests/http/test_ops.c tests/http/httptest.c tests/http/httptest.h tests/cunit_main.c
 tests_http_test_ops_LDADD = $(TEST_LDADD)

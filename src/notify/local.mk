@@ -7,6 +7,7 @@ libturnpost_a_SOURCES += \
 	src/notify/push.c src/notify/push.h
 libturnpost_a_SOURCES += src/notify/pool.c
 libturnpost_a_SOURCES += src/notify/counts.c
+libturnpost_a_SOURCES += src/notify/retention.c src/notify/retention.h
 nodist_libturnpost_a_SOURCES += src/embed_email.c
 
 # Email templates: compiled in (turnpostd --templates DIR overrides them) and installed for reference

@@ -17,7 +17,8 @@ libturnpost_a_SOURCES += \
 	src/store/reply_token.c src/store/reply_token.h \
 	src/store/inbound_mail.c src/store/inbound_mail.h \
 	src/store/server_key.c src/store/server_key.h \
-	src/store/push_sub.c src/store/push_sub.h
+	src/store/push_sub.c src/store/push_sub.h \
+	src/store/retention.c src/store/retention.h
 
 check_PROGRAMS += tests/unit/test_store
 tests_unit_test_store_SOURCES = tests/unit/test_store.c tests/cunit_main.c tests/testutil.h

@@ -64,6 +64,8 @@ sample() {
 	delivery-workers) echo 2 ;;
 	metrics-allow) echo 127.0.0.1,10.0.0.0/8 ;; metrics-token) echo scrape-token-0123456789 ;;
 	max-connections-per-client) echo 5 ;; header-timeout) echo 8 ;; body-timeout) echo 13 ;;
+	retain-idempotency-days) echo 2 ;; retain-outbox-days) echo 0 ;; retain-inbound-days) echo 40 ;;
+	retain-mail-files-days) echo 90 ;;
 	*) return 1 ;;
 	esac
 }

@@ -8,6 +8,7 @@
 #include <sqlite3.h>
 
 #include "store/store.h"
+#include "store/retention.h"
 #include "testutil.h"
 #include "util/embed.h"
 #include "util/token.h"
@@ -711,6 +712,87 @@ static void test_store__push_subscriptions_fan_out(void)
 	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
 }
 
+/* Retention: each kind goes in batches by its own age; pending and dead notifications and the game's rows stay. */
+static void test_store__retention_prunes_by_age(void)
+{
+	struct store_conn *c;
+	struct store_game g = { .game = "x", .options = "{}", .seed = "1", .nplayers = 1, .initial = "{\"s\":0}",
+				.created_at = 10, .updated_at = 10 };
+	struct store_move m = { .n = 1, .seat = 0, .text = "add 1", .via = "api", .at = 11, .snapshot = "{\"s\":1}" };
+	struct store_outbox_row *rows = NULL;
+	struct store_move got;
+	unsigned char hash[32] = { 2 }, h2[32];
+	char key[16], *body = NULL, *status = NULL, *outcome = NULL;
+	struct err e = {0};
+	int64_t id, ob[4], gid;
+	int n = 0, count, total, st_code, sent = 0, pending = 0, dead = 0, skipped = 0;
+
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(st, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_game_insert(c, &g, &id, &e), 0);
+	CU_ASSERT_EQUAL(store_move_append(c, id, &m, &e), 0);
+	/* five old idempotency answers and one new */
+	for (int i = 0; i < 6; i++) {
+		snprintf(key, sizeof(key), "ret-%d", i);
+		CU_ASSERT_EQUAL(store_idem_put(c, 77, key, hash, id, 200, "{}", i < 5 ? 1000 + i : 9000, &e), 0);
+	}
+	/* notifications due at 1000: sent, skipped, pending, dead; and one sent at 9000 */
+	for (int i = 0; i < 4; i++)
+		CU_ASSERT_EQUAL(store_outbox_add(c, "your_turn", id, 0, 0, NULL, 1000, &ob[i], &e), 0);
+	CU_ASSERT_EQUAL(store_outbox_finish(c, ob[0], STORE_OUTBOX_SENT, 1000, NULL, &e), 0);
+	CU_ASSERT_EQUAL(store_outbox_finish(c, ob[1], STORE_OUTBOX_SKIPPED, 1000, "off", &e), 0);
+	CU_ASSERT_EQUAL(store_outbox_finish(c, ob[3], STORE_OUTBOX_DEAD, 1000, "550", &e), 0);
+	CU_ASSERT_EQUAL(store_outbox_add(c, "your_turn", id, 0, 0, NULL, 9000, &gid, &e), 0);
+	CU_ASSERT_EQUAL(store_outbox_finish(c, gid, STORE_OUTBOX_SENT, 9000, NULL, &e), 0);
+	CU_ASSERT_EQUAL(store_inbound_mail_put(c, "<ret-old@x>", 0, id, 0, "a@x", "played", "{}", 1000, &e), 0);
+	CU_ASSERT_EQUAL(store_inbound_mail_put(c, "<ret-new@x>", 0, id, 0, "a@x", "played", "{}", 9000, &e), 0);
+	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
+
+	/* batches of two until a short one (other cases' old rows may go too) */
+	total = 0;
+	do {
+		CU_ASSERT_EQUAL_FATAL(store_write_begin(st, &c, &e), 0);
+		CU_ASSERT_EQUAL(store_retention_prune(c, STORE_RETAIN_IDEMPOTENCY, 5000, 2, &count, &e), 0);
+		CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
+		CU_ASSERT(count <= 2);
+		total += count;
+	} while (count == 2 && total < 100);
+	CU_ASSERT(total >= 5);
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(st, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_retention_prune(c, STORE_RETAIN_OUTBOX, 5000, 100, &count, &e), 0);
+	CU_ASSERT(count >= 2);
+	CU_ASSERT_EQUAL(store_retention_prune(c, STORE_RETAIN_INBOUND, 5000, 100, &count, &e), 0);
+	CU_ASSERT(count >= 1);
+	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
+
+	CU_ASSERT_EQUAL_FATAL(store_read_acquire(st, &c, &e), 0);
+	for (int i = 0; i < 5; i++) {
+		snprintf(key, sizeof(key), "ret-%d", i);
+		CU_ASSERT_EQUAL(store_idem_get(c, 77, key, h2, &gid, &st_code, &body, &e), ERR_NOTFOUND);
+	}
+	CU_ASSERT_EQUAL(store_idem_get(c, 77, "ret-5", h2, &gid, &st_code, &body, &e), 0);
+	free(body);
+	CU_ASSERT_EQUAL(store_outbox_list_game(c, id, &rows, &n, &e), 0);
+	for (int i = 0; i < n; i++) {
+		sent += strcmp(rows[i].state, "sent") == 0;
+		skipped += strcmp(rows[i].state, "skipped") == 0;
+		pending += strcmp(rows[i].state, "pending") == 0;
+		dead += strcmp(rows[i].state, "dead") == 0;
+	}
+	store_outbox_rows_free(rows, n);
+	CU_ASSERT_EQUAL(sent, 1);
+	CU_ASSERT_EQUAL(skipped, 0);
+	CU_ASSERT_EQUAL(pending, 1);
+	CU_ASSERT_EQUAL(dead, 1);
+	CU_ASSERT_EQUAL(store_inbound_mail_get(c, "<ret-old@x>", &status, &outcome, &e), ERR_NOTFOUND);
+	CU_ASSERT_EQUAL(store_inbound_mail_get(c, "<ret-new@x>", &status, &outcome, &e), 0);
+	free(status);
+	free(outcome);
+	/* the game and its log are not the retention's */
+	CU_ASSERT_EQUAL(store_move_get(c, id, 1, &got, &e), 0);
+	store_move_release(&got);
+	store_read_release(c);
+}
+
 static CU_TestInfo store_cases[] = {
 	{ "test_store__targets", test_store__targets },
 	{ "test_store__open_creates_and_migrates", test_store__open_creates_and_migrates },
@@ -727,6 +809,7 @@ static CU_TestInfo store_cases[] = {
 	{ "test_store__outputs_empty_on_failure", test_store__outputs_empty_on_failure },
 	{ "test_store__backup_is_a_working_copy", test_store__backup_is_a_working_copy },
 	{ "test_store__push_subscriptions_fan_out", test_store__push_subscriptions_fan_out },
+	{ "test_store__retention_prunes_by_age", test_store__retention_prunes_by_age },
 	CU_TEST_INFO_NULL
 };
 
@@ -746,6 +829,7 @@ static CU_TestInfo store_pg_cases[] = {
 	{ "test_store__games_moves_outbox_audit", test_store__games_moves_outbox_audit },
 	{ "test_store__outputs_empty_on_failure", test_store__outputs_empty_on_failure },
 	{ "test_store__push_subscriptions_fan_out", test_store__push_subscriptions_fan_out },
+	{ "test_store__retention_prunes_by_age", test_store__retention_prunes_by_age },
 	CU_TEST_INFO_NULL
 };
 
