@@ -90,7 +90,9 @@ static const struct settings_opt settings_table[] = {
 		  "for a proxy on this host, mode 0660); port 0 picks a free port and logs it" },
 	{ .name = "base-url", .env = "TURNPOST_BASE_URL", .arg = "URL", .type = SETTINGS_STRING, STR(base_url),
 	  .min = 1, .prefixes = "http://|https://", .expect = "start with http:// or https://",
-	  .def_doc = "http://ADDR:PORT", .help = "public URL used in links" },
+	  .def_doc = "http://ADDR:PORT",
+	  .help = "public URL used in links; with a path (https://example.org/turnpost) every link carries the path, "
+		  "and requests are served with or without it" },
 	{ .name = "config", .env = "TURNPOST_CONFIG", .arg = "FILE", .type = SETTINGS_CONFIG, STR(config), .min = 1,
 	  .help = "read \"key = value\" lines (# starts a comment); the keys are these options' names" },
 	{ .name = "threads", .env = "TURNPOST_THREADS", .arg = "N", .type = SETTINGS_UINT, AT(threads), 0, 1, 256,

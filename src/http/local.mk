@@ -4,6 +4,7 @@ libturnpost_a_SOURCES += \
 	src/http/http.h src/http/server.c src/http/routes.c src/http/routes.h \
 	src/http/connwatch.c src/http/connwatch.h \
 	src/http/auth.c src/http/auth.h src/http/ratelimit.c src/http/ratelimit.h src/http/session.c src/http/session.h src/http/form.c src/http/form.h \
+	src/http/prefix.c src/http/prefix.h \
 	src/http/problem.c src/http/metrics.c src/http/metrics.h src/http/jsonw.c src/http/jsonw.h \
 	src/http/answers.c src/http/answers.h \
 	src/http/api.c src/http/api.h src/http/api_public.c src/http/api_public.h \

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "http/prefix.h"
 #include "http/api_inbound.h"
 #include "http/auth.h"
 #include "http/form.h"
@@ -41,6 +42,7 @@ struct http_server {
 	atomic_int stopping;  /* http_server_stop has begun: nothing more is suspended */
 	int port;
 	char base_url[256];
+	char prefix[64];      /* the path of base_url ("/turnpost"), "" when none (http/prefix.h) */
 	int secure_cookies;
 	struct render_set *pages;
 	struct ratelimit *limits;
@@ -160,8 +162,8 @@ void http_reply_cookie(struct http_reply *r, const struct http_request *rq, cons
 		return;
 	if (max_age >= 0)
 		snprintf(age, sizeof(age), "; Max-Age=%ld", max_age);
-	snprintf(r->cookies[r->ncookies++], sizeof(r->cookies[0]), "%s=%s; Path=/; HttpOnly; SameSite=Lax%s%s", name,
-		 value, rq->srv->secure_cookies ? "; Secure" : "", age);
+	snprintf(r->cookies[r->ncookies++], sizeof(r->cookies[0]), "%s=%s; Path=%s; HttpOnly; SameSite=Lax%s%s", name,
+		 value, rq->srv->prefix[0] ? rq->srv->prefix : "/", rq->srv->secure_cookies ? "; Secure" : "", age);
 }
 
 void http_reply_redirect(struct http_reply *r, const char *path)
@@ -545,6 +547,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		rq->srv = srv;
 		rq->conn = conn;
 		rq->method = method;
+		/* under a base URL with a path, the same page with the path (a proxy that keeps it) or without */
+		url = prefix_strip(srv->prefix, url);
 		rq->path = url;
 		rq->start_ms = clock_mono_ms();
 		rq->auth.seat = -1;
@@ -589,6 +593,10 @@ respond:
 	}
 reply:
 	session_finish_reply(rq, &reply);
+	/* every link the answer gives carries the base URL's path */
+	prefix_path(srv->prefix, reply.location, sizeof(reply.location));
+	if (reply.content_type && strncmp(reply.content_type, "text/html", 9) == 0)
+		prefix_html(srv->prefix, &reply.body);
 	metrics_count_request(reply.status);
 	rq->status = reply.status;
 	after_write(srv, method, reply.status);
@@ -775,6 +783,10 @@ int http_server_start(const struct http_config *cfg, struct store *store, struct
 	if (!srv)
 		return err_set(err, ERR_NOMEM, "out of memory");
 	srv->cfg = *cfg;
+	if (prefix_from_base_url(cfg->base_url, srv->prefix, sizeof(srv->prefix), err) < 0) {
+		free(srv);
+		return err->code;
+	}
 	if (!srv->cfg.body_limit)
 		srv->cfg.body_limit = 64 * 1024;
 	if (!srv->cfg.conn_timeout_s)

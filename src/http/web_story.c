@@ -71,7 +71,7 @@ static void share_json(struct http_request *rq, int64_t id, int seat, const json
 	struct buf allowed = BUF_INIT, waiting = BUF_INIT;
 	json_t *o, *s;
 	size_t i;
-	char link[64];
+	char link[384];
 
 	if (seat < 0 || share_state(http_store(rq), id, &st, &e) < 0 || !st.over)
 		return;
@@ -82,7 +82,8 @@ static void share_json(struct http_request *rq, int64_t id, int seat, const json
 			continue;
 		buf_addf(b, "%s%s", b->len ? ", " : "", k == seat ? "you" : json_string_value(json_object_get(s, "name")));
 	}
-	snprintf(link, sizeof(link), "/games/%lld/watch", (long long)id);
+	/* the whole URL: it is there to be copied and sent */
+	snprintf(link, sizeof(link), "%s/games/%lld/watch", http_base_url(rq), (long long)id);
 	o = json_pack("{s:b,s:b,s:s,s:s}", "you_allow", (st.allowed >> seat) & 1u, "shared", st.shared, "allowed",
 		      allowed.data, "waiting", waiting.data);
 	if (st.shared)
