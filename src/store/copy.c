@@ -24,6 +24,8 @@ static const struct copy_table {
 	int id;
 } copy_tables[] = {
 	{ "users", "id, email, name, is_admin, prefs, created_at", 6, -1, 1 },
+	/* the keys the server signs with (copy_seeded): links and subscriptions made before the move stay valid */
+	{ "server_keys", "name, secret, created_at", 3, 1, 0 },
 	{ "games",
 	  "id, game, options, seed, status, nplayers, move_count, active_seats, result, initial, created_by,"
 	  " created_at, updated_at, players_see_emails",
@@ -50,6 +52,18 @@ static const struct copy_table {
 };
 
 #define COPY_NTABLES (sizeof(copy_tables) / sizeof(copy_tables[0]))
+
+/*
+ * A table the migrations put rows of their own in: a new database's
+ * server keys (the unsubscribe links' HMAC key, the push subscriptions'
+ * VAPID key). Its rows do not make the destination "not empty", and the
+ * source's replace them, so that the unsubscribe links of mails already
+ * sent and the browsers' subscriptions stay valid on the copy.
+ */
+static int copy_seeded(const struct copy_table *t)
+{
+	return strcmp(t->name, "server_keys") == 0;
+}
 
 /* The number of rows of table on c. */
 static int count_rows(struct store_conn *c, const char *table, int64_t *n, struct err *err)
@@ -144,6 +158,8 @@ int store_copy(struct store *from, struct store *to, struct store_copy_stats *st
 		return rc;
 	}
 	for (size_t i = 0; i < COPY_NTABLES; i++) {
+		if (copy_seeded(&copy_tables[i]))
+			continue;
 		if ((rc = count_rows(dst, copy_tables[i].name, &n, err)) < 0)
 			goto fail;
 		if (n) {
@@ -157,6 +173,14 @@ int store_copy(struct store *from, struct store *to, struct store_copy_stats *st
 		const struct copy_table *t = &copy_tables[i];
 		int64_t copied, have, want;
 
+		if (copy_seeded(t)) {
+			char sql[128];
+			snprintf(sql, sizeof(sql), "DELETE FROM %s", t->name);
+			if (store__exec(dst, sql) < 0) {
+				rc = store__fail(dst, "replace the new database's own keys", err);
+				goto fail;
+			}
+		}
 		if ((rc = copy_table(src, dst, t, &copied, err)) < 0)
 			goto fail;
 		/* what the destination holds now is what the source held */

@@ -17,11 +17,14 @@ struct store_copy_stats {
 /*
  * Copy every row of every table of from (users, tokens, games, seats,
  * moves with their snapshots, chat, idempotency answers, outbox, audit,
- * clocks, vacations, reply tokens, inbound mails) into to, keeping every id:
+ * clocks, vacations, reply tokens, inbound mails, e-mail changes, push
+ * subscriptions, the server's signing keys) into to, keeping every id:
  * one read transaction of from, one transaction of to, so to gets all of it
  * or nothing. Either may be SQLite or PostgreSQL. Refused: two schemas of
  * different versions (ERR_INPUT), a destination holding any row
- * (ERR_CONFLICT). Each table's count is compared after its copy. stats:
+ * (ERR_CONFLICT; the keys the destination's migrations made do not count,
+ * and are replaced by the source's, so signed links stay valid). Each
+ * table's count is compared after its copy. stats:
  * what was copied (zeroed on failure).
  */
 int store_copy(struct store *from, struct store *to, struct store_copy_stats *stats, struct err *err);

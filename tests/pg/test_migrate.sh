@@ -39,6 +39,16 @@ for turn in 1 2 3 4 5 6; do
 	[ "$(api "$s0" moves '{"moves":["add 2","end"]}')" = 200 ] || bad "seat 0's turn $turn"
 	[ "$(api "$s1" moves '{"moves":["add 1","end"]}')" = 200 ] || bad "seat 1's turn $turn"
 done
+# an unsubscribe link of a mail sent from SQLite: signed with the site's key, it must work on every copy
+unsub=
+for _ in $(seq 100); do
+	unsub=$(cat mail/*.eml 2>/dev/null | grep -o '/unsubscribe/[A-Za-z0-9_.~-]*' | head -n 1)
+	[ -n "$unsub" ] && break
+	sleep 0.1
+done
+[ -n "$unsub" ] || bad "no mail with an unsubscribe link from the SQLite daemon"
+link() { curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port$unsub"; }
+[ "$(link)" = 200 ] && ok || bad "the unsubscribe link on SQLite: $(link)"
 kill "$dpid"; wait "$dpid" 2>/dev/null; dpid=
 "$tp" --db a.db game show 1 >show.a 2>&1 || bad "game show on SQLite"
 grep -q '"move_count": 24' show.a && ok || bad "the SQLite game has not 24 steps: $(head -c 300 show.a)"
@@ -64,6 +74,7 @@ port=$(cat port2)
 [ "$(api "$s0" moves '{"moves":["add 2","end"]}')" = 200 ] && ok || bad "a move on PostgreSQL with a copied seat token"
 code=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $admin" "http://127.0.0.1:$port/api/v1/games")
 [ "$code" = 200 ] && ok || bad "the copied admin token: $code"
+[ "$(link)" = 200 ] && ok || bad "a mail's unsubscribe link on PostgreSQL (the site's key not copied): $(link)"
 kill "$dpid"; wait "$dpid" 2>/dev/null; dpid=
 "$tp" --db "$pg" token add admin@example.org >out 2>&1 || bad "token add on PostgreSQL: $(cat out)"
 new=$(sed -n 's/^token \([0-9]*\) .*/\1/p' out)
@@ -82,6 +93,13 @@ new=$(sed -n 's/^token \([0-9]*\) .*/\1/p' out)
 "$tp" --db "$pg" game show 1 >show.pg 2>&1
 "$tp" --db b.db game show 1 >show.b 2>&1
 cmp -s show.pg show.b && ok || bad "the game differs back on SQLite: $(diff show.pg show.b | head -5)"
+# and the link still works back on SQLite
+"$tpd" --db b.db --listen 127.0.0.1:0 --port-file port3 --mail-dir mail3 >daemon3.log 2>&1 &
+dpid=$!
+for _ in $(seq 100); do [ -s port3 ] && break; sleep 0.1; done
+port=$(cat port3)
+[ "$(link)" = 200 ] && ok || bad "a mail's unsubscribe link back on SQLite: $(link)"
+kill "$dpid"; wait "$dpid" 2>/dev/null; dpid=
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
