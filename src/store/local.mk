@@ -27,7 +27,8 @@ tests_unit_test_store_LDADD = $(TEST_LDADD)
 # The store's suite and an HTTP suite again on a throwaway PostgreSQL cluster, and several daemons on one
 # database (skipped, saying so, where PostgreSQL's server binaries are not installed)
 check_PROGRAMS += tests/pg/test_pg
-tests_pg_test_pg_SOURCES = tests/pg/test_pg.c tests/http/httptest.c tests/http/httptest.h tests/cunit_main.c
+tests_pg_test_pg_SOURCES = tests/pg/test_pg.c tests/http/httptest.c tests/http/httptest.h tests/cunit_main.c \
+	tests/fake_game.c tests/fake_game.h
 tests_pg_test_pg_LDADD = $(TEST_LDADD)
 tests_pg_test_pg_DEPENDENCIES = libturnpost.a tests/turnpostd-test tests/turnpost-test
 TESTS += tests/pg/test_store_pg.sh tests/pg/test_api_pg.sh tests/pg/test_pages_pg.sh

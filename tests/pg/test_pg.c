@@ -11,7 +11,10 @@
 
 #include <curl/curl.h>
 
+#include "../fake_game.h"
 #include "../http/httptest.h"
+#include "engine/registry.h"
+#include "notify/notify.h"
 #include "store/store.h"
 #include "testutil.h"
 
@@ -34,6 +37,8 @@ static int suite_init(void)
 	int rc;
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);
+	/* the notifiers of this process compose mails of the daemons' test game */
+	registry_add_for_tests(&fake_game);
 	if (ht_pg_database(db, sizeof(db)) != 0)
 		return -1;
 	if (ht_start_db(&a, db, NULL) < 0 || ht_start_db(&b, db, NULL) < 0)
@@ -474,6 +479,128 @@ static void test_pg__deadline_fires_once(void)
 	ht_cleanup(&c);
 }
 
+/* The notifiers of test_pg__timers_race_once, and the games whose clocks they race on. */
+#define RACERS 3
+#define RACE_GAMES 30
+
+struct timer_racer {
+	struct notify *n;
+	pthread_barrier_t *start;
+	int64_t now;
+	int rc;
+};
+
+static void *race_timers(void *arg)
+{
+	struct timer_racer *r = arg;
+	struct err e = {0};
+
+	pthread_barrier_wait(r->start);
+	r->rc = notify_run_once(r->n, r->now, NULL, &e);
+	if (r->rc < 0)
+		fprintf(stderr, "notify_run_once: %s\n", e.msg);
+	return NULL;
+}
+
+/* Each notifier's round at now, all at the same moment (one thread each). */
+static void race_round(struct notify *const *ns, int64_t now)
+{
+	pthread_barrier_t start;
+	pthread_t t[RACERS];
+	struct timer_racer r[RACERS];
+
+	pthread_barrier_init(&start, NULL, RACERS);
+	for (int i = 0; i < RACERS; i++) {
+		r[i] = (struct timer_racer){ ns[i], &start, now, 0 };
+		pthread_create(&t[i], NULL, race_timers, &r[i]);
+	}
+	for (int i = 0; i < RACERS; i++) {
+		pthread_join(t[i], NULL);
+		CU_ASSERT_EQUAL(r[i].rc, 0);
+	}
+	pthread_barrier_destroy(&start);
+}
+
+/* How many games have exactly one row of event, and how many more than one. */
+static void count_once(struct store *s, const int64_t *ids, int nids, const char *event, int *once, int *twice)
+{
+	struct store_conn *conn;
+	struct err e = {0};
+
+	*once = *twice = 0;
+	CU_ASSERT_EQUAL_FATAL(store_read_acquire(s, &conn, &e), 0);
+	for (int i = 0; i < nids; i++) {
+		int count = 0;
+		CU_ASSERT_EQUAL(store_outbox_count(conn, ids[i], event, &count, &e), 0);
+		*once += count == 1;
+		*twice += count > 1;
+	}
+	store_read_release(conn);
+}
+
+/*
+ * Several daemons' notifiers running their rounds at the very same moment
+ * on many due reminders, then many missed deadlines: each reminder and
+ * each deadline is handled once in all. The timers are not idempotent by
+ * themselves (a round reads what is due, then queues and flags each one):
+ * without the one leader (store_lead), every notifier that read the same
+ * due row would queue it again.
+ */
+static void test_pg__timers_race_once(void)
+{
+	const char *body = "{\"game\":\"counting-race\",\"players\":[{\"name\":\"Ann\",\"email\":\"ann@example.org\"},"
+			   "{\"name\":\"Bob\",\"email\":\"bob@example.org\"}],"
+			   "\"clock\":{\"mode\":\"per_turn\",\"turn_minutes\":1,\"timeout\":\"notify\"}}";
+	struct ht_daemon c = {0};
+	struct store *s[RACERS] = {0};
+	struct notify *ns[RACERS] = {0};
+	struct buf out = BUF_INIT;
+	struct ht_resp r;
+	struct err e = {0};
+	char other[512], token[64], dir[RACERS][96];
+	int64_t ids[RACE_GAMES], created;
+	int once, twice;
+
+	CU_ASSERT_EQUAL_FATAL(ht_pg_database(other, sizeof(other)), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_start_db(&c, other, NULL), 0);
+	CU_ASSERT_EQUAL(ht_cli(&c, "user add admin@example.org --admin", &out), 0);
+	ht_last_line(&out, token, sizeof(token));
+	buf_release(&out);
+	created = (int64_t)time(NULL) * 1000;
+	for (int i = 0; i < RACE_GAMES; i++) {
+		CU_ASSERT_EQUAL_FATAL(ht_request(&c, "POST", "/api/v1/games", token, NULL, body, strlen(body), &r), 0);
+		CU_ASSERT_EQUAL(r.status, 201);
+		ids[i] = json_integer_value(json_object_get(r.json, "id"));
+		ht_resp_release(&r);
+	}
+	/* its notifier would lead: the racers below are the only ones */
+	ht_stop(&c, SIGTERM);
+	for (int i = 0; i < RACERS; i++) {
+		struct notify_config cfg = { .transport = NOTIFY_FILE, .mail_dir = dir[i] };
+		snprintf(dir[i], sizeof(dir[i]), "%s/racer%d", c.dir, i);
+		CU_ASSERT_EQUAL_FATAL(store_open(other, NULL, &s[i], &e), 0);
+		CU_ASSERT_EQUAL_FATAL(notify_new(&cfg, s[i], &ns[i], &e), 0);
+	}
+	/* 50 s on: past every reminder (a quarter of the minute left), before the deadlines */
+	race_round(ns, created + 50 * 1000);
+	count_once(s[0], ids, RACE_GAMES, "reminder", &once, &twice);
+	CU_ASSERT_EQUAL(once, RACE_GAMES);
+	CU_ASSERT_EQUAL(twice, 0);
+	/* two minutes on: every deadline missed */
+	race_round(ns, created + 120 * 1000);
+	race_round(ns, created + 121 * 1000);
+	count_once(s[0], ids, RACE_GAMES, "timeout", &once, &twice);
+	CU_ASSERT_EQUAL(once, RACE_GAMES);
+	CU_ASSERT_EQUAL(twice, 0);
+	count_once(s[0], ids, RACE_GAMES, "reminder", &once, &twice);
+	CU_ASSERT_EQUAL(once, RACE_GAMES);
+	for (int i = 0; i < RACERS; i++) {
+		notify_free(ns[i]);
+		store_close(s[i]);
+	}
+	ht_cleanup(&c);
+}
+
 /*
  * The database goes away: both daemons answer 503 with problem+json, and
  * when it is back they serve again without being restarted.
@@ -537,6 +664,7 @@ static CU_TestInfo pg_cases[] = {
 	{ "test_pg__outbox_claims_across_daemons", test_pg__outbox_claims_across_daemons },
 	{ "test_pg__one_leader_at_a_time", test_pg__one_leader_at_a_time },
 	{ "test_pg__deadline_fires_once", test_pg__deadline_fires_once },
+	{ "test_pg__timers_race_once", test_pg__timers_race_once },
 	{ "test_pg__lost_database_503_then_back", test_pg__lost_database_503_then_back },
 	CU_TEST_INFO_NULL
 };
