@@ -31,6 +31,12 @@ tests_pg_test_pg_SOURCES = tests/pg/test_pg.c tests/http/httptest.c tests/http/h
 	tests/fake_game.c tests/fake_game.h
 tests_pg_test_pg_LDADD = $(TEST_LDADD)
 tests_pg_test_pg_DEPENDENCIES = libturnpost.a tests/turnpostd-test tests/turnpost-test
+# Two daemons under load, one of them killed; whole games of the three games across two daemons
+check_PROGRAMS += tests/pg/test_scale
+tests_pg_test_scale_SOURCES = tests/pg/test_scale.c tests/http/httptest.c tests/http/httptest.h tests/cunit_main.c \
+	tests/fake_game.c tests/fake_game.h
+tests_pg_test_scale_LDADD = $(TEST_LDADD)
+tests_pg_test_scale_DEPENDENCIES = libturnpost.a tests/turnpostd-test tests/turnpost-test
 TESTS += tests/pg/test_store_pg.sh tests/pg/test_api_pg.sh tests/pg/test_pages_pg.sh
 EXTRA_DIST += tests/pg/run.sh tests/pg/test_store_pg.sh tests/pg/test_api_pg.sh tests/pg/test_pages_pg.sh
 TESTS += tests/pg/test_migrate.sh
