@@ -8,7 +8,9 @@
 # (docs/performance.md explains them). Nothing here asserts a duration.
 # Knobs (environment): BENCH_SECONDS (10), BENCH_CLIENTS (64), BENCH_GAMES (256),
 # BENCH_THREADS (server threads, 8: turnpostd's default), BENCH_STORAGE_GAMES (10000),
-# BENCH_STARTUP_MOVES (1000000), BENCH_PEER (1: run boardgame.io when npm works).
+# BENCH_STARTUP_MOVES (1000000), BENCH_PEER (1: run boardgame.io when npm works),
+# BENCH_PG (1: the same play and read loads on PostgreSQL, one daemon and two
+# on one database, when PostgreSQL's server binaries are installed).
 set -eu
 
 SRC=$(cd "${1:-$(dirname "$0")/..}" && pwd)
@@ -20,14 +22,17 @@ THREADS=${BENCH_THREADS:-8}
 STORAGE_GAMES=${BENCH_STORAGE_GAMES:-10000}
 STARTUP_MOVES=${BENCH_STARTUP_MOVES:-1000000}
 PEER=${BENCH_PEER:-1}
+PG=${BENCH_PG:-1}
 RUN=$BUILD/run
 PIDS=""
 
+PGSTOP=""
 cleanup() {
 	for p in $PIDS; do
 		kill "$p" 2>/dev/null || true
 		wait "$p" 2>/dev/null || true
 	done
+	if [ -n "$PGSTOP" ]; then $PGSTOP >/dev/null 2>&1 || true; fi
 }
 trap cleanup EXIT INT TERM
 
@@ -91,6 +96,64 @@ say "read: game GETs, full answer and If-None-Match; the phone game page of the 
 "$BUILD/bench/tp-load" read "$URL" "$TOKEN" "$CLIENTS" "$SECONDS_EACH" page | tee "$RUN/read_page.out"
 kill "$DPID"; wait "$DPID" 2>/dev/null || true
 
+# ---- 1 and 3 on PostgreSQL: the same loads, one daemon, then two daemons on one database
+pg_bin=
+for d in /usr/lib/postgresql/*/bin; do [ -x "$d/initdb" ] && pg_bin=$d; done
+if [ "$PG" = 1 ] && [ -z "$pg_bin" ]; then
+	say "PostgreSQL: not run (no server binaries: initdb, pg_ctl; Debian: apt-get install postgresql)"
+elif [ "$PG" = 1 ]; then
+	# a cluster of its own, durable as a site's would be (fsync and synchronous_commit on, the defaults)
+	as_pg=
+	[ "$(id -u)" = 0 ] && as_pg="runuser -u postgres --"
+	PGDIR="$RUN/pg"
+	mkdir -p "$PGDIR"
+	chmod 755 "$RUN" "$PGDIR"
+	[ -z "$as_pg" ] || chown postgres "$PGDIR"
+	$as_pg "$pg_bin/initdb" -D "$PGDIR/data" -A trust -U turnpost -E UTF8 >"$PGDIR/initdb.log" 2>&1
+	pgport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	cat >>"$PGDIR/data/postgresql.conf" <<CONF
+unix_socket_directories = '$PGDIR'
+listen_addresses = ''
+port = $pgport
+max_connections = 200
+shared_buffers = 256MB
+CONF
+	$as_pg "$pg_bin/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/log" -w start >/dev/null
+	PGSTOP="$as_pg $pg_bin/pg_ctl -D $PGDIR/data -m fast -w stop"
+	psql -q -h "$PGDIR" -p "$pgport" -U turnpost -d postgres -c 'CREATE DATABASE bench' >/dev/null
+	PGURL="postgresql://turnpost@/bench?host=$PGDIR&port=$pgport"
+	echo "PostgreSQL $("$pg_bin/postgres" --version | awk '{print $3}'), fsync on, synchronous_commit on, on the same disk"
+	PGTOKEN=$("$BUILD/turnpost" --db "$PGURL" user add bench@example.org --name Bench --admin | tail -n 1)
+
+	start_daemon "$PGURL" "$RUN/pg1.port"
+	PG1=$DPID
+	wait_port "$RUN/pg1.port"
+	URL1="http://127.0.0.1:$(cat "$RUN/pg1.port")"
+	say "PostgreSQL, one daemon: play ($CLIENTS clients, $GAMES games), then full game GETs"
+	"$BUILD/bench/tp-load" play "$URL1" "$PGTOKEN" "$CLIENTS" "$GAMES" "$SECONDS_EACH" 4 | tee "$RUN/pg_play1.out"
+	"$BUILD/bench/tp-load" read "$URL1" "$PGTOKEN" "$CLIENTS" "$SECONDS_EACH" full | tee "$RUN/pg_read1.out"
+
+	start_daemon "$PGURL" "$RUN/pg2.port"
+	PG2=$DPID
+	wait_port "$RUN/pg2.port"
+	URL2="http://127.0.0.1:$(cat "$RUN/pg2.port")"
+	half=$((CLIENTS / 2))
+	say "PostgreSQL, two daemons on one database: $half clients and $((GAMES / 2)) games on each, at once"
+	"$BUILD/bench/tp-load" play "$URL1" "$PGTOKEN" "$half" "$((GAMES / 2))" "$SECONDS_EACH" 4 >"$RUN/pg_play2a.out" &
+	L1=$!
+	"$BUILD/bench/tp-load" play "$URL2" "$PGTOKEN" "$half" "$((GAMES / 2))" "$SECONDS_EACH" 4 >"$RUN/pg_play2b.out"
+	wait "$L1" || true
+	cat "$RUN/pg_play2a.out" "$RUN/pg_play2b.out"
+	"$BUILD/bench/tp-load" read "$URL1" "$PGTOKEN" "$half" "$SECONDS_EACH" full >"$RUN/pg_read2a.out" &
+	L1=$!
+	"$BUILD/bench/tp-load" read "$URL2" "$PGTOKEN" "$half" "$SECONDS_EACH" full >"$RUN/pg_read2b.out"
+	wait "$L1" || true
+	cat "$RUN/pg_read2a.out" "$RUN/pg_read2b.out"
+	kill "$PG1" "$PG2"; wait "$PG1" "$PG2" 2>/dev/null || true
+	$PGSTOP >/dev/null 2>&1 || true
+	PGSTOP=
+fi
+
 # ---- 5. storage and start-up
 say "storage: $STORAGE_GAMES finished 4-player games written through the store API"
 "$BUILD/bench/tp-storegen" "$RUN/storage.db" "$STORAGE_GAMES" 4 | tee "$RUN/storage.out"
@@ -153,6 +216,21 @@ echo "read, If-None-Match: $inm requests/s = $(awk "BEGIN{printf \"%.2f\", $inm/
 echo "phone game page:    $page requests/s = $(awk "BEGIN{printf \"%.2f\", $page/$full}") of the JSON game GET;" \
 	"$(val read_page.out body_bytes) bytes per page"
 echo "storage:            $(val storage.out bytes_per_move) bytes per move"
+if [ -s "$RUN/pg_play1.out" ] && grep -q '^RESULT' "$RUN/pg_play1.out"; then
+	p1=$(val pg_play1.out moves_per_s)
+	p2=$(( $(val pg_play2a.out moves_per_s) + $(val pg_play2b.out moves_per_s) ))
+	r1=$(val pg_read1.out req_per_s)
+	r2=$(( $(val pg_read2a.out req_per_s) + $(val pg_read2b.out req_per_s) ))
+	p99b=$(printf '%s\n%s\n' "$(val pg_play2a.out p99_ms)" "$(val pg_play2b.out p99_ms)" | sort -g | tail -n 1)
+	echo "PostgreSQL play, 1 daemon:  $p1 moves/s (p50 $(val pg_play1.out p50_ms) ms, p99 $(val pg_play1.out p99_ms) ms);" \
+		"$(awk "BEGIN{printf \"%.2f\", $p1/$play}") of SQLite;" \
+		"$(awk "BEGIN{printf \"%.2f\", $(val pg_play1.out req_per_s)/$raw}") of the ceiling"
+	echo "PostgreSQL play, 2 daemons: $p2 moves/s (p99 $p99b ms, the worse of the two);" \
+		"$(awk "BEGIN{printf \"%.2f\", $p2/$play}") of SQLite;" \
+		"$(awk "BEGIN{printf \"%.2f\", 2*$p2/$raw}") of the ceiling"
+	echo "PostgreSQL read, full:      $r1 requests/s with 1 daemon, $r2 with 2;" \
+		"$(awk "BEGIN{printf \"%.2f\", $r1/$raw}") and $(awk "BEGIN{printf \"%.2f\", $r2/$raw}") of the ceiling"
+fi
 if [ -s "$RUN/peer.out" ] && grep -q '^RESULT' "$RUN/peer.out"; then
 	peer=$(val peer.out moves_per_s)
 	echo "peer boardgame.io:  $peer moves/s (p99 $(val peer.out p99_ms) ms); turnpost/peer = $(awk "BEGIN{printf \"%.1f\", $play/$peer}")"
