@@ -16,6 +16,7 @@
 #include "http/http.h"
 #include "notify/notify.h"
 #include "notify/retention.h"
+#include "notify/dest.h"
 #include "store/store.h"
 #include "util/clock.h"
 #include "util/log.h"
@@ -182,6 +183,7 @@ int daemon_main(int argc, char **argv)
 	nc.timeout_ms = (int64_t)cfg.mail_timeout_s * 1000;
 	nc.workers = (int)cfg.delivery_workers;
 	notify_set_vacation_days((int)cfg.vacation_days);
+	notify_dest_allow_loopback(cfg.allow_loopback_destinations);
 	if (notify_new(&nc, store, &notifier, &e) < 0 || notify_start(notifier, &e) < 0) {
 		log_error("notifications: %s", e.msg);
 		goto done;

@@ -197,6 +197,10 @@ static const struct settings_opt settings_table[] = {
 	{ .name = "vacation-days", .env = "TURNPOST_VACATION_DAYS", .arg = "N", .type = SETTINGS_UINT,
 	  AT(vacation_days), 0, 0, 366, .def = "30", .section = SEC_NOTIFY,
 	  .help = "the yearly vacation allowance per player" },
+	{ .name = "allow-loopback-destinations", .env = "TURNPOST_ALLOW_LOOPBACK_DESTINATIONS", .type = SETTINGS_SWITCH,
+	  AT(allow_loopback_destinations), 0, .def = "no", .section = SEC_NOTIFY,
+	  .help = "let chat channels and destinations be loopback addresses, plain http included: for tests only "
+		  "(otherwise only https to public addresses)" },
 
 	{ .name = "reply-domain", .env = "TURNPOST_REPLY_DOMAIN", .arg = "DOMAIN", .type = SETTINGS_STRING,
 	  STR(reply_domain), .min = 1, .check = settings_check_domain,

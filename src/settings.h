@@ -45,6 +45,7 @@ struct settings {
 	unsigned mail_timeout_s;
 	unsigned delivery_workers;
 	unsigned vacation_days;
+	int allow_loopback_destinations; /* chat channels may be http://127.0.0.1 (tests; notify/dest.h) */
 	/* play by email (src/mail/, docs/email.md) */
 	char inbound_secret[256];  /* empty: POST /api/v1/inbound/email is off */
 	char reply_domain[256];    /* empty: no per-seat reply addresses */

@@ -11,7 +11,7 @@ libturnpost_a_SOURCES += \
 	src/engine/manage.c src/engine/manage.h \
 	src/engine/actor.c src/engine/actor.h src/engine/tokens.c src/engine/tokens.h \
 	src/engine/signin.c src/engine/signin.h src/engine/outbox.c src/engine/outbox.h \
-	src/engine/chat.c src/engine/chat.h src/engine/join.c src/engine/join.h \
+	src/engine/chat.c src/engine/chat.h src/engine/channel.c src/engine/channel.h src/engine/join.c src/engine/join.h \
 	src/engine/account.c src/engine/account.h src/engine/create.c src/engine/create.h \
 	src/engine/health.c src/engine/health.h \
 	src/engine/story.c src/engine/story.h \

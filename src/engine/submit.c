@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/cache.h"
+#include "engine/channel.h"
 #include "util/clock.h"
 #include "util/token.h"
 #include "util/banned.h"
@@ -249,6 +250,26 @@ done:
 	return rc;
 }
 
+/*
+ * The game's chat channels hear once per turn, not once per step: when a
+ * seat that was not to act is to act now (the lowest such seat is named), or
+ * when the game ends (engine/channel.h).
+ */
+static int queue_channels(struct store_conn *c, int64_t game_id, unsigned before, unsigned after, int finished,
+			  int64_t now, struct err *err)
+{
+	unsigned fresh = after & ~before;
+	int seat = 0;
+
+	if (finished)
+		return channel_queue(c, game_id, 0, "game_over", -1, now, err);
+	if (!fresh)
+		return 0;
+	while (!(fresh & (1u << seat)))
+		seat++;
+	return channel_queue(c, game_id, 0, "your_turn", seat, now, err);
+}
+
 static int queue_notifications(struct store_conn *c, const struct store_game *g, const struct store_seat *seats,
 			       int nseats, unsigned before, unsigned after, int finished, int64_t now,
 			       struct err *err)
@@ -268,7 +289,7 @@ static int queue_notifications(struct store_conn *c, const struct store_game *g,
 		if ((rc = store_outbox_add(c, event, g->id, seat, seats[i].user_id, NULL, now, NULL, err)) < 0)
 			return rc;
 	}
-	return 0;
+	return queue_channels(c, g->id, before, after, finished, now, err);
 }
 
 /* The answer to a stored submission: what was applied and where the game is now, with the seat's view. */

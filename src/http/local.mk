@@ -21,6 +21,7 @@ libturnpost_a_SOURCES += \
 	src/http/console.c src/http/console.h src/http/console_api.c src/http/console_api.h \
 	src/http/console_act.c src/http/console_act.h src/http/console_web.c src/http/console_web.h \
 	src/http/console_game.c src/http/console_game.h src/http/console_form.c src/http/console_form.h
+libturnpost_a_SOURCES += src/http/api_channel.c src/http/api_channel.h
 
 # HTTP tests drive a real daemon (with the test game added) over loopback with libcurl
 check_PROGRAMS += tests/http/test_api tests/http/test_web tests/http/test_boards
@@ -82,3 +83,10 @@ tests_http_test_connlimits_SOURCES = tests/http/test_connlimits.c tests/http/htt
 	tests/cunit_main.c
 tests_http_test_connlimits_LDADD = $(TEST_LDADD)
 tests_http_test_connlimits_DEPENDENCIES = libturnpost.a tests/turnpostd-test tests/turnpost-test
+
+# Chat channels through a daemon: the API's rights and answers, a message to a fake Discord (docs/notifications.md)
+check_PROGRAMS += tests/http/test_chan
+tests_http_test_chan_SOURCES = tests/http/test_chan.c tests/http/httptest.c tests/http/httptest.h \
+	tests/notify/chatrx.c tests/notify/chatrx.h tests/cunit_main.c
+tests_http_test_chan_LDADD = $(TEST_LDADD)
+tests_http_test_chan_DEPENDENCIES = libturnpost.a tests/turnpostd-test tests/turnpost-test

@@ -10,6 +10,7 @@
 #include "engine/manage.h"
 
 #include "http/api.h"
+#include "http/api_channel.h"
 #include "http/api_game.h"
 #include "http/api_games.h"
 #include "http/api_inbound.h"
@@ -71,6 +72,20 @@ const struct route routes[] = {
 	{ "GET", "/api/v1/games/{id}/moves", api_game_moves, ROUTE_AUTH | ROUTE_SEAT, "the steps made so far" },
 	{ "GET", "/api/v1/games/{id}/log", api_story_log, ROUTE_AUTH | ROUTE_SEAT | ROUTE_PLAYER,
 	  "the story so far in words, as you may see it" },
+	{ "GET", "/api/v1/games/{id}/channels/{token}", api_channel_game_get, ROUTE_AUTH | ROUTE_ACCOUNT,
+	  "a game's chat channel (discord, slack, matrix): its kind and hint; the creator or an admin" },
+	{ "PUT", "/api/v1/games/{id}/channels/{token}", api_channel_game_put, ROUTE_AUTH | ROUTE_ACCOUNT | ROUTE_JSON,
+	  "attach or replace a game's chat channel; the creator or an admin" },
+	{ "DELETE", "/api/v1/games/{id}/channels/{token}", api_channel_game_delete, ROUTE_AUTH | ROUTE_ACCOUNT,
+	  "remove a game's chat channel; the creator or an admin" },
+	{ "GET", "/api/v1/me/destinations", api_channel_me_list, ROUTE_AUTH | ROUTE_ACCOUNT,
+	  "your own chat destinations (hints only)" },
+	{ "POST", "/api/v1/me/destinations", api_channel_me_add, ROUTE_AUTH | ROUTE_ACCOUNT | ROUTE_JSON,
+	  "add a destination: discord, slack, matrix, ntfy or webhook, and its events" },
+	{ "PUT", "/api/v1/me/destinations/{id}", api_channel_me_put, ROUTE_AUTH | ROUTE_ACCOUNT | ROUTE_JSON,
+	  "choose which events a destination gets" },
+	{ "DELETE", "/api/v1/me/destinations/{id}", api_channel_me_delete, ROUTE_AUTH | ROUTE_ACCOUNT,
+	  "remove one of your destinations" },
 	{ "POST", "/api/v1/games/{id}/moves", api_move_post,
 	  ROUTE_AUTH | ROUTE_JSON | ROUTE_TEXT | ROUTE_SEAT | ROUTE_PLAYER, "make steps, all or nothing" },
 	{ "GET", "/", web_home_show, ROUTE_WEB, "home: your games, those waiting for you first" },

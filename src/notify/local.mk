@@ -8,6 +8,7 @@ libturnpost_a_SOURCES += \
 libturnpost_a_SOURCES += src/notify/pool.c
 libturnpost_a_SOURCES += src/notify/counts.c
 libturnpost_a_SOURCES += src/notify/retention.c src/notify/retention.h
+libturnpost_a_SOURCES += src/notify/dest.c src/notify/dest.h src/notify/chan.c
 nodist_libturnpost_a_SOURCES += src/embed_email.c
 
 # Email templates: compiled in (turnpostd --templates DIR overrides them) and installed for reference
@@ -60,3 +61,8 @@ tests_unit_test_delivery_SOURCES = tests/unit/test_delivery.c tests/notify/recei
 	tests/fake_game.c tests/fake_game.h tests/cunit_main.c tests/testutil.h
 tests_unit_test_delivery_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/notify/slow_smtp.py
+
+check_PROGRAMS += tests/unit/test_chan
+tests_unit_test_chan_SOURCES = tests/unit/test_chan.c tests/notify/chatrx.c tests/notify/chatrx.h \
+	tests/fake_game.c tests/fake_game.h tests/cunit_main.c tests/testutil.h
+tests_unit_test_chan_LDADD = $(TEST_LDADD)

@@ -35,6 +35,7 @@ void notify__msg_release(struct notify_msg *m)
 	free(m->in_reply_to);
 	free(m->prefs_link);
 	json_decref(m->story);
+	notify__chan_free(m->chan);
 	free(m->references);
 	free(m->unsubscribe_url);
 	free(m->unsubscribe_mailto);
@@ -291,9 +292,13 @@ static int deliver_rows(struct notify *n, const struct notify_job *j, const stru
 	int attempts = rows[0].attempts + 1, rc;
 	struct err ce = {0};
 
-	pthread_rwlock_rdlock(&n->tmpl_lock);
-	rc = notify__compose(n, rows, nrows, now, &m, &ce);
-	pthread_rwlock_unlock(&n->tmpl_lock);
+	if (strcmp(rows[0].event, "channel") == 0) {
+		rc = notify__chan_compose(n, &rows[0], now, &m, &ce);
+	} else {
+		pthread_rwlock_rdlock(&n->tmpl_lock);
+		rc = notify__compose(n, rows, nrows, now, &m, &ce);
+		pthread_rwlock_unlock(&n->tmpl_lock);
+	}
 	if (rc < 0) {
 		/* missing game or user, broken template: retrying will not help; a store error may */
 		res.permanent = rc != ERR_STORE && rc != ERR_NOMEM;
@@ -337,6 +342,44 @@ static int deliver_rows(struct notify *n, const struct notify_job *j, const stru
 	return rc < 0 ? rc : 0;
 }
 
+static int superseded(struct notify *n, const struct store_outbox_row *r, char *why, size_t size);
+
+/*
+ * A chat message no longer to send: its channel was removed, or what it says
+ * (whose turn, a reminder) is no longer true, as for an email. A newer
+ * message to the same channel does not supersede it: a channel keeps the
+ * whole story of the game.
+ */
+static int chan_superseded(struct notify *n, const struct store_outbox_row *r, char *why, size_t size)
+{
+	struct store_channel ch = {0};
+	struct store_outbox_row as = *r;
+	struct store_conn *c;
+	struct err e = {0};
+	json_t *p = json_loads(r->payload ? r->payload : "{}", 0, NULL);
+	const char *event = json_string_value(json_object_get(p, "event"));
+	int out = 0, rc;
+
+	if (store_read_acquire(n->store, &c, &e) == 0) {
+		rc = store_channel_get(c, json_integer_value(json_object_get(p, "channel")), &ch, &e);
+		store_read_release(c);
+		if (rc == ERR_NOTFOUND) {
+			snprintf(why, size, "superseded: the channel was removed");
+			out = 1;
+		}
+	}
+	if (!out && event && (strcmp(event, "your_turn") == 0 || strcmp(event, "reminder") == 0) && r->game_id &&
+	    r->seat >= 0 && r->seat < GAME_MAX_SEATS) {
+		snprintf(as.event, sizeof(as.event), "%s", event);
+		/* only whether the seat still has to act: "a newer one says the same" is about emails */
+		as.id = INT64_MAX;
+		out = superseded(n, &as, why, size);
+	}
+	store_channel_release(&ch);
+	json_decref(p);
+	return out;
+}
+
 /*
  * Is row no longer true now that it is to be sent? A "your turn" or a
  * reminder for a seat that no longer has to act (it moved since, or the step
@@ -352,6 +395,8 @@ static int superseded(struct notify *n, const struct store_outbox_row *r, char *
 	struct err e = {0};
 	int nall = 0, out = 0;
 
+	if (strcmp(r->event, "channel") == 0)
+		return chan_superseded(n, r, why, size);
 	if ((strcmp(r->event, "your_turn") != 0 && strcmp(r->event, "reminder") != 0) || !r->game_id || r->seat < 0 ||
 	    r->seat >= GAME_MAX_SEATS)
 		return 0;
@@ -443,9 +488,11 @@ int notify__job_run(struct notify *n, struct notify_job *j, struct notify_stats 
 	prefs = user_prefs(n, r->user_id);
 	/*
 	 * a sign-in link, the answer to a player's email, and an admin's abort or drop
-	 * (the last word about a seat or a game) are wanted now, whatever the preferences say
+	 * (the last word about a seat or a game) are wanted now, whatever the preferences say; a chat
+	 * destination's choice of events was made when it was queued
 	 */
-	mode = strcmp(r->event, "signin") == 0 || strncmp(r->event, "email_", 6) == 0 || strcmp(r->event, "abort") == 0 ||
+	mode = strcmp(r->event, "channel") == 0 || strcmp(r->event, "signin") == 0 ||
+			       strncmp(r->event, "email_", 6) == 0 || strcmp(r->event, "abort") == 0 ||
 			       strcmp(r->event, "dropped") == 0
 		       ? "now"
 		       : notify_prefs_mode(prefs, r->event);
@@ -551,7 +598,7 @@ static int run_pass(struct notify *n, int64_t now, struct notify_stats *st, stru
 			if (done[i])
 				continue;
 			done[i] = 1;
-			if (!r->user_id) {
+			if (!r->user_id && strcmp(r->event, "channel") != 0) {
 				st->skipped++;
 				rc = finish(n, r->id, STORE_OUTBOX_SKIPPED, now, "no recipient", err);
 				continue;

@@ -137,6 +137,14 @@ json_t *notify_prefs_get(const char *stored);
  * its other keys; *merged is new text to store. ERR_INPUT naming the bad field.
  */
 int notify_prefs_merge(const char *stored, const json_t *change, char **merged, struct err *err);
+/*
+ * The chat apps a user may record their own id in, to be mentioned in a
+ * game's channel ("chat_ids" of the preferences: {"discord": "8035...",
+ * "slack": "U024BE7LH", "matrix": "@ann:example.org"}; "" for none),
+ * NULL-terminated; and whether id is one of kind ("" is: it removes it).
+ */
+extern const char *const notify_chat_kinds[];
+int notify_chat_id_ok(const char *kind, const char *id);
 /* How the user wants event: "now", "digest" or "off". */
 const char *notify_prefs_mode(const json_t *prefs, const char *event);
 

@@ -14,6 +14,8 @@
 /* The email templates compiled in from templates/email/ (tools/embed.sh). */
 extern const struct embed_file embed_email[];
 
+struct notify_chan;
+
 /* One message ready to go out. All strings owned (notify__msg_release). */
 struct notify_msg {
 	char id[48];          /* "msg_<uid>": webhook-id and the left part of Message-ID */
@@ -36,6 +38,8 @@ struct notify_msg {
 	json_t *story;        /* new; NULL when none: {"since":[{"text","name","by_timeout"}],"turn":{"names","yours","prompt"}} */
 	int64_t push_sub;     /* > 0: goes by web push to this subscription (notify/push.c), not by the transport */
 	char *push_json;      /* with push_sub: what the browser shows, {"title","body","url","event"} */
+	struct notify_chan *chan; /* a chat message (event "channel", notify/chan.c): where it goes; NULL: mail.
+				     Then to is the channel's hint, to_name its kind and text the message */
 };
 void notify__msg_release(struct notify_msg *m);
 
@@ -165,6 +169,13 @@ char *notify__push_payload(const struct notify *n, const char *event, int64_t ga
 			   const json_t *data);
 /* The web push subscription an outbox row is for (its payload's "push_sub"); 0: none, the row is an email. */
 int64_t notify__row_push_sub(const struct store_outbox_row *r);
+/* ---- chat messages (notify/chan.c) ---- */
+/* Compose the message of an outbox row of event "channel" (a game's channel or a user's destination). */
+int notify__chan_compose(struct notify *n, const struct store_outbox_row *row, int64_t now, struct notify_msg *out,
+			 struct err *err);
+/* Deliver it to Discord, Slack, Matrix, ntfy or a signed webhook, the URL checked again (notify/dest.h). */
+void notify__chan_deliver(struct notify *n, const struct notify_msg *m, int64_t now, struct notify_result *res);
+void notify__chan_free(struct notify_chan *ch);
 
 /* Reminders and deadlines due at now. */
 int notify__timers(struct notify *n, int64_t now, struct notify_stats *st, struct err *err);

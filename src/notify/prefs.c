@@ -40,8 +40,60 @@ json_t *notify_prefs_get(const char *stored)
 			json_is_integer(hour) && json_integer_value(hour) >= 0 && json_integer_value(hour) <= 23
 				? (int)json_integer_value(hour)
 				: DEFAULT_DIGEST_HOUR);
+	/* the ids to mention the user by in chat channels (notify/chan.c) */
+	{
+		json_t *ids = json_object(), *have_ids = json_object_get(root, "chat_ids");
+		for (const char *const *k = notify_chat_kinds; *k; k++) {
+			const char *v = json_string_value(json_object_get(have_ids, *k));
+			json_object_set_new(ids, *k, json_string(v ? v : ""));
+		}
+		json_object_set_new(out, "chat_ids", ids);
+	}
 	json_decref(root);
 	return out;
+}
+
+const char *const notify_chat_kinds[] = { "discord", "slack", "matrix", NULL };
+
+int notify_chat_id_ok(const char *kind, const char *id)
+{
+	size_t len = strlen(id);
+
+	if (!len)
+		return 1;
+	if (len > 255)
+		return 0;
+	if (strcmp(kind, "discord") == 0)
+		return strspn(id, "0123456789") == len;
+	if (strcmp(kind, "slack") == 0)
+		return strspn(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") == len && (id[0] == 'U' || id[0] == 'W');
+	if (strcmp(kind, "matrix") == 0)
+		return id[0] == '@' && strchr(id, ':') && !strpbrk(id, " <>\"\r\n\t");
+	return 0;
+}
+
+/* Merge "chat_ids" of change into cur. */
+static int merge_chat_ids(json_t *cur, const json_t *ids, struct err *err)
+{
+	const char *key;
+	json_t *v;
+
+	if (!json_is_object(ids))
+		return err_set(err, ERR_INPUT, "\"chat_ids\" must be an object such as {\"discord\": \"80351110224678912\"}");
+	json_object_foreach((json_t *)ids, key, v) {
+		int known = 0;
+		for (const char *const *k = notify_chat_kinds; *k; k++)
+			known |= strcmp(*k, key) == 0;
+		if (!known)
+			return err_set(err, ERR_INPUT, "\"%s\" is not a chat app (discord, slack, matrix)", key);
+		if (!json_is_string(v) || !notify_chat_id_ok(key, json_string_value(v)))
+			return err_set(err, ERR_INPUT,
+				       "chat_ids.%s: a Discord id is digits (80351110224678912), a Slack id U or W and "
+				       "capitals or digits (U024BE7LH), a Matrix id @user:server; \"\" removes it",
+				       key);
+		json_object_set(json_object_get(cur, "chat_ids"), key, v);
+	}
+	return 0;
 }
 
 const char *notify_prefs_mode(const json_t *prefs, const char *event)
@@ -70,8 +122,10 @@ int notify_prefs_merge(const char *stored, const json_t *change, char **merged, 
 		goto done;
 	}
 	json_object_foreach((json_t *)change, key, v) {
-		if (strcmp(key, "events") != 0 && strcmp(key, "digest") != 0 && strcmp(key, "digest_hour") != 0) {
-			rc = err_set(err, ERR_INPUT, "unknown preference \"%s\" (use \"events\", \"digest\" and \"digest_hour\")",
+		if (strcmp(key, "events") != 0 && strcmp(key, "digest") != 0 && strcmp(key, "digest_hour") != 0 &&
+		    strcmp(key, "chat_ids") != 0) {
+			rc = err_set(err, ERR_INPUT,
+				     "unknown preference \"%s\" (use \"events\", \"digest\", \"digest_hour\" and \"chat_ids\")",
 				     key);
 			goto done;
 		}
@@ -94,6 +148,9 @@ int notify_prefs_merge(const char *stored, const json_t *change, char **merged, 
 		}
 		json_object_set(json_object_get(cur, "events"), key, v);
 	}
+	if (json_object_get(change, "chat_ids") &&
+	    (rc = merge_chat_ids(cur, json_object_get(change, "chat_ids"), err)) < 0)
+		goto done;
 	digest = json_object_get(change, "digest");
 	if (digest) {
 		if (!json_is_boolean(digest)) {

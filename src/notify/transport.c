@@ -659,6 +659,11 @@ void notify__deliver(struct notify *n, const struct notify_msg *m, int64_t now, 
 			res->transport = "push";
 		return;
 	}
+	if (m->chan) {
+		/* a chat message goes where its channel says, whatever the mail transport */
+		notify__chan_deliver(n, m, now, res);
+		return;
+	}
 	switch (n->cfg.transport) {
 	case NOTIFY_FILE:
 		deliver_file(n, m, now, res);

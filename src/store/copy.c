@@ -49,6 +49,7 @@ static const struct copy_table {
 	{ "inbound_mail", "message_id, reply_token_id, game_id, seat, sender, status, outcome, created_at", 8, -1, 0 },
 	{ "email_changes", "user_id, email, hash, created_at, expires_at", 5, 2, 0 },
 	{ "push_subscriptions", "id, user_id, endpoint, p256dh, auth, label, created_at, last_success_at", 8, -1, 1 },
+	{ "chat_channels", "id, game_id, user_id, kind, sealed, hint, events, created_by, created_at", 9, 4, 1 },
 };
 
 #define COPY_NTABLES (sizeof(copy_tables) / sizeof(copy_tables[0]))
@@ -56,9 +57,10 @@ static const struct copy_table {
 /*
  * A table the migrations put rows of their own in: a new database's
  * server keys (the unsubscribe links' HMAC key, the push subscriptions'
- * VAPID key). Its rows do not make the destination "not empty", and the
- * source's replace them, so that the unsubscribe links of mails already
- * sent and the browsers' subscriptions stay valid on the copy.
+ * VAPID key, the key chat destinations are sealed with). Its rows do not
+ * make the destination "not empty", and the source's replace them, so that
+ * the unsubscribe links of mails already sent, the browsers' subscriptions
+ * and the chat destinations stay valid on the copy.
  */
 static int copy_seeded(const struct copy_table *t)
 {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/channel.h"
 #include "store/store_int.h"
 #include "util/banned.h"
 
@@ -347,7 +348,21 @@ int store_outbox_add(struct store_conn *c, const char *event, int64_t game_id, i
 	store__outbox_changed(c);
 	if (id)
 		*id = store__last_id(c);
-	return push_fan_out(c, event, game_id, seat, user_id, payload, now, err);
+	{
+		int64_t keep = id ? *id : 0;
+		int rc = push_fan_out(c, event, game_id, seat, user_id, payload, now, err);
+		/*
+		 * the recipient's own chat destinations that chose this event hear it
+		 * too, in the same transaction (store/channel.h)
+		 */
+		if (rc == 0 && user_id &&
+		    (strcmp(event, "your_turn") == 0 || strcmp(event, "reminder") == 0 || strcmp(event, "chat") == 0 ||
+		     strcmp(event, "game_over") == 0))
+			rc = store_channel_queue(c, game_id, user_id, event, seat, payload, now, NULL, err);
+		if (id)
+			*id = rc < 0 ? 0 : keep;
+		return rc;
+	}
 }
 
 int store_outbox_count(struct store_conn *c, int64_t game_id, const char *event, int *count, struct err *err)

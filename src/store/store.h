@@ -204,5 +204,6 @@ int store_restore(const char *src, const char *path, char **kept, struct err *er
 #include "store/inbound_mail.h"
 #include "store/server_key.h"
 #include "store/push_sub.h"
+#include "store/channel.h"
 
 #endif

@@ -12,6 +12,7 @@ libturnpost_a_SOURCES += \
 	src/util/picks.c src/util/picks.h src/util/tapdraw.c src/util/tapdraw.h \
 	src/util/netaddr.c src/util/netaddr.h \
 	src/util/words.c src/util/words.h
+libturnpost_a_SOURCES += src/util/seal.c src/util/seal.h
 
 check_PROGRAMS += tests/unit/test_util
 tests_unit_test_util_SOURCES = tests/unit/test_util.c tests/cunit_main.c tests/testutil.h

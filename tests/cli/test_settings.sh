@@ -66,6 +66,7 @@ sample() {
 	max-connections-per-client) echo 5 ;; header-timeout) echo 8 ;; body-timeout) echo 13 ;;
 	retain-idempotency-days) echo 2 ;; retain-outbox-days) echo 0 ;; retain-inbound-days) echo 40 ;;
 	retain-mail-files-days) echo 90 ;;
+	allow-loopback-destinations) echo yes ;;
 	*) return 1 ;;
 	esac
 }
@@ -86,7 +87,10 @@ while read -r name var; do
 	env "$var=$value" "$tpd" --print-options config >"$tmp/out" 2>&1
 	grep -qxF -- "$want" "$tmp/out" && ok || bad "$var=$value is not in force: $(grep -- "$name =" "$tmp/out")"
 	# as a flag
-	if [ "$name" = quiet ]; then set -- --quiet; else set -- "--$name" "$value"; fi
+	case "$name" in
+	quiet | allow-loopback-destinations) set -- "--$name" ;;
+	*) set -- "--$name" "$value" ;;
+	esac
 	"$tpd" "$@" --print-options config >"$tmp/out" 2>&1
 	grep -qxF -- "$want" "$tmp/out" && ok || bad "--$name $value is not in force: $(grep -- "$name =" "$tmp/out")"
 	# as a config file key

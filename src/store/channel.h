@@ -1,0 +1,60 @@
+/* store/channel.h: chat-app channels of games and users' own destinations (store/channel.c) */
+/* SPDX-License-Identifier: MIT */
+#ifndef TURNPOST_STORE_CHANNEL_H
+#define TURNPOST_STORE_CHANNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/err.h"
+
+struct store_conn;
+
+/* One row of chat_channels: a game's channel (game_id) or a user's destination (user_id). */
+struct store_channel {
+	int64_t id;
+	int64_t game_id;        /* 0 for a user's destination */
+	int64_t user_id;        /* 0 for a game's channel */
+	char kind[16];          /* "discord", "slack", "matrix", "ntfy", "webhook" */
+	unsigned char *sealed;  /* the sealed JSON of what it takes to reach it (util/seal.h) */
+	size_t sealed_len;
+	char hint[128];         /* what may be shown: host and last 4 */
+	char events[160];       /* ",your_turn,chat," */
+	int64_t created_by;
+	int64_t created_at;
+};
+/* Free the contents (accepts a zeroed struct) / a list. */
+void store_channel_release(struct store_channel *ch);
+void store_channels_free(struct store_channel *list, int n);
+
+/* A game's channel of kind, replacing the one there was; *id its id (may be NULL). */
+int store_channel_set_game(struct store_conn *c, int64_t game_id, const char *kind, const unsigned char *sealed,
+			   size_t len, const char *hint, int64_t by, int64_t now, int64_t *id, struct err *err);
+/* A user's new destination; *id its id (may be NULL). */
+int store_channel_add_user(struct store_conn *c, int64_t user_id, const char *kind, const unsigned char *sealed,
+			   size_t len, const char *hint, const char *events, int64_t now, int64_t *id,
+			   struct err *err);
+/* One channel by id, or a game's of kind. ERR_NOTFOUND. */
+int store_channel_get(struct store_conn *c, int64_t id, struct store_channel *out, struct err *err);
+int store_channel_get_game(struct store_conn *c, int64_t game_id, const char *kind, struct store_channel *out,
+			   struct err *err);
+/* A game's channels, or a user's destinations, oldest first; *out new. */
+int store_channel_list(struct store_conn *c, int64_t game_id, int64_t user_id, struct store_channel **out, int *n,
+		       struct err *err);
+/* Remove a game's channel of kind, or a user's destination id. ERR_NOTFOUND when there is none. */
+int store_channel_delete_game(struct store_conn *c, int64_t game_id, const char *kind, struct err *err);
+int store_channel_delete_user(struct store_conn *c, int64_t user_id, int64_t id, struct err *err);
+/* A user destination's events (",your_turn,chat,"). ERR_NOTFOUND. */
+int store_channel_set_events(struct store_conn *c, int64_t user_id, int64_t id, const char *events, struct err *err);
+
+/*
+ * Queue one outbox row (event "channel", payload {"channel": id, "event":
+ * event, "data": data}) for each channel of game_id (user_id 0), or for each
+ * destination of user_id that wants event; seat is the seat the message is
+ * about (-1: none); data the event's own payload (JSON text; NULL: {}).
+ * *count: how many (may be NULL).
+ */
+int store_channel_queue(struct store_conn *c, int64_t game_id, int64_t user_id, const char *event, int seat,
+			const char *data, int64_t now, int *count, struct err *err);
+
+#endif
