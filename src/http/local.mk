@@ -90,3 +90,5 @@ tests_http_test_chan_SOURCES = tests/http/test_chan.c tests/http/httptest.c test
 	tests/notify/chatrx.c tests/notify/chatrx.h tests/cunit_main.c
 tests_http_test_chan_LDADD = $(TEST_LDADD)
 tests_http_test_chan_DEPENDENCIES = libturnpost.a tests/turnpostd-test tests/turnpost-test
+TESTS += tests/pg/test_chan_pg.sh
+EXTRA_DIST += tests/pg/test_chan_pg.sh
