@@ -21,7 +21,7 @@ libturnpost_a_SOURCES += \
 	src/http/console.c src/http/console.h src/http/console_api.c src/http/console_api.h \
 	src/http/console_act.c src/http/console_act.h src/http/console_web.c src/http/console_web.h \
 	src/http/console_game.c src/http/console_game.h src/http/console_form.c src/http/console_form.h
-libturnpost_a_SOURCES += src/http/api_channel.c src/http/api_channel.h
+libturnpost_a_SOURCES += src/http/api_channel.c src/http/api_channel.h src/http/web_channel.c src/http/web_channel.h
 
 # HTTP tests drive a real daemon (with the test game added) over loopback with libcurl
 check_PROGRAMS += tests/http/test_api tests/http/test_web tests/http/test_boards

@@ -27,6 +27,7 @@
 #include "http/form.h"
 #include "http/web.h"
 #include "http/web_account.h"
+#include "http/web_channel.h"
 #include "http/web_chat.h"
 #include "http/web_game.h"
 #include "http/web_home.h"
@@ -104,6 +105,12 @@ const struct route routes[] = {
 	  "one-click unsubscribe (RFC 8058), or the page's undo: no sign-in, the signed link is enough" },
 	{ "GET", "/account", web_account_show, ROUTE_WEB | ROUTE_USER, "name and notification preferences" },
 	{ "POST", "/account", web_account_save, ROUTE_WEB | ROUTE_USER, "save the account" },
+	{ "POST", "/account/chat-ids", web_channel_ids_post, ROUTE_WEB | ROUTE_USER,
+	  "save your ids in the chat apps, to be mentioned" },
+	{ "POST", "/account/destinations", web_channel_dest_add, ROUTE_WEB | ROUTE_USER,
+	  "add one of your own chat destinations" },
+	{ "POST", "/account/destinations/{id}/remove", web_channel_dest_remove, ROUTE_WEB | ROUTE_USER,
+	  "remove one of your own chat destinations" },
 	{ "GET", "/account/email/{token}", web_account_email_confirm, ROUTE_WEB | ROUTE_USER,
 	  "the link sent to a new address: a page that confirms it" },
 	{ "POST", "/account/email/{token}", web_account_email_use, ROUTE_WEB | ROUTE_USER,
@@ -116,6 +123,8 @@ const struct route routes[] = {
 	  "make steps from the game page" },
 	{ "POST", "/games/{id}/chat", web_chat_post, ROUTE_WEB | ROUTE_USER | ROUTE_SEAT | ROUTE_PLAYER | ROUTE_SEAT_LINK,
 	  "say something in the game's chat" },
+	{ "POST", "/games/{id}/channels", web_channel_game_post, ROUTE_WEB | ROUTE_USER,
+	  "attach, replace or remove a chat channel of the game (its creator or an admin)" },
 	{ "POST", "/games/{id}/join", web_join_post, ROUTE_WEB | ROUTE_USER, "take an open seat" },
 	{ "GET", "/games/{id}/history", web_story_log, ROUTE_WEB | ROUTE_USER | ROUTE_SEAT | ROUTE_SEAT_LINK,
 	  "the whole story in words, newest first, with who, when and the channel" },

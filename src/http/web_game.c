@@ -13,6 +13,7 @@
 #include "engine/taps.h"
 #include "engine/views.h"
 #include "http/web.h"
+#include "http/web_channel.h"
 #include "http/web_join.h"
 #include "http/web_story.h"
 #include "util/clock.h"
@@ -505,6 +506,7 @@ void web_game_page(struct http_request *rq, struct http_reply *r, int64_t id, in
 			any_open |= json_is_true(json_object_get(s, "open"));
 		json_object_set_new(g, "join", json_boolean(rq->sess.user_id && seat < 0 && active && !held && any_open));
 	}
+	web_channel_game(rq, id, g);
 	data = json_pack("{s:o}", "game", g);
 	if (error)
 		json_object_set_new(data, "error", error);

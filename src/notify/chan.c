@@ -546,17 +546,20 @@ done:
 
 void notify__chan_deliver(struct notify *n, const struct notify_msg *m, int64_t now, struct notify_result *res)
 {
+	/* metric: the transport's name in /metrics (a destination's webhook is not the mail webhook) */
 	static const struct {
-		const char *kind;
+		const char *kind, *metric;
 		void (*fn)(struct notify *n, const struct notify_msg *m, int64_t now, struct notify_result *res);
 	} kinds[] = {
-		{ "discord", deliver_discord }, { "slack", deliver_slack }, { "matrix", deliver_matrix },
-		{ "ntfy", deliver_ntfy },       { "webhook", deliver_webhook },
+		{ "discord", "discord", deliver_discord }, { "slack", "slack", deliver_slack },
+		{ "matrix", "matrix", deliver_matrix },    { "ntfy", "ntfy", deliver_ntfy },
+		{ "webhook", "user_webhook", deliver_webhook },
 	};
 
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (strcmp(kinds[i].kind, m->chan->kind) == 0) {
 			kinds[i].fn(n, m, now, res);
+			res->transport = kinds[i].metric;
 			return;
 		}
 	snprintf(res->error, sizeof(res->error), "no transport for chat kind %s", m->chan->kind);

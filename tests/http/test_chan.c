@@ -181,10 +181,104 @@ static void test_chan_http__my_destinations(void)
 	ht_resp_release(&r);
 }
 
+/* The game page's channel form: the creator sees it and saves through it; a refused address says why. */
+static void test_chan_http__game_page_form(void)
+{
+	char cookie[256], bcookie[256], path[64], csrf[64], form[512];
+	struct ht_resp r;
+
+	CU_ASSERT_EQUAL_FATAL(ht_sign_in(&d, "ann@example.org", cookie, sizeof(cookie)), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_sign_in(&d, "bob@example.org", bcookie, sizeof(bcookie)), 0);
+	snprintf(path, sizeof(path), "/games/%lld", (long long)game);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, bcookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT_PTR_NULL(strstr(r.body.data, "Chat channels"));
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.body.data, "Chat channels"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.body.data, "Attached: 127.0.0.1 ...oken"));
+	CU_ASSERT_PTR_NULL(strstr(r.body.data, "hush-hush"));
+	CU_ASSERT_EQUAL(ht_form_value(&r, "csrf", csrf, sizeof(csrf)), 0);
+	ht_resp_release(&r);
+	snprintf(path, sizeof(path), "/games/%lld/channels", (long long)game);
+	snprintf(form, sizeof(form), "csrf=%s&kind=slack&webhook_url=https%%3A%%2F%%2F10.0.0.3%%2Fhook", csrf);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 422);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.body.data, "10.0.0.3"));
+	ht_resp_release(&r);
+	snprintf(form, sizeof(form), "csrf=%s&kind=slack&webhook_url=%s%%2Fslack-hook-secret", csrf, crx_base(x));
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	ht_resp_release(&r);
+	snprintf(form, sizeof(form), "csrf=%s&remove=slack", csrf);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, bcookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 403);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	ht_resp_release(&r);
+}
+
+/* The account page: chat ids saved; a signed webhook added shows its secret once; removed. */
+static void test_chan_http__account_page_forms(void)
+{
+	char cookie[256], csrf[64], form[512];
+	struct ht_resp r;
+
+	CU_ASSERT_EQUAL_FATAL(ht_sign_in(&d, "bob@example.org", cookie, sizeof(cookie)), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/account", cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.body.data, "Chat apps"));
+	CU_ASSERT_EQUAL(ht_form_value(&r, "csrf", csrf, sizeof(csrf)), 0);
+	ht_resp_release(&r);
+	snprintf(form, sizeof(form), "csrf=%s&discord=80351110224678912&slack=&matrix=%%40bob%%3Aexample.org", csrf);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/account/chat-ids", cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	ht_resp_release(&r);
+	snprintf(form, sizeof(form), "csrf=%s&discord=%%40everyone", csrf);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/account/chat-ids", cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 400);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", "/api/v1/me/preferences", bob, NULL, &r), 0);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_object_get(r.json, "chat_ids"), "discord")),
+			       "80351110224678912");
+	ht_resp_release(&r);
+	snprintf(form, sizeof(form), "csrf=%s&kind=webhook&url=%s%%2Fbobs-hook&dest_your_turn=1&dest_chat=1", csrf,
+		 crx_base(x));
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/account/destinations", cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 201);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.body.data, "whsec_"));
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/account", cookie, NULL, &r), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.body.data, "Signed webhook 127.0.0.1"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.body.data, "My turn, Chat"));
+	CU_ASSERT_PTR_NULL(strstr(r.body.data, "whsec_"));
+	CU_ASSERT_PTR_NULL(strstr(r.body.data, "bobs-hook"));
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", "/api/v1/me/destinations", bob, NULL, &r), 0);
+	{
+		char path[96];
+		json_int_t id = json_integer_value(
+			json_object_get(json_array_get(json_object_get(r.json, "destinations"), 0), "id"));
+		ht_resp_release(&r);
+		snprintf(path, sizeof(path), "/account/destinations/%lld/remove", (long long)id);
+		snprintf(form, sizeof(form), "csrf=%s", csrf);
+		CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, cookie, form, &r), 0);
+		CU_ASSERT_EQUAL(r.status, 303);
+		ht_resp_release(&r);
+	}
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", "/api/v1/me/destinations", bob, NULL, &r), 0);
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(r.json, "destinations")), 0);
+	ht_resp_release(&r);
+}
+
 static CU_TestInfo cases[] = {
 	{ "test_chan_http__game_channel_api", test_chan_http__game_channel_api },
 	{ "test_chan_http__turn_reaches_the_channel", test_chan_http__turn_reaches_the_channel },
 	{ "test_chan_http__my_destinations", test_chan_http__my_destinations },
+	{ "test_chan_http__game_page_form", test_chan_http__game_page_form },
+	{ "test_chan_http__account_page_forms", test_chan_http__account_page_forms },
 	CU_TEST_INFO_NULL,
 };
 
