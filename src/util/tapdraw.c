@@ -54,11 +54,17 @@ const char *tapdraw_width(enum game_tap_look look)
 	return look == GAME_TAP_CHOSEN ? "3" : look == GAME_TAP_OFFERED ? "2" : "1";
 }
 
-/* A line of a choice's button, squeezed to the button's width when the estimate says it would overflow. */
+/*
+ * A line of a choice's button, squeezed to the button's width when the
+ * estimate says it would overflow: 12 units, 11 CSS pixels where the
+ * 390-unit board is 358 pixels wide (a phone less the page's margins).
+ */
+#define CHOICE_TEXT 12
+
 static void choice_line(struct buf *out, double x, double y, double width, const char *attrs, const struct buf *text)
 {
-	buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"11\" %s", x, y, attrs);
-	if ((double)text->len * 11 * SVG_CHAR_W > width)
+	buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%d\" %s", x, y, CHOICE_TEXT, attrs);
+	if ((double)text->len * CHOICE_TEXT * SVG_CHAR_W > width)
 		buf_addf(out, " textLength=\"%g\" lengthAdjust=\"spacingAndGlyphs\"", width);
 	buf_addf(out, ">%s</text>", text->data);
 }
@@ -87,11 +93,11 @@ void tapdraw_choices(struct buf *out, const struct game_tapset *t, const json_t 
 		buf_addf(out, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"6\" fill=\"#eef3fa\" stroke=\"%s\" "
 			      "stroke-width=\"2\"/>", x, top, bw, bh, TAPDRAW_OFFERED);
 		tapdraw_names(&l, seats, tap->label);
-		choice_line(out, x + 6, top + 18, bw - 12, "font-weight=\"700\"", &l);
+		choice_line(out, x + 6, top + 19, bw - 12, "font-weight=\"700\"", &l);
 		if (tap->cost && *tap->cost) {
 			buf_reset(&l);
 			tapdraw_names(&l, seats, tap->cost);
-			choice_line(out, x + 6, top + 36, bw - 12, "fill=\"" TAPDRAW_OFFERED "\"", &l);
+			choice_line(out, x + 6, top + 38, bw - 12, "fill=\"" TAPDRAW_OFFERED "\"", &l);
 		}
 		buf_release(&l);
 		tapdraw_close(out, GAME_TAP_OFFERED);

@@ -9,6 +9,7 @@
 #include "testutil.h"
 #include "util/buf.h"
 #include "util/svg.h"
+#include "util/tapdraw.h"
 #include "util/words.h"
 #include "util/err.h"
 #include "util/netaddr.h"
@@ -138,6 +139,59 @@ static void test_buf__addf_is_printf(void)
 		CU_ASSERT_NOT_EQUAL(b.alloc, 0);
 		buf_release(&b);
 	}
+}
+
+static int none_in_place(const void *ctx, const char *part)
+{
+	(void)ctx;
+	(void)part;
+	return 0;
+}
+
+static int all_in_place(const void *ctx, const char *part)
+{
+	(void)ctx;
+	(void)part;
+	return 1;
+}
+
+/* The row of choices: buttons 46 units tall, text of 12 (11 CSS pixels on a phone), names for @n, escaped. */
+static void test_tapdraw__choices(void)
+{
+	const struct game_tap taps[] = { { .part = "act-end", .href = "/games/1?seat=0&t=act-end", .label = "@0 ends <the> turn",
+					   .cost = "+1 fuel" } };
+	const char *const chosen[] = { "die-3" };
+	const struct game_tapset set = { .next = taps, .nnext = 1, .chosen = chosen, .nchosen = 1 };
+	json_t *seats = json_pack("[{s:i,s:s}]", "seat", 0, "name", "Ann & Co");
+	const struct game_tap *tap;
+	struct buf b = BUF_INIT;
+	double y = 10;
+
+	tapdraw_choices(&b, &set, seats, 390, &y, none_in_place, NULL);
+	CU_ASSERT(strstr(b.data, "Your choices") != NULL);
+	CU_ASSERT(strstr(b.data, "<a class=\"tap\" href=\"/games/1?seat=0&amp;t=act-end\"><title>Ann &amp; Co ends &lt;the&gt; "
+				 "turn (+1 fuel)</title>") != NULL);
+	CU_ASSERT(strstr(b.data, "height=\"46\"") != NULL);
+	CU_ASSERT(strstr(b.data, "font-size=\"12\" font-weight=\"700\"") != NULL);
+	CU_ASSERT(strstr(b.data, ">Ann &amp; Co ends &lt;the&gt; turn</text>") != NULL);
+	CU_ASSERT(strstr(b.data, "font-size=\"12\" fill=\"#1f5fae\">+1 fuel</text>") != NULL);
+	CU_ASSERT(strstr(b.data, "font-size=\"11\"") == NULL);
+	CU_ASSERT(y > 10 + 46);
+	buf_reset(&b);
+	y = 10;
+	tapdraw_choices(&b, &set, seats, 390, &y, all_in_place, NULL);
+	CU_ASSERT_EQUAL(b.len, 0);
+	CU_ASSERT_EQUAL(y, 10);
+	/* the looks */
+	CU_ASSERT_EQUAL(game_tap_look(&set, "act-end", 0, &tap), GAME_TAP_OFFERED);
+	CU_ASSERT_PTR_EQUAL(tap, &taps[0]);
+	CU_ASSERT_EQUAL(game_tap_look(&set, "die-3", 0, &tap), GAME_TAP_CHOSEN);
+	CU_ASSERT_EQUAL(game_tap_look(&set, "die-3", 1, &tap), GAME_TAP_GREY);
+	CU_ASSERT_EQUAL(game_tap_look(&set, "fac-solar", 0, &tap), GAME_TAP_GREY);
+	CU_ASSERT_PTR_NULL(tap);
+	CU_ASSERT_EQUAL(game_tap_look(NULL, "act-end", 0, &tap), GAME_TAP_PLAIN);
+	buf_release(&b);
+	json_decref(seats);
 }
 
 static void test_svg__seats_and_heading(void)
@@ -364,6 +418,7 @@ static CU_TestInfo util_cases[] = {
 	{ "test_buf__add_html", test_buf__add_html },
 	{ "test_buf__addf_is_printf", test_buf__addf_is_printf },
 	{ "test_svg__seats_and_heading", test_svg__seats_and_heading },
+	{ "test_tapdraw__choices", test_tapdraw__choices },
 	{ "test_words__names_lists_counts", test_words__names_lists_counts },
 	{ "test_err__set_and_name", test_err__set_and_name },
 	{ "test_rng__deterministic_and_roundtrip", test_rng__deterministic_and_roundtrip },
