@@ -129,6 +129,15 @@ struct game_step_in {
 };
 
 /*
+ * What position() is given (all borrowed): a position and who reads it.
+ */
+struct game_position_in {
+	const void *state;   /* the position now */
+	int viewer;          /* who reads: a seat, -1 a spectator, GAME_VIEWER_ALL */
+	const json_t *seats; /* the game's seats, [{"seat": n, "name": "..."}], for names (may be NULL) */
+};
+
+/*
  * What a board drawer is given (all borrowed). The board is drawn from the
  * view, never from the state: the view already left out what seat may not
  * see, so a drawer cannot show hidden information by mistake, and the pages
@@ -241,6 +250,16 @@ struct game_ops {
 	 * step's text when a game has none.
 	 */
 	int (*describe)(const struct game_step_in *in, struct buf *out, struct err *err);
+
+	/*
+	 * Optional (may be NULL): the position now as a few sentences for
+	 * in->viewer, each ended by '\n', appended to out: what a player needs
+	 * to plan a turn without the board (the roll, what is on offer, each
+	 * player's resources and score). The reader is "you"; others by name;
+	 * no notation and no seat numbers. What in->viewer may not see stays
+	 * hidden, as in view(). The "your turn" email and its webhook carry it.
+	 */
+	int (*position)(const struct game_position_in *in, struct buf *out, struct err *err);
 };
 
 #define GAME_OPS_VERSION 1

@@ -559,3 +559,62 @@ done:
 	store_game_release(&g);
 	return rc;
 }
+
+int story_board(struct store *s, int64_t id, int viewer, json_t **lines, struct err *err)
+{
+	struct store_conn *c;
+	struct store_game g = {0};
+	struct store_move at = {0};
+	struct store_seat *seats = NULL;
+	struct engine_game eg = {0};
+	const struct game_ops *ops;
+	json_t *seatsj = NULL, *out = NULL;
+	struct buf b = BUF_INIT;
+	int nseats = 0, rc;
+
+	*lines = NULL;
+	if ((rc = store_read_acquire(s, &c, err)) < 0)
+		return rc;
+	if ((rc = store_game_get(c, id, &g, err)) == 0 && (rc = store_seats_get(c, id, &seats, &nseats, err)) == 0)
+		rc = store_move_get(c, id, g.move_count, &at, err);
+	store_read_release(c);
+	if (rc < 0)
+		goto done;
+	if (!(ops = engine_ops_find(g.game, err))) {
+		rc = ERR_NOTFOUND;
+		goto done;
+	}
+	out = json_array();
+	if (!ops->position)
+		goto finish;
+	if ((rc = engine_game_decode(ops, at.snapshot, &eg, err)) < 0)
+		goto done;
+	seatsj = json_array();
+	for (int i = 0; i < nseats; i++)
+		json_array_append_new(seatsj, json_pack("{s:i,s:s}", "seat", seats[i].seat, "name", seats[i].name));
+	{
+		struct game_position_in in = { .state = eg.state, .viewer = viewer, .seats = seatsj };
+		if ((rc = ops->position(&in, &b, err)) < 0)
+			goto done;
+	}
+	for (const char *p = b.data; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		if (len)
+			json_array_append_new(out, json_stringn(p, len));
+		p += len + (nl ? 1 : 0);
+	}
+finish:
+	*lines = out;
+	out = NULL;
+	rc = 0;
+done:
+	json_decref(out);
+	json_decref(seatsj);
+	buf_release(&b);
+	engine_game_release(&eg);
+	store_move_release(&at);
+	store_seats_free(seats, nseats);
+	store_game_release(&g);
+	return rc;
+}

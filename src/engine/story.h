@@ -53,6 +53,13 @@ json_t *story_since(const json_t *entries, int seat, int max);
  */
 int story_position(struct store *s, int64_t id, int n, int viewer, json_t **out, struct err *err);
 
+/*
+ * The game's position now in words for viewer (a seat, -1 a spectator or
+ * GAME_VIEWER_ALL): the game's position() split into its sentences, as a new
+ * array of strings; an empty array for a game without position().
+ */
+int story_board(struct store *s, int64_t id, int viewer, json_t **lines, struct err *err);
+
 /* Forget every cached sentence (tests; nothing needs it for correctness). */
 void story_cache_clear(void);
 /* Keep at most games games and bytes of sentences (0: the defaults, 512 and 32 MB); empties the cache. */

@@ -313,6 +313,15 @@ static int row_data(struct notify *n, const struct store_outbox_row *row, const 
 				json_object_set_new(d, "legal", groups);
 			json_decref(lj);
 		}
+		/* and the board in words for the reader, so a player can plan without the page */
+		if (strcmp(row->event, "your_turn") == 0) {
+			json_t *lines = NULL;
+			struct err pe = {0};
+			if (story_board(n->store, row->game_id, my_seat, &lines, &pe) == 0) {
+				json_object_set_new(d, "has_position", json_boolean(json_array_size(lines) > 0));
+				json_object_set_new(d, "position", lines);
+			}
+		}
 	}
 	json_object_set_new(d, "since", since_json(moves, my_seat));
 	since_count = (int)json_array_size(json_object_get(d, "since"));
@@ -506,8 +515,8 @@ int notify__compose(struct notify *n, const struct store_outbox_row *rows, int n
 			goto done;
 		out->game_id = rows[0].game_id;
 		if (json_object_get(data, "since"))
-			out->story = json_pack("{s:O,s:O*}", "since", json_object_get(data, "since"), "turn",
-					       json_object_get(data, "turn"));
+			out->story = json_pack("{s:O,s:O*,s:O*}", "since", json_object_get(data, "since"), "turn",
+					       json_object_get(data, "turn"), "position", json_object_get(data, "position"));
 		if (strcmp(rows[0].event, "email_change") == 0) {
 			/* a new address is confirmed by its own mailbox: the link goes there, not to the old one */
 			const char *email = json_string_value(json_object_get(json_object_get(data, "payload"), "email"));

@@ -16,6 +16,7 @@ EMAIL_FILES = \
 	templates/email/layout.html.mustache templates/email/footer.text.mustache \
 	templates/email/seat-link.text.mustache templates/email/seat-link.html.mustache \
 	templates/email/since.text.mustache templates/email/since.html.mustache \
+	templates/email/position.text.mustache templates/email/position.html.mustache \
 	templates/email/invite.subject.mustache templates/email/invite.text.mustache templates/email/invite.html.mustache \
 	templates/email/your_turn.subject.mustache templates/email/your_turn.text.mustache \
 	templates/email/your_turn.html.mustache \
@@ -66,3 +67,8 @@ check_PROGRAMS += tests/unit/test_chan
 tests_unit_test_chan_SOURCES = tests/unit/test_chan.c tests/notify/chatrx.c tests/notify/chatrx.h \
 	tests/fake_game.c tests/fake_game.h tests/cunit_main.c tests/testutil.h
 tests_unit_test_chan_LDADD = $(TEST_LDADD)
+
+check_PROGRAMS += tests/notify/test_mail_words
+tests_notify_test_mail_words_SOURCES = tests/notify/test_mail_words.c tests/notify/receiver.c tests/notify/receiver.h \
+	tests/fake_game.c tests/fake_game.h tests/cunit_main.c tests/testutil.h
+tests_notify_test_mail_words_LDADD = $(TEST_LDADD)

@@ -1,4 +1,4 @@
-/* tests/games/test_describe.c: every step of whole bot games reads as a sentence with names, for every reader */
+/* tests/games/test_describe.c: every step of whole bot games reads as a sentence with names, every position in words, for every reader */
 /* SPDX-License-Identifier: MIT */
 #include <ctype.h>
 #include <stdio.h>
@@ -147,6 +147,37 @@ static void *copy_state(const struct game_ops *g, const void *st)
 }
 
 /*
+ * The position after the step in words for viewer (game_ops.position): whole
+ * lines, no notation marks or numbered players, the reader called "You" (and
+ * a spectator or an admin never). Returns the failures.
+ */
+static int check_position(const struct game_ops *g, const void *st, int viewer, const json_t *seats,
+			  const char *where)
+{
+	struct game_position_in in = { .state = st, .viewer = viewer, .seats = seats };
+	struct buf text = BUF_INIT;
+	struct err e = { 0 };
+	int bad = 0;
+
+	if (!g->position)
+		return 0;
+	if (g->position(&in, &text, &e)) {
+		fprintf(stderr, "\n  %s: position failed: %s", where, e.msg);
+		bad = 1;
+	} else if (text.len < 20 || text.data[text.len - 1] != '\n' || strchr(text.data, '@') ||
+		   strstr(text.data, "Player ") || strstr(text.data, "Someone") ||
+		   (viewer >= 0) != (strstr(text.data, "\nYou: ") != NULL) ||
+		   (viewer < 0 && (strstr(text.data, "you") || strstr(text.data, "You")))) {
+		fprintf(stderr, "\n  %s: position for reader %d reads\n%s", where, viewer, text.data);
+		bad = 1;
+	}
+	if (getenv("POSITION_PRINT") && viewer == 0)
+		fprintf(stderr, "%s\n", text.data);
+	buf_release(&text);
+	return bad;
+}
+
+/*
  * Play one whole game of bots and describe every step for every reader: an
  * admin, a spectator and each seat. Returns the failures (it stops at 20).
  */
@@ -207,6 +238,7 @@ static int play_described(const struct words_game *wg, int np, uint64_t seed)
 				}
 			}
 			buf_release(&text);
+			failures += check_position(g, st, viewer, seats, where);
 		}
 		g->state_free(before);
 		g->move_free(mv);

@@ -159,6 +159,13 @@ static int af_describe(const struct game_step_in *in, struct buf *out, struct er
 	return af__describe(in->before, in->after, in->move, in->seat, in->seats, out);
 }
 
+static int af_position(const struct game_position_in *in, struct buf *out, struct err *err)
+{
+	if (!in->state)
+		return err_set(err, ERR_INPUT, "position needs a position");
+	return af__position(in->state, in->viewer, in->seats, out);
+}
+
 const struct game_ops game_alien_frontiers = {
 	.version = GAME_OPS_VERSION,
 	.id = "alien-frontiers",
@@ -181,5 +188,6 @@ const struct game_ops game_alien_frontiers = {
 	.bot = af_bot,
 	.board = af_board,
 	.describe = af_describe,
+	.position = af_position,
 	.picks = af_picks,
 };

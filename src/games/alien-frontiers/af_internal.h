@@ -123,6 +123,8 @@ int af__bot(const struct af_state *s, int seat, int level, struct rng *rng, stru
 /* af_story.c: the step m that seat took from before to after, as one sentence with names from seats (describe) */
 int af__describe(const struct af_state *before, const struct af_state *after, const struct af_move *m, int seat,
 		 const json_t *seats, struct buf *out);
+/* af_story.c: the position as a few sentences for viewer (position) */
+int af__position(const struct af_state *s, int viewer, const json_t *seats, struct buf *out);
 
 /* af_picks.c: a legal step cut into the board parts a player taps (game_ops.picks) */
 int af_picks(const void *state, int seat, const void *move, struct game_pick *out, int max, struct err *err);

@@ -504,3 +504,162 @@ int af__describe(const struct af_state *before, const struct af_state *after, co
 	buf_addc(out, '.');
 	return 0;
 }
+
+/* ---- the position in words (game_ops.position) ---- */
+
+/* seat's name, or "you"/"You" for the reader. */
+static void pos_who(struct buf *out, const json_t *seats, int seat, int viewer, int capital)
+{
+	if (seat == viewer)
+		buf_adds(out, capital ? "You" : "you");
+	else
+		words_seat(out, seats, seat);
+}
+
+/* The ships still to place this turn: "3 and the Relic Ship on 5". */
+static int pos_unplaced(const struct af_state *s, struct buf *out)
+{
+	char items[AF_MAXHAND + 1][32];
+	const char *list[AF_MAXHAND + 1];
+	int n = 0;
+
+	for (int i = 0; i < AF_NSHIPS && n < AF_MAXHAND + 1; i++) {
+		if (s->loc[i] != AF_LOC_HAND)
+			continue;
+		if (i == AF_RELIC)
+			snprintf(items[n], sizeof(items[n]), "the Relic Ship on %d", s->val[i]);
+		else
+			snprintf(items[n], sizeof(items[n]), "%d", s->val[i]);
+		list[n] = items[n];
+		n++;
+	}
+	words_join(out, list, n);
+	return n;
+}
+
+/* One player's line: "You: 5 victory points, 3 fuel, 2 ore, 6 colonies to land; alien tech: Data Crystal." */
+static void pos_player(const struct af_state *s, int p, int viewer, const json_t *seats, struct buf *out)
+{
+	const char *cards[AF_NCARD];
+	int ncards = 0;
+
+	pos_who(out, seats, p, viewer, 1);
+	buf_adds(out, ": ");
+	words_count(out, s->vp[p], "victory point", "victory points");
+	buf_addf(out, ", %d fuel, %d ore, ", s->fuel[p], s->ore[p]);
+	words_count(out, af__colonies_left(s, p), "colony", "colonies");
+	buf_adds(out, " to land");
+	if (s->hub[p])
+		buf_addf(out, " (one on circle %d of the Colonist Hub)", s->hub[p]);
+	if (s->relic_owner == p)
+		buf_adds(out, ", the Relic Ship");
+	for (int c = 0; c < AF_NCARD; c++)
+		if ((s->hand[p] >> c) & 1)
+			cards[ncards++] = CARD_NAME(c);
+	buf_adds(out, "; alien tech: ");
+	if (ncards)
+		words_join(out, cards, ncards);
+	else
+		buf_adds(out, "none");
+	buf_adds(out, ".\n");
+}
+
+int af__position(const struct af_state *s, int viewer, const json_t *seats, struct buf *out)
+{
+	int any = 0;
+
+	/* whose turn, and the roll */
+	if (s->over) {
+		buf_adds(out, "The game is over: ");
+		words_seat(out, seats, s->ender);
+		buf_adds(out, " landed their last colony.\n");
+	} else {
+		struct buf ships = BUF_INIT;
+		int left = pos_unplaced(s, &ships);
+
+		buf_addf(out, "Turn %d: ", s->turn);
+		if (s->cur == viewer)
+			buf_adds(out, "your turn");
+		else {
+			words_seat(out, seats, s->cur);
+			buf_adds(out, "'s turn");
+		}
+		if (s->nrolled) {
+			int v[AF_MAXHAND];
+
+			for (int i = 0; i < s->nrolled; i++)
+				v[i] = s->rolled[i];
+			buf_adds(out, "; rolled ");
+			words_ints(out, v, s->nrolled);
+		}
+		if (left && left == s->nrolled && s->loc[AF_RELIC] != AF_LOC_HAND) {
+			buf_adds(out, ", none placed yet");
+		} else if (left) {
+			buf_adds(out, "; still to place: ");
+			buf_adds(out, ships.data);
+		} else if (s->nrolled) {
+			buf_adds(out, "; every ship placed");
+		}
+		buf_adds(out, ".\n");
+		buf_release(&ships);
+	}
+	/* the players, the reader first */
+	if (viewer >= 0 && viewer < s->n)
+		pos_player(s, viewer, viewer, seats, out);
+	for (int p = 0; p < s->n; p++)
+		if (p != viewer)
+			pos_player(s, p, viewer, seats, out);
+	/* the territories with colonies: who holds each */
+	buf_adds(out, "Colonies: ");
+	for (int t = 0; t < AF_NTERR; t++) {
+		int total = 0, first = 1;
+
+		for (int p = 0; p < s->n; p++)
+			total += s->col[t][p];
+		if (!total)
+			continue;
+		buf_addf(out, "%s%s ", any ? "; " : "", TERR_NAME(t));
+		if (s->ctl[t] >= 0) {
+			buf_adds(out, "held by ");
+			pos_who(out, seats, s->ctl[t], viewer, 0);
+		} else {
+			buf_adds(out, "held by no one");
+		}
+		buf_adds(out, " (");
+		for (int p = 0; p < s->n; p++) {
+			if (!s->col[t][p])
+				continue;
+			buf_adds(out, first ? "" : ", ");
+			pos_who(out, seats, p, viewer, 0);
+			buf_addf(out, " %d", s->col[t][p]);
+			first = 0;
+		}
+		buf_adds(out, ")");
+		any = 1;
+	}
+	buf_adds(out, any ? ".\n" : "none landed yet.\n");
+	/* the field generators that sit on a territory */
+	for (int f = 0; f < AF_NFIELD; f++)
+		if (s->field[f] >= 0)
+			buf_addf(out, "The %s is on %s.\n", af_field_names[f].name, TERR_NAME(s->field[f]));
+	/* the alien tech on offer */
+	{
+		const char *shown[3];
+		int n = 0, deck = 0;
+
+		for (int i = 0; i < 3; i++)
+			if (s->disp[i] >= 0)
+				shown[n++] = CARD_NAME(s->disp[i]);
+		for (int c = 0; c < AF_NCARD; c++)
+			deck += s->deck[c];
+		buf_adds(out, "Alien tech on offer: ");
+		if (n)
+			words_join(out, shown, n);
+		else
+			buf_adds(out, "none");
+		buf_adds(out, " (");
+		words_count(out, deck, "card", "cards");
+		buf_adds(out, " in the draw pile).\n");
+	}
+	return 0;
+}

@@ -189,6 +189,13 @@ static int ssp_describe(const struct game_step_in *in, struct buf *out, struct e
 	return ssp_story_describe(in->before, in->after, in->move, in->seat, in->seats, out);
 }
 
+static int ssp_position(const struct game_position_in *in, struct buf *out, struct err *err)
+{
+	if (!in->state)
+		return err_set(err, ERR_INPUT, "position needs a position");
+	return ssp_story_position(in->state, in->viewer, in->seats, out);
+}
+
 const struct game_ops game_space_station_phoenix = {
 	.version = GAME_OPS_VERSION,
 	.id = "space-station-phoenix",
@@ -211,5 +218,6 @@ const struct game_ops game_space_station_phoenix = {
 	.bot = ssp_bot,
 	.board = ssp_board,
 	.describe = ssp_describe,
+	.position = ssp_position,
 	.picks = ssp_picks,
 };

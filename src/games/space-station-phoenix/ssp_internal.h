@@ -188,6 +188,8 @@ int ssp_bot_choose(const struct ssp_state *st, int seat, int level, struct rng *
 /* ssp_story.c: the step m that seat took from before to after, as one sentence with names from seats (describe) */
 int ssp_story_describe(const struct ssp_state *before, const struct ssp_state *after, const struct ssp_move *m,
 		       int seat, const json_t *seats, struct buf *out);
+/* ssp_story.c: the position as a few sentences for viewer (position) */
+int ssp_story_position(const struct ssp_state *st, int viewer, const json_t *seats, struct buf *out);
 
 /* ssp_picks.c: a legal step cut into the board parts a player taps (game_ops.picks) */
 int ssp_picks(const void *state, int seat, const void *move, struct game_pick *out, int max, struct err *err);

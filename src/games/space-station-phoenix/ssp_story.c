@@ -380,3 +380,154 @@ int ssp_story_describe(const struct ssp_state *before, const struct ssp_state *a
 	buf_addc(out, '.');
 	return 0;
 }
+
+/* ---- the position in words (game_ops.position) ---- */
+
+static const char *const colour_words[3] = { "teal", "brown", "pink" };
+
+/* seat's name, or "you"/"You" for the reader. */
+static void pos_who(struct buf *out, const json_t *seats, int seat, int viewer, int capital)
+{
+	if (seat == viewer)
+		buf_adds(out, capital ? "You" : "you");
+	else
+		words_seat(out, seats, seat);
+}
+
+/* "Zed and you" from a mask of seats. */
+static void pos_seats(struct buf *out, const json_t *seats, unsigned mask, int nplayers, int viewer)
+{
+	struct buf names[SSP_MAXP] = { BUF_INIT, BUF_INIT, BUF_INIT, BUF_INIT };
+	const char *list[SSP_MAXP];
+	int n = 0;
+
+	for (int p = 0; p < nplayers && p < SSP_MAXP; p++)
+		if (mask & (1u << p)) {
+			pos_who(&names[n], seats, p, viewer, 0);
+			list[n] = names[n].data;
+			n++;
+		}
+	words_join(out, list, n);
+	for (int i = 0; i < SSP_MAXP; i++)
+		buf_release(&names[i]);
+}
+
+/* "You: 7 points; 3 food, 2 water, 4 metal and 5 GEMs; 2 Sectors built." */
+static void pos_player(const struct ssp_state *st, int p, int viewer, const json_t *seats, struct buf *out)
+{
+	const struct ssp_player *pl = &st->pl[p];
+
+	pos_who(out, seats, p, viewer, 1);
+	buf_adds(out, ": ");
+	words_count(out, pl->points, "point", "points");
+	buf_addf(out, "; %d food, %d water, %d metal and ", pl->res[SSP_FOOD], pl->res[SSP_WATER], pl->res[SSP_METAL]);
+	words_count(out, pl->res[SSP_GEM], "GEM", "GEMs");
+	buf_adds(out, "; ");
+	words_count(out, ssp_rules_nsectors(st, p), "Sector", "Sectors");
+	buf_adds(out, " built");
+	if (pl->hub >= 0)
+		buf_addf(out, "; Station Hub %s", ssp_hubs[pl->hub].id);
+	buf_adds(out, ".\n");
+}
+
+int ssp_story_position(const struct ssp_state *st, int viewer, const json_t *seats, struct buf *out)
+{
+	unsigned who = ssp_rules_who(st);
+	int any = 0;
+
+	/* whose turn */
+	if (st->phase == PH_OVER) {
+		buf_adds(out, "The game is over.\n");
+	} else {
+		static const char *const phase_words[] = { "The draft of Level-3 ships", "The draft of Level-2 ships",
+							   "The choice of Station Hubs", "The set-up bonuses", "Turn",
+							   "Diplomacy" };
+		buf_adds(out, phase_words[st->phase]);
+		if (st->phase == PH_TURN)
+			buf_addf(out, " %d", st->turn);
+		buf_adds(out, ": waiting for ");
+		pos_seats(out, seats, who, st->nplayers, viewer);
+		if (st->end_by >= 0)
+			buf_addf(out, " (the end is triggered: %d more turn%s)", st->final_left, st->final_left == 1 ? "" : "s");
+		buf_adds(out, ".\n");
+	}
+	/* the players, the reader first */
+	if (viewer >= 0 && viewer < st->nplayers)
+		pos_player(st, viewer, viewer, seats, out);
+	for (int p = 0; p < st->nplayers; p++)
+		if (p != viewer)
+			pos_player(st, p, viewer, seats, out);
+	/* what is on offer: the ships of the draft, the Sectors to build, the ships the reader may use */
+	for (int s = 0; s < SSP_NSHIPS; s++) {
+		if (st->ship_loc[s] != SL_DISPLAY)
+			continue;
+		buf_adds(out, any ? ", " : "Ships in the draft: ");
+		buf_addf(out, "the Level-%d %s ship", ssp_ships[s].level, type_names[ssp_ships[s].type]);
+		any = 1;
+	}
+	if (any)
+		buf_adds(out, ".\n");
+	/* the Sectors on offer, one line a level: "Level-1 Sectors on offer: 105 (teal) for 6 metal, ..." */
+	for (int level = 1; level <= 3; level++) {
+		any = 0;
+		for (int i = 0; i < SSP_NSECTORS; i++) {
+			const struct ssp_sector_info *sec = &ssp_sectors[i];
+
+			if (st->sec_loc[i] != SEC_DISPLAY || sec->level != level)
+				continue;
+			if (!any)
+				buf_addf(out, "Level-%d Sectors on offer: ", level);
+			buf_addf(out, "%s%d (%s) for %d metal", any ? ", " : "", sec->id, colour_words[sec->colour],
+				 sec->cost);
+			any = 1;
+		}
+		if (any)
+			buf_adds(out, ".\n");
+	}
+	/* the ships not yet used this round, by owner: the reader's, each other player's, the neutral ones */
+	if (st->phase == PH_TURN) {
+		for (int o = -2; o < st->nplayers; o++) {
+			int owner = o == -2 ? viewer : o, fresh = 0;
+
+			if ((o == -2 && (viewer < 0 || viewer >= st->nplayers)) || (o >= 0 && o == viewer))
+				continue;
+			for (int s = 0; s < SSP_NSHIPS; s++) {
+				int loc = st->ship_loc[s];
+
+				if (st->ship_used[s] || (owner >= 0 ? loc != owner : loc != SL_NEUTRAL))
+					continue;
+				if (!fresh) {
+					if (owner < 0)
+						buf_adds(out, "Neutral ships not yet used");
+					else if (owner == viewer)
+						buf_adds(out, "Your ships not yet used");
+					else {
+						words_seat(out, seats, owner);
+						buf_adds(out, "'s ships not yet used");
+					}
+					buf_adds(out, viewer >= 0 && viewer < st->nplayers ? " (your cost): " : ": ");
+				} else {
+					buf_adds(out, ", ");
+				}
+				if (owner >= 0)
+					buf_addf(out, "Level-%d ", ssp_ships[s].level);
+				buf_adds(out, type_names[ssp_ships[s].type]);
+				if (viewer >= 0 && viewer < st->nplayers) {
+					buf_adds(out, " (");
+					words_count(out, ssp_rules_cost(st, viewer, s), "GEM", "GEMs");
+					if (owner >= 0 && owner != viewer && ssp_ships[s].fee)
+						buf_addf(out, " and %d to its owner", ssp_ships[s].fee);
+					buf_adds(out, ")");
+				}
+				fresh = 1;
+			}
+			if (fresh)
+				buf_adds(out, ".\n");
+		}
+	}
+	buf_addf(out, "In the supply: %d teal, %d brown, %d pink and %d gold Aliens, ", st->aliens[0], st->aliens[1],
+		 st->aliens[2], st->aliens[3]);
+	words_count(out, st->humans, "Human", "Humans");
+	buf_adds(out, ".\n");
+	return 0;
+}

@@ -158,6 +158,13 @@ static int sm_describe(const struct game_step_in *in, struct buf *out, struct er
 	return sm_story_describe(in->before, in->after, in->move, in->seat, in->seats, out);
 }
 
+static int sm_position(const struct game_position_in *in, struct buf *out, struct err *err)
+{
+	if (!in->state)
+		return err_set(err, ERR_INPUT, "position needs a position");
+	return sm_story_position(in->state, in->viewer, in->seats, out);
+}
+
 const struct game_ops game_starship_merchants = {
 	.version = GAME_OPS_VERSION,
 	.id = "starship-merchants",
@@ -180,5 +187,6 @@ const struct game_ops game_starship_merchants = {
 	.bot = sm_bot,
 	.board = sm_board,
 	.describe = sm_describe,
+	.position = sm_position,
 	.picks = sm_picks,
 };

@@ -239,6 +239,8 @@ int sm_bot_choose(const struct sm_state *s, int seat, int level, struct rng *rng
 /* sm_story.c: the step m that seat took from before to after, as one sentence with names from seats (describe) */
 int sm_story_describe(const struct sm_state *before, const struct sm_state *after, const struct sm_move *m, int seat,
 		      const json_t *seats, struct buf *out);
+/* sm_story.c: the position as a few sentences for viewer (position) */
+int sm_story_position(const struct sm_state *s, int viewer, const json_t *seats, struct buf *out);
 
 /* sm_picks.c: a legal step cut into the board parts a player taps (game_ops.picks) */
 int sm_picks(const void *state, int seat, const void *move, struct game_pick *out, int max, struct err *err);

@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "games/starship-merchants/sm_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "util/banned.h"
@@ -322,5 +323,166 @@ int sm_story_describe(const struct sm_state *before, const struct sm_state *afte
 	say_step(&st);
 	aftermath(&st);
 	buf_addc(out, '.');
+	return 0;
+}
+
+/* ---- the position in words (game_ops.position) ---- */
+
+/* seat's name, or "you"/"You" for the reader. */
+static void pos_who(struct buf *out, const json_t *seats, int seat, int viewer, int capital)
+{
+	if (seat == viewer)
+		buf_adds(out, capital ? "You" : "you");
+	else
+		words_seat(out, seats, seat);
+}
+
+/* "2 Cobalt and 1 Xenite" from counts per kind; returns whether there was any. */
+static int pos_tokens(struct buf *out, const int *count)
+{
+	char items[SM_NKINDS][48];
+	const char *list[SM_NKINDS];
+	int n = 0;
+
+	for (int k = 0; k < SM_NKINDS; k++)
+		if (count[k] > 0) {
+			snprintf(items[n], sizeof(items[n]), "%d %s", count[k], sm_kinds[k].name);
+			list[n] = items[n];
+			n++;
+		}
+	words_join(out, list, n);
+	return n > 0;
+}
+
+/* "ship 1, a Mark 1 scout carrying 2 Cobalt" */
+static void pos_ship(const struct sm_ship *sh, struct buf *out)
+{
+	buf_addf(out, "ship %d, a Mark %d %s", sh->no, sh->mark, sm_type_slugs[sh->type]);
+	if (sm_ship_load(sh)) {
+		buf_adds(out, " carrying ");
+		pos_tokens(out, sh->cargo);
+	} else {
+		buf_adds(out, ", empty");
+	}
+	if (sh->loans)
+		buf_adds(out, " (leased)");
+}
+
+/* "You: 34 credits, at the Market; ship 1, ...; 2 Ice-9 in your local space; 1 loan marker." */
+static void pos_player(const struct sm_state *s, int p, int viewer, const json_t *seats, struct buf *out)
+{
+	const struct sm_player *pl = &s->p[p];
+	int loans = sm_player_loans(pl);
+
+	pos_who(out, seats, p, viewer, 1);
+	buf_adds(out, ": ");
+	words_count(out, pl->credits, "credit", "credits");
+	buf_addf(out, ", at the %s", place(pl->pos));
+	if (pl->finished)
+		buf_adds(out, " for good");
+	buf_adds(out, "; ");
+	if (!pl->nships)
+		buf_adds(out, "no ships");
+	for (int i = 0; i < pl->nships; i++) {
+		if (i)
+			buf_adds(out, "; ");
+		pos_ship(&pl->ships[i], out);
+	}
+	{
+		int local[SM_NKINDS];
+
+		for (int k = 0; k < SM_NKINDS; k++)
+			local[k] = pl->local[k] + pl->lclaim[k];
+		for (int k = 0; k < SM_NKINDS; k++)
+			if (local[k]) {
+				buf_adds(out, "; in ");
+				buf_adds(out, p == viewer ? "your" : "their");
+				buf_adds(out, " local space: ");
+				pos_tokens(out, local);
+				break;
+			}
+	}
+	if (loans) {
+		buf_adds(out, "; ");
+		words_count(out, loans, "loan marker", "loan markers");
+		buf_addf(out, " (%d credits to repay)", sm_player_loan_debt(pl));
+	}
+	buf_adds(out, ".\n");
+}
+
+/* "Grapples (4 credits), Survey Robot (3 credits)" from a display; returns how many. */
+static int pos_cards(struct buf *out, const int *disp, int n, int dest)
+{
+	int shown = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (disp[i] < 0)
+			continue;
+		if (shown++)
+			buf_adds(out, ", ");
+		if (dest)
+			buf_addf(out, "%s (%d energy)", sm_dests[disp[i]].name, sm_dests[disp[i]].cost);
+		else
+			buf_addf(out, "%s (%d credits)", sm_cards[disp[i]].name, sm_cards[disp[i]].cost);
+	}
+	return shown;
+}
+
+int sm_story_position(const struct sm_state *s, int viewer, const json_t *seats, struct buf *out)
+{
+	int bag = 0;
+
+	/* whose turn */
+	if (s->phase == SM_PH_OVER) {
+		buf_adds(out, "The game is over.\n");
+	} else {
+		buf_addf(out, "Mark %d ships are for sale; ", s->era);
+		if (s->cur == viewer)
+			buf_adds(out, "your turn");
+		else {
+			words_seat(out, seats, s->cur);
+			buf_adds(out, "'s turn");
+		}
+		if (s->final) {
+			buf_adds(out, " (the final circuit: ");
+			words_seat(out, seats, s->trigger);
+			buf_adds(out, " ended the game)");
+		}
+		if (s->phase == SM_PH_RUN || s->phase == SM_PH_EXPLORE)
+			buf_addf(out, "; running ship %d with %d energy left", s->p[s->cur].ships[s->run].no, s->energy);
+		buf_adds(out, ".\n");
+	}
+	/* the players, the reader first */
+	if (viewer >= 0 && viewer < s->n)
+		pos_player(s, viewer, viewer, seats, out);
+	for (int p = 0; p < s->n; p++)
+		if (p != viewer)
+			pos_player(s, p, viewer, seats, out);
+	/* the market */
+	buf_adds(out, "At the Market: ");
+	if (!pos_cards(out, s->mdisp, SM_MARKET_SLOTS, 0))
+		buf_adds(out, "no cards");
+	if (s->refineries_open) {
+		buf_adds(out, "; refineries: ");
+		if (!pos_cards(out, s->rdisp, SM_REFINERY_SLOTS, 0))
+			buf_adds(out, "none");
+	}
+	buf_adds(out, ".\n");
+	/* the shipyard: this Mark's ships */
+	buf_addf(out, "At the Shipyard: Mark %d scouts for %d credits (%d left), tugs for %d credits (%d left).\n",
+		 s->era, sm_ships[s->era - 1][SM_SCOUT].cost, s->supply[s->era - 1][SM_SCOUT],
+		 sm_ships[s->era - 1][SM_TUG].cost, s->supply[s->era - 1][SM_TUG]);
+	/* the belt */
+	for (int k = 0; k < SM_NKINDS; k++)
+		bag += s->bag[k];
+	buf_adds(out, "In known space: ");
+	if (!pos_tokens(out, s->known))
+		buf_adds(out, "nothing");
+	buf_adds(out, "; destinations: ");
+	if (!pos_cards(out, s->ddisp, SM_DEST_SLOTS, 1))
+		buf_adds(out, "none");
+	buf_adds(out, "; ");
+	words_count(out, bag, "token", "tokens");
+	buf_adds(out, " in the bag.\n");
 	return 0;
 }
