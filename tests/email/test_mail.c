@@ -71,6 +71,9 @@ static const struct corpus_case corpus[] = {
 	  "AM0PR07MB1234A1B2C3D4E5F6G7H8@AM0PR07MB1234.eurprd07.prod.outlook.com", "add 2|end", 0, 0, 1, "To: Bob Bürger <bob@example.org>" },
 	{ "outlook_mobile.eml", "bob@example.org", "Re: Your turn in Counting Race (test game) (game 1)",
 	  "DB9PR02MB7890.mobile.reply.77a1@DB9PR02MB7890.eurprd02.prod.outlook.com", "add 1|end", 0, 0, 0, NULL },
+	/* Outlook's rich text: the body and a winmail.dat (application/ms-tnef) attachment, which is not read */
+	{ "outlook_winmail.eml", "bob@example.org", "RE: Your turn in Counting Race (test game) (game 1)",
+	  "DB8PR09MB4321WINMAIL0001@DB8PR09MB4321.eurprd09.prod.outlook.com", "roll|end", 0, 0, 0, NULL },
 	{ "apple_iphone.eml", "ann@example.org", "Re: Your turn in Counting Race (test game) (game 1)",
 	  "6E0B1E6C-3B0A-4C36-9C61-AE1B3C2D9F11@example.org", "Add 1|End", 0, 0, 0, NULL },
 	{ "apple_mail_desktop.eml", "ann@example.org", "Re: Your turn in Counting Race (test game) (game 1)",
