@@ -59,3 +59,6 @@ check_PROGRAMS += tests/unit/test_story
 tests_unit_test_story_SOURCES = tests/unit/test_story.c tests/fake_game.c tests/fake_game.h tests/cunit_main.c \
 	tests/testutil.h
 tests_unit_test_story_LDADD = $(TEST_LDADD)
+
+# a user's private feeds: their token, the games they list (docs/web.md "Feeds")
+libturnpost_a_SOURCES += src/engine/feeds.c src/engine/feeds.h

@@ -92,3 +92,11 @@ tests_http_test_chan_LDADD = $(TEST_LDADD)
 tests_http_test_chan_DEPENDENCIES = libturnpost.a tests/turnpostd-test tests/turnpost-test
 TESTS += tests/pg/test_chan_pg.sh
 EXTRA_DIST += tests/pg/test_chan_pg.sh
+
+# The private feeds (Atom, iCalendar) and their token, on the account page and in the API
+libturnpost_a_SOURCES += src/http/web_feeds.c src/http/web_feeds.h src/http/api_feeds.c src/http/api_feeds.h
+check_PROGRAMS += tests/http/test_feeds
+tests_http_test_feeds_SOURCES = tests/http/test_feeds.c tests/http/httptest.c tests/http/httptest.h tests/cunit_main.c
+tests_http_test_feeds_LDADD = $(TEST_LDADD)
+tests_http_test_feeds_DEPENDENCIES = libturnpost.a tests/turnpostd-test tests/turnpost-test
+EXTRA_DIST += tests/http/check_feeds.py

@@ -14,6 +14,7 @@
 #include "http/api_game.h"
 #include "http/api_games.h"
 #include "http/api_inbound.h"
+#include "http/api_feeds.h"
 #include "http/api_me.h"
 #include "http/api_move.h"
 #include "http/api_public.h"
@@ -29,6 +30,7 @@
 #include "http/web_account.h"
 #include "http/web_channel.h"
 #include "http/web_chat.h"
+#include "http/web_feeds.h"
 #include "http/web_game.h"
 #include "http/web_home.h"
 #include "http/web_join.h"
@@ -55,6 +57,16 @@ const struct route routes[] = {
 	  "your vacation and what is left of the allowance" },
 	{ "POST", "/api/v1/me/vacation", api_me_vacation_post, ROUTE_AUTH | ROUTE_ACCOUNT | ROUTE_JSON,
 	  "start or end a vacation" },
+	{ "GET", "/api/v1/me/feed-token", api_feeds_token_get, ROUTE_AUTH | ROUTE_ACCOUNT,
+	  "whether you have a feed token, and since when (never the token)" },
+	{ "POST", "/api/v1/me/feed-token", api_feeds_token_post, ROUTE_AUTH | ROUTE_ACCOUNT,
+	  "a new private feed token and its links, replacing the one before" },
+	{ "DELETE", "/api/v1/me/feed-token", api_feeds_token_delete, ROUTE_AUTH | ROUTE_ACCOUNT,
+	  "revoke your feed token: its feeds answer 404" },
+	{ "GET", "/feeds/{token}/games.atom", web_feeds_atom, ROUTE_PUBLIC,
+	  "a feed token's Atom feed: games waiting for its account, and finished games" },
+	{ "GET", "/feeds/{token}/deadlines.ics", web_feeds_ics, ROUTE_PUBLIC,
+	  "a feed token's calendar of its account's turn deadlines (iCalendar)" },
 	{ "GET", "/api/v1/admin/outbox", console_api_outbox, ROUTE_ADMIN, "notifications by state (?state=dead)" },
 	{ "POST", "/api/v1/admin/outbox/{id}/resend", console_act_outbox_resend,
 	  ROUTE_ADMIN | ROUTE_JSON | ROUTE_JSON_OPTIONAL | ROUTE_REASON_OPTIONAL, "deliver a dead notification again" },
@@ -111,6 +123,8 @@ const struct route routes[] = {
 	  "add one of your own chat destinations" },
 	{ "POST", "/account/destinations/{id}/remove", web_channel_dest_remove, ROUTE_WEB | ROUTE_USER,
 	  "remove one of your own chat destinations" },
+	{ "POST", "/account/feed-token", web_feeds_token_post, ROUTE_WEB | ROUTE_USER,
+	  "new private feed links (shown once), or with action=revoke revoke them" },
 	{ "GET", "/account/email/{token}", web_account_email_confirm, ROUTE_WEB | ROUTE_USER,
 	  "the link sent to a new address: a page that confirms it" },
 	{ "POST", "/account/email/{token}", web_account_email_use, ROUTE_WEB | ROUTE_USER,

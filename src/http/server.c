@@ -608,12 +608,12 @@ reply:
 /*
  * How much of a path the request log shows: all of it, except that a
  * path carrying a capability token (a seat link, a sign-in link, an
- * unsubscribe link) stops
+ * unsubscribe link, a private feed) stops
  * before the token, so the log never holds something that signs in.
  */
 static int log_path_length(const char *path)
 {
-	static const char *const secret_prefixes[] = { "/s/", "/signin/", "/unsubscribe/" };
+	static const char *const secret_prefixes[] = { "/s/", "/signin/", "/unsubscribe/", "/feeds/" };
 
 	for (size_t i = 0; i < sizeof(secret_prefixes) / sizeof(secret_prefixes[0]); i++) {
 		size_t n = strlen(secret_prefixes[i]);

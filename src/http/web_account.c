@@ -8,6 +8,7 @@
 #include "engine/account.h"
 #include "engine/account_email.h"
 #include "http/form.h"
+#include "http/web_feeds.h"
 #include "http/web.h"
 #include "http/web_channel.h"
 #include "util/clock.h"
@@ -49,6 +50,7 @@ static void account_page(struct http_request *rq, struct http_reply *r, int stat
 		json_object_set_new(data, "error", json_string(error));
 	if (account_email_pending(http_store(rq), rq->sess.user_id, pending, &e) == 0 && pending[0])
 		json_object_set_new(data, "pending", json_string(pending));
+	web_feeds_account(rq, data);
 	json_decref(acc);
 	web_channel_account(rq, data);
 	web_render(rq, r, status, "account", "Your account", data);

@@ -20,6 +20,7 @@ libturnpost_a_SOURCES += \
 	src/store/push_sub.c src/store/push_sub.h \
 	src/store/retention.c src/store/retention.h
 libturnpost_a_SOURCES += src/store/channel.c src/store/channel.h
+libturnpost_a_SOURCES += src/store/feed_token.c src/store/feed_token.h
 
 check_PROGRAMS += tests/unit/test_store
 tests_unit_test_store_SOURCES = tests/unit/test_store.c tests/cunit_main.c tests/testutil.h
