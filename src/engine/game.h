@@ -203,7 +203,12 @@ struct game_ops {
 	 */
 	int (*legal)(const void *state, int seat, json_t **out, struct err *err);
 
-	/* What seat may see (hidden information removed), as a new JSON object. seat -1: spectator. */
+	/*
+	 * What seat may see (hidden information removed), as a new JSON object.
+	 * seat -1: spectator. A game that counts a score while it runs puts
+	 * "scores": [n, ...] (each seat's score now, by seat) in it: the lobby
+	 * shows them.
+	 */
 	int (*view)(const void *state, int seat, json_t **out, struct err *err);
 
 	/*

@@ -70,6 +70,33 @@ static char *score_text(const struct store_game *g, const struct store_seat *sea
 	return buf_detach(&b, NULL);
 }
 
+/*
+ * The score of a running game now, "Ann 3, Bob 5" in seat order, from the
+ * game's view for seat (its "scores"); NULL when the view counts none. New.
+ */
+static char *live_score_text(struct http_request *rq, const struct store_game *g, const struct store_seat *seats,
+			     int n, int seat)
+{
+	struct err e = {0};
+	json_t *game = NULL, *scores;
+	struct buf b = BUF_INIT;
+
+	if (strcmp(g->status, "active") != 0 || views_game_json(http_store(rq), g->id, seat, 0, &game, &e) < 0)
+		return NULL;
+	scores = json_object_get(json_object_get(game, "view"), "scores");
+	for (int i = 0; json_is_array(scores) && i < n; i++) {
+		json_t *sc = json_array_get(scores, (size_t)seats[i].seat);
+		if (json_is_integer(sc))
+			buf_addf(&b, "%s%s %lld", b.len ? ", " : "", seats[i].name, (long long)json_integer_value(sc));
+	}
+	json_decref(game);
+	if (!b.len) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b, NULL);
+}
+
 /* When the soonest deadline of the seats a game waits for falls: "in 5 h", "overdue"; "" without a clock. */
 static void deadline_text(struct http_request *rq, const struct store_game *g, int64_t now, char out[48])
 {
@@ -110,15 +137,19 @@ void web_home_show(struct http_request *rq, struct http_reply *r)
 		int64_t id = i < n ? ids[i] : open_ids[i - n];
 		struct store_game g;
 		struct store_seat *seats = NULL;
-		int nseats = 0, mine_waiting = 0;
+		int nseats = 0, mine_waiting = 0, my_seat = -1;
 		char ago[32], *players;
 		json_t *o;
 
 		if (views_game_info(http_store(rq), id, &g, &seats, &nseats, &e) < 0)
 			continue;
 		for (int k = 0; k < nseats; k++)
-			if (seats[k].user_id == rq->sess.user_id && (g.active_seats & (1u << seats[k].seat)))
-				mine_waiting = 1;
+			if (seats[k].user_id == rq->sess.user_id) {
+				if (my_seat < 0)
+					my_seat = seats[k].seat;
+				if (g.active_seats & (1u << seats[k].seat))
+					mine_waiting = 1;
+			}
 		players = players_text(seats, nseats);
 		clock_format_ago(now - g.updated_at, ago);
 		o = json_pack("{s:I,s:s,s:s,s:s}", "id", (json_int_t)g.id, "title", web_game_title(g.game), "players",
@@ -134,6 +165,12 @@ void web_home_show(struct http_request *rq, struct http_reply *r)
 				json_object_set_new(o, "deadline", json_string(due));
 			if (score)
 				json_object_set_new(o, "score", json_string(score));
+			{
+				char *live = live_score_text(rq, &g, seats, nseats, my_seat);
+				if (live)
+					json_object_set_new(o, "live_score", json_string(live));
+				free(live);
+			}
 			free(waiting_for);
 			free(score);
 		}

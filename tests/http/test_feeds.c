@@ -1,4 +1,4 @@
-/* tests/http/test_feeds.c: the private feeds over HTTP (Atom, iCalendar, their token) */
+/* tests/http/test_feeds.c: the private feeds over HTTP (Atom, iCalendar, their token) and the lobby's live scores */
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <stdlib.h>
@@ -331,11 +331,44 @@ static void test_feeds__account_page_makes_and_revokes(void)
 	ht_resp_release(&r);
 }
 
+/* ---- the lobby: live scores next to whom a game waits for ---- */
+
+static void test_feeds__lobby_shows_live_scores(void)
+{
+	const char *af = "{\"game\":\"alien-frontiers\",\"players\":[{\"name\":\"Ann\",\"email\":\"ann@example.org\"},"
+			 "{\"name\":\"Bob\",\"email\":\"bob@example.org\"}]}";
+	char cookie[256], path[64], want[200];
+	struct ht_resp r;
+	json_t *scores;
+	int64_t id = new_game(af);
+
+	/* what the view counts now */
+	snprintf(path, sizeof(path), "/api/v1/games/%lld", (long long)id);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, ann_token, NULL, &r), 0);
+	scores = json_object_get(json_object_get(r.json, "view"), "scores");
+	CU_ASSERT_EQUAL_FATAL(json_array_size(scores), 2);
+	snprintf(want, sizeof(want), "score Ann %lld, Bob %lld", (long long)json_integer_value(json_array_get(scores, 0)),
+		 (long long)json_integer_value(json_array_get(scores, 1)));
+	ht_resp_release(&r);
+	/* the lobby says it next to whom the game waits for */
+	CU_ASSERT_EQUAL_FATAL(ht_sign_in(&d, "ann@example.org", cookie, sizeof(cookie)), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/", cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	if (!strstr(r.body.data, want))
+		fprintf(stderr, "\n  no \"%s\" in\n%s\n", want, r.body.data);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.body.data, want));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.body.data, "waiting for you"));
+	/* a game whose view counts no score says none */
+	CU_ASSERT_PTR_NULL(strstr(r.body.data, "score Ann &amp;"));
+	ht_resp_release(&r);
+}
+
 static CU_TestInfo cases[] = {
 	{ "test_feeds__atom_and_calendar_validate", test_feeds__atom_and_calendar_validate },
 	{ "test_feeds__token_replaced_revoked_and_good_for_nothing_else",
 	  test_feeds__token_replaced_revoked_and_good_for_nothing_else },
 	{ "test_feeds__account_page_makes_and_revokes", test_feeds__account_page_makes_and_revokes },
+	{ "test_feeds__lobby_shows_live_scores", test_feeds__lobby_shows_live_scores },
 	CU_TEST_INFO_NULL,
 };
 

@@ -496,6 +496,11 @@ int af__view(const struct af_state *s, int seat, json_t **out)
 		json_array_append_new(a, po);
 	}
 	json_object_set_new(o, "player_state", a);
+	/* each seat's score now (victory points), as the lobby shows it */
+	a = json_array();
+	for (int p = 0; p < s->n; p++)
+		json_array_append_new(a, json_integer(s->vp[p]));
+	json_object_set_new(o, "scores", a);
 	*out = o;
 	return 0;
 }

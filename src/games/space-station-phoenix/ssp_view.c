@@ -519,6 +519,13 @@ int ssp_json_view(const struct ssp_state *st, int seat, json_t **out, struct err
 		json_array_append_new(players, j);
 	}
 	json_object_set_new(o, "players", players);
+	{
+		/* each seat's score now (the points so far; the end adds the station's), as the lobby shows it */
+		json_t *scores = json_array();
+		for (int p = 0; p < st->nplayers; p++)
+			json_array_append_new(scores, json_integer(st->pl[p].points));
+		json_object_set_new(o, "scores", scores);
+	}
 	json_object_set_new(o, "diplomacy_board", diplomacy_json());
 	if (st->ntask > 0 && st->task[0].kind == TK_DICE && st->task[0].c == 0)
 		json_object_set_new(o, "dice", json_pack("{s:i,s:i,s:i,s:i,s:i,s:i}", "food", st->dice[0], "water", st->dice[1],

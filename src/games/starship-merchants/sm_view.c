@@ -170,6 +170,13 @@ json_t *sm_view_build(const struct sm_state *s, int seat)
 		json_array_append_new(seats, po);
 	}
 	json_object_set_new(o, "seats", seats);
+	{
+		/* each seat's score now (credits less unpaid loans, as at the end), as the lobby shows it */
+		json_t *scores = json_array();
+		for (int p = 0; p < s->n; p++)
+			json_array_append_new(scores, json_integer(sm_player_score(&s->p[p])));
+		json_object_set_new(o, "scores", scores);
+	}
 	return o;
 }
 
