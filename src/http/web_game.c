@@ -192,23 +192,46 @@ static json_t *view_items(json_t *view)
 	return items;
 }
 
+/* "Yara (183)": a seat's name and final score */
+static void seat_and_score(struct buf *b, json_t *result, json_t *seats, size_t seat)
+{
+	json_t *score = json_array_get(json_object_get(result, "scores"), seat);
+	const char *name = json_string_value(json_object_get(json_array_get(seats, seat), "name"));
+
+	buf_adds(b, name ? name : "?");
+	if (json_is_integer(score))
+		buf_addf(b, " (%lld)", (long long)json_integer_value(score));
+}
+
 static char *result_text(json_t *result, json_t *seats)
 {
 	struct buf b = BUF_INIT;
 	json_t *w;
 	size_t i;
 
+	json_t *ranks = json_object_get(result, "ranks");
+	const char *tiebreak = json_string_value(json_object_get(result, "tiebreak"));
+	int others = 0;
+
 	buf_adds(&b, json_array_size(json_object_get(result, "winners")) > 1 ? "Shared win: " : "Winner: ");
 	json_array_foreach(json_object_get(result, "winners"), i, w) {
-		json_int_t seat = json_integer_value(w);
-		json_t *score = json_array_get(json_object_get(result, "scores"), (size_t)seat);
-		const char *name = json_string_value(json_object_get(json_array_get(seats, (size_t)seat), "name"));
-		buf_addf(&b, "%s%s", i ? ", " : "", name ? name : "?");
-		if (json_is_integer(score))
-			buf_addf(&b, " (%lld)", (long long)json_integer_value(score));
+		buf_adds(&b, i ? ", " : "");
+		seat_and_score(&b, result, seats, (size_t)json_integer_value(w));
 	}
-	if (json_string_value(json_object_get(result, "tiebreak")))
-		buf_addf(&b, ". %s", json_string_value(json_object_get(result, "tiebreak")));
+	buf_adds(&b, ".");
+	/* everyone else by rank, so a player sees their own score beside the winner's */
+	for (json_int_t rank = 2; rank <= (json_int_t)json_array_size(ranks); rank++)
+		json_array_foreach(ranks, i, w) {
+			if (json_integer_value(w) != rank)
+				continue;
+			buf_adds(&b, others++ ? ", " : " Then ");
+			seat_and_score(&b, result, seats, i);
+		}
+	if (others)
+		buf_adds(&b, ".");
+	/* a game may say how a tie was broken; an empty text or "none needed" says nothing */
+	if (tiebreak && *tiebreak && strcmp(tiebreak, "none needed") != 0)
+		buf_addf(&b, " %s", tiebreak);
 	return buf_detach(&b, NULL);
 }
 

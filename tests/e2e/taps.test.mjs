@@ -235,6 +235,8 @@ test('a whole Alien Frontiers game by taps on the board, from two phones', { tim
     assert.match(status, /Game over/);
     // the final scores: the winner's in the status, every player's points on the board
     for (const w of end.result.winners) assert.ok(status.includes(`(${end.result.scores[w]})`), `the winner: ${status}`);
+    // the others' scores too, after the winner's
+    end.result.scores.forEach((score) => assert.ok(status.includes(`(${score})`), `a score missing: ${status}`));
     const board = await page.locator('#board svg').textContent();
     for (const p of end.view.player_state) assert.ok(board.includes(`${p.vp} VP`), `the board lacks ${p.vp} VP`);
     assert.equal(await page.locator('#board a.tap').count(), 0);

@@ -260,6 +260,10 @@ async function play(game, seed, names, limits) {
     assert.match(end.status, /Game over/);
     for (const w of now.result.winners)
       assert.ok(end.status.includes(`${names[w]} (${now.result.scores[w]})`), `the winner: ${end.status}`);
+    // every player's final score in words, and no empty or placeholder tiebreak ("none needed", a dangling ". ")
+    now.result.scores.forEach((score, s) =>
+      assert.ok(end.status.includes(`${names[s]} (${score})`), `${names[s]}'s score: ${end.status}`));
+    assert.doesNotMatch(end.status, /none needed|\.\s+$|\. \./, end.status);
     // every player's final score on the board (its final scoring)
     const board = await page.locator('#board').textContent();
     for (const score of now.result.scores) assert.ok(board.includes(String(score)), `the board lacks the score ${score}`);
