@@ -18,6 +18,7 @@ libturnpost_a_SOURCES += \
 	src/http/web_move.c src/http/web_move.h src/http/web_chat.c src/http/web_chat.h \
 	src/http/web_join.c src/http/web_join.h src/http/web_story.c src/http/web_story.h \
 	src/http/web_unsubscribe.c src/http/web_unsubscribe.h \
+	src/http/api_push.c src/http/api_push.h src/http/web_push.c src/http/web_push.h \
 	src/http/console.c src/http/console.h src/http/console_api.c src/http/console_api.h \
 	src/http/console_act.c src/http/console_act.h src/http/console_web.c src/http/console_web.h \
 	src/http/console_game.c src/http/console_game.h src/http/console_form.c src/http/console_form.h
@@ -100,3 +101,9 @@ tests_http_test_feeds_SOURCES = tests/http/test_feeds.c tests/http/httptest.c te
 tests_http_test_feeds_LDADD = $(TEST_LDADD)
 tests_http_test_feeds_DEPENDENCIES = libturnpost.a tests/turnpostd-test tests/turnpost-test
 EXTRA_DIST += tests/http/check_feeds.py
+# Web push: the subscriptions API, the account page's button, the service worker (docs/notifications.md)
+check_PROGRAMS += tests/http/test_push_http
+tests_http_test_push_http_SOURCES = tests/http/test_push_http.c tests/http/httptest.c tests/http/httptest.h \
+	tests/cunit_main.c
+tests_http_test_push_http_LDADD = $(TEST_LDADD)
+tests_http_test_push_http_DEPENDENCIES = libturnpost.a tests/turnpostd-test tests/turnpost-test

@@ -18,6 +18,7 @@
 #include "http/api_me.h"
 #include "http/api_move.h"
 #include "http/api_public.h"
+#include "http/api_push.h"
 #include "http/api_story.h"
 #include "http/api_token.h"
 #include "http/console_act.h"
@@ -36,6 +37,7 @@
 #include "http/web_join.h"
 #include "http/web_move.h"
 #include "http/web_new_game.h"
+#include "http/web_push.h"
 #include "http/web_signin.h"
 #include "http/web_story.h"
 #include "http/web_unsubscribe.h"
@@ -67,6 +69,12 @@ const struct route routes[] = {
 	  "a feed token's Atom feed: games waiting for its account, and finished games" },
 	{ "GET", "/feeds/{token}/deadlines.ics", web_feeds_ics, ROUTE_PUBLIC,
 	  "a feed token's calendar of its account's turn deadlines (iCalendar)" },
+	{ "GET", "/api/v1/me/push-subscriptions", api_push_list, ROUTE_AUTH | ROUTE_ACCOUNT,
+	  "the key to subscribe a browser with, and your browsers that get notifications" },
+	{ "POST", "/api/v1/me/push-subscriptions", api_push_add, ROUTE_AUTH | ROUTE_ACCOUNT | ROUTE_JSON,
+	  "notify a browser too (its PushSubscription)" },
+	{ "DELETE", "/api/v1/me/push-subscriptions/{id}", api_push_remove, ROUTE_AUTH | ROUTE_ACCOUNT,
+	  "stop notifying one of your browsers" },
 	{ "GET", "/api/v1/admin/outbox", console_api_outbox, ROUTE_ADMIN, "notifications by state (?state=dead)" },
 	{ "POST", "/api/v1/admin/outbox/{id}/resend", console_act_outbox_resend,
 	  ROUTE_ADMIN | ROUTE_JSON | ROUTE_JSON_OPTIONAL | ROUTE_REASON_OPTIONAL, "deliver a dead notification again" },
@@ -129,6 +137,10 @@ const struct route routes[] = {
 	  "the link sent to a new address: a page that confirms it" },
 	{ "POST", "/account/email/{token}", web_account_email_use, ROUTE_WEB | ROUTE_USER,
 	  "make the confirmed address the account's" },
+	{ "POST", "/account/push", web_push_add, ROUTE_WEB | ROUTE_USER,
+	  "notify this browser too (the account page's script posts its subscription)" },
+	{ "POST", "/account/push/{id}/remove", web_push_remove, ROUTE_WEB | ROUTE_USER, "stop notifying a browser" },
+	{ "GET", "/sw.js", web_push_worker, ROUTE_PUBLIC, "the service worker that shows notifications" },
 	{ "GET", "/games/new", web_new_game_form, ROUTE_WEB | ROUTE_USER, "choose a game and invite players" },
 	{ "POST", "/games/new", web_new_game_create, ROUTE_WEB | ROUTE_USER, "create a game" },
 	{ "GET", "/games/{id}", web_game_show, ROUTE_WEB | ROUTE_USER | ROUTE_SEAT_LINK,

@@ -314,6 +314,8 @@ static enum MHD_Result send_reply(struct MHD_Connection *conn, struct http_reply
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, r->retry_after);
 	if (r->preference_applied)
 		MHD_add_response_header(resp, "Preference-Applied", r->preference_applied);
+	if (r->service_worker_allowed)
+		MHD_add_response_header(resp, "Service-Worker-Allowed", r->service_worker_allowed);
 	for (int i = 0; i < r->ncookies; i++)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_SET_COOKIE, r->cookies[i]);
 	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");

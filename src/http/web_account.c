@@ -11,6 +11,7 @@
 #include "http/web_feeds.h"
 #include "http/web.h"
 #include "http/web_channel.h"
+#include "http/web_push.h"
 #include "util/clock.h"
 #include "util/banned.h"
 
@@ -53,6 +54,8 @@ static void account_page(struct http_request *rq, struct http_reply *r, int stat
 	web_feeds_account(rq, data);
 	json_decref(acc);
 	web_channel_account(rq, data);
+	/* this browser's notifications (templates/web/account_push.mustache) */
+	web_push_account_data(rq, data);
 	web_render(rq, r, status, "account", "Your account", data);
 }
 

@@ -304,7 +304,12 @@ int notify_push_origin(const char *url, struct buf *out, struct err *err)
 	n = strcspn(p, "/?#");
 	if (!n || memchr(p, '@', n))
 		return err_set(err, ERR_INPUT, "no host (or a user name) in the URL");
-	buf_add(out, url, (size_t)(p - url) + n);
+	/* an origin as browsers write it (RFC 6454): lower case, without the scheme's own port */
+	if ((p - url == 8 && n > 4 && memcmp(p + n - 4, ":443", 4) == 0) ||
+	    (p - url == 7 && n > 3 && memcmp(p + n - 3, ":80", 3) == 0))
+		n -= p - url == 8 ? 4 : 3;
+	for (const char *q = url; q < p + n; q++)
+		buf_addc(out, (char)(*q >= 'A' && *q <= 'Z' ? *q - 'A' + 'a' : *q));
 	return 0;
 }
 
@@ -709,4 +714,118 @@ int64_t notify__row_push_sub(const struct store_outbox_row *r)
 	id = json_integer_value(json_object_get(p, "push_sub"));
 	json_decref(p);
 	return id > 0 ? id : 0;
+}
+
+/* ---- subscriptions: the account page and the API ---- */
+
+/* A label fit for a page: no control characters, at most 80 bytes, cut on a UTF-8 boundary. */
+static void clean_label(const char *in, struct buf *out)
+{
+	const char *p = in ? in : "";
+
+	for (; *p && out->len < 80; p++)
+		if ((unsigned char)*p >= 32 && *p != 127)
+			buf_add(out, p, 1);
+	if (*p && ((unsigned char)*p & 0xc0) == 0x80) {
+		/* cut inside a character: its first bytes go too */
+		size_t n = out->len;
+		while (n && ((unsigned char)out->data[n - 1] & 0xc0) == 0x80)
+			n--;
+		if (n && (unsigned char)out->data[n - 1] >= 0xc0)
+			n--;
+		buf_setlen(out, n);
+	}
+	buf_trim(out);
+}
+
+int notify_push_subscribe(struct store *s, int64_t user_id, const char *endpoint, const char *p256dh,
+			  const char *auth, const char *label, int allow_http, int64_t now, int64_t *id,
+			  struct err *err)
+{
+	struct store_push_sub *mine = NULL;
+	struct store_conn *c = NULL;
+	struct buf l = BUF_INIT;
+	int n = 0, again = 0, rc;
+
+	if (id)
+		*id = 0;
+	if ((rc = notify_push_check(endpoint, p256dh, auth, allow_http, err)) < 0)
+		return rc;
+	clean_label(label, &l);
+	if ((rc = store_write_begin(s, &c, err)) < 0) {
+		c = NULL;
+		goto done;
+	}
+	if ((rc = store_push_sub_list(c, user_id, &mine, &n, err)) < 0)
+		goto done;
+	for (int i = 0; i < n; i++)
+		again |= strcmp(mine[i].endpoint, endpoint) == 0;
+	/* the same browser subscribing again replaces its row: that is never one too many */
+	if (n >= NOTIFY_PUSH_MAX_SUBS && !again) {
+		rc = err_set(err, ERR_LIMIT,
+			     "Notifications are on in %d browsers of yours, the most there may be: remove one first.", n);
+		goto done;
+	}
+	if ((rc = store_push_sub_add(c, user_id, endpoint, p256dh, auth, l.data, now, id, err)) < 0)
+		goto done;
+	rc = store_write_commit(c, err);
+	c = NULL;
+done:
+	if (c)
+		store_write_rollback(c);
+	store_push_subs_free(mine, n);
+	buf_release(&l);
+	return rc;
+}
+
+int notify_push_remove(struct store *s, int64_t user_id, int64_t id, struct err *err)
+{
+	struct store_conn *c;
+	int removed = 0, rc;
+
+	if ((rc = store_write_begin(s, &c, err)) < 0)
+		return rc;
+	if ((rc = store_push_sub_delete(c, id, user_id, &removed, err)) < 0) {
+		store_write_rollback(c);
+		return rc;
+	}
+	if ((rc = store_write_commit(c, err)) < 0)
+		return rc;
+	return removed ? 0 : err_set(err, ERR_NOTFOUND, "You have no browser subscription %lld.", (long long)id);
+}
+
+int notify_push_list_json(struct store *s, int64_t user_id, json_t **out, struct err *err)
+{
+	char key[NOTIFY_PUSH_B64_MAX];
+	struct store_push_sub *list = NULL;
+	struct store_conn *c;
+	json_t *subs;
+	int n = 0, rc;
+
+	*out = NULL;
+	if ((rc = notify_push_vapid_public(s, key, err)) < 0)
+		return rc;
+	if ((rc = store_read_acquire(s, &c, err)) < 0)
+		return rc;
+	rc = store_push_sub_list(c, user_id, &list, &n, err);
+	store_read_release(c);
+	if (rc < 0)
+		return rc;
+	subs = json_array();
+	for (int i = 0; i < n; i++) {
+		/* the endpoint is the browser's address: only its push service's origin is shown */
+		struct buf origin = BUF_INIT;
+		struct err e = {0};
+		if (notify_push_origin(list[i].endpoint, &origin, &e) < 0)
+			buf_adds(&origin, "?");
+		json_array_append_new(subs, json_pack("{s:I,s:s,s:s,s:I,s:o}", "id", (json_int_t)list[i].id, "label",
+						      list[i].label, "service", origin.data, "created_at",
+						      (json_int_t)list[i].created_at, "last_success_at",
+						      list[i].last_success_at ? json_integer(list[i].last_success_at)
+									      : json_null()));
+		buf_release(&origin);
+	}
+	store_push_subs_free(list, n);
+	*out = json_pack("{s:s,s:o}", "vapid_public_key", key, "subscriptions", subs);
+	return 0;
 }

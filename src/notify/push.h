@@ -3,6 +3,7 @@
 #ifndef TURNPOST_NOTIFY_PUSH_H
 #define TURNPOST_NOTIFY_PUSH_H
 
+#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -68,5 +69,28 @@ int notify_push_unb64(const char *text, unsigned char *out, size_t want, struct 
  * point on P-256, auth 16 bytes. ERR_INPUT with a message naming the field.
  */
 int notify_push_check(const char *endpoint, const char *p256dh, const char *auth, int allow_http, struct err *err);
+
+/* ---- subscriptions (the account page and the API) ---- */
+
+/* How many browsers one account may have subscribed. */
+#define NOTIFY_PUSH_MAX_SUBS 20
+
+/*
+ * Save a browser's subscription for user_id at now, after notify_push_check
+ * (ERR_INPUT naming the field); label is cut to 80 bytes, control characters
+ * dropped. The same endpoint again replaces its row. ERR_LIMIT when the user
+ * has NOTIFY_PUSH_MAX_SUBS others. *id (may be NULL): the new id.
+ */
+int notify_push_subscribe(struct store *s, int64_t user_id, const char *endpoint, const char *p256dh,
+			  const char *auth, const char *label, int allow_http, int64_t now, int64_t *id,
+			  struct err *err);
+/* Remove user_id's subscription id; ERR_NOTFOUND when they have none of that id. */
+int notify_push_remove(struct store *s, int64_t user_id, int64_t id, struct err *err);
+/*
+ * {"vapid_public_key": "...", "subscriptions": [{"id", "label", "service"
+ * (the endpoint's origin, never the endpoint), "created_at",
+ * "last_success_at" (null: none yet)}]} (new), oldest first.
+ */
+int notify_push_list_json(struct store *s, int64_t user_id, json_t **out, struct err *err);
 
 #endif

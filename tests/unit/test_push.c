@@ -91,8 +91,11 @@ static void test_push__jwt_claims(void)
 	CU_ASSERT_EQUAL(notify_push_origin("https://push.example.net:8443/wpush/v2/abc?x=1", &origin, &e), 0);
 	ASSERT_STR_EQ(origin.data, "https://push.example.net:8443");
 	buf_reset(&origin);
-	CU_ASSERT_EQUAL(notify_push_origin("HTTPS://fcm.googleapis.com", &origin, &e), 0);
-	ASSERT_STR_EQ(origin.data, "HTTPS://fcm.googleapis.com");
+	CU_ASSERT_EQUAL(notify_push_origin("HTTPS://FCM.googleapis.com:443/fcm/send/x", &origin, &e), 0);
+	ASSERT_STR_EQ(origin.data, "https://fcm.googleapis.com");
+	buf_reset(&origin);
+	CU_ASSERT_EQUAL(notify_push_origin("http://127.0.0.1:80", &origin, &e), 0);
+	ASSERT_STR_EQ(origin.data, "http://127.0.0.1");
 	CU_ASSERT_EQUAL(notify_push_origin("ftp://x/y", &origin, &e), ERR_INPUT);
 	CU_ASSERT_EQUAL(notify_push_origin("https://user@x/y", &origin, &e), ERR_INPUT);
 	buf_release(&origin);
@@ -459,6 +462,57 @@ static void test_push__preferences(void)
 	env_close(&E);
 }
 
+static void test_push__subscribe_limits_and_labels(void)
+{
+	struct env E;
+	struct err e = {0};
+	char endpoint[96], label[200];
+	json_t *list = NULL;
+	int64_t id = 0, first = 0;
+
+	CU_ASSERT_EQUAL_FATAL(env_open(&E), 0);
+	new_game(&E);
+	/* a label without control characters, cut to 80 bytes between characters */
+	memset(label, 0, sizeof(label));
+	strcpy(label, "Phone\x01 x");
+	for (int i = 0; i < 40; i++)
+		strcat(label, "\xc3\xa9"); /* 2 bytes each: the 80-byte cut falls inside the 37th */
+	CU_ASSERT_EQUAL(notify_push_subscribe(E.st, E.bob, "https://push.example.net/0", RFC_UA_PUBLIC, RFC_AUTH, label,
+					      0, E.now, &first, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(notify_push_list_json(E.st, E.bob, &list, &e), 0);
+	{
+		const char *l = json_string_value(json_object_get(json_array_get(json_object_get(list, "subscriptions"), 0),
+								  "label"));
+		CU_ASSERT_EQUAL(strncmp(l, "Phone x\xc3\xa9", 9), 0);
+		CU_ASSERT_EQUAL(strlen(l), 7 + 36 * 2);
+		ASSERT_STR_EQ(json_string_value(json_object_get(json_array_get(json_object_get(list, "subscriptions"), 0),
+								"service")), "https://push.example.net");
+	}
+	json_decref(list);
+	/* refused before anything is stored: plain http unless allowed */
+	CU_ASSERT_EQUAL(notify_push_subscribe(E.st, E.bob, "http://push.example.net/x", RFC_UA_PUBLIC, RFC_AUTH, NULL, 0,
+					      E.now, &id, &e), ERR_INPUT);
+	CU_ASSERT_EQUAL(id, 0);
+	/* twenty browsers at most; the same one again is no more */
+	for (int i = 1; i < NOTIFY_PUSH_MAX_SUBS; i++) {
+		snprintf(endpoint, sizeof(endpoint), "https://push.example.net/%d", i);
+		CU_ASSERT_EQUAL(notify_push_subscribe(E.st, E.bob, endpoint, RFC_UA_PUBLIC, RFC_AUTH, NULL, 0, E.now, &id, &e),
+				0);
+	}
+	CU_ASSERT_EQUAL(notify_push_subscribe(E.st, E.bob, "https://push.example.net/one-more", RFC_UA_PUBLIC, RFC_AUTH,
+					      NULL, 0, E.now, &id, &e), ERR_LIMIT);
+	CU_ASSERT_EQUAL(notify_push_subscribe(E.st, E.bob, "https://push.example.net/0", RFC_UA_PUBLIC, RFC_AUTH, "again",
+					      0, E.now, &id, &e), 0);
+	CU_ASSERT(id > first);
+	/* removing: only one's own */
+	CU_ASSERT_EQUAL(notify_push_remove(E.st, E.ann, id, &e), ERR_NOTFOUND);
+	CU_ASSERT_EQUAL(notify_push_remove(E.st, E.bob, id, &e), 0);
+	CU_ASSERT_EQUAL(notify_push_remove(E.st, E.bob, id, &e), ERR_NOTFOUND);
+	CU_ASSERT_EQUAL(notify_push_subscribe(E.st, E.bob, "https://push.example.net/one-more", RFC_UA_PUBLIC, RFC_AUTH,
+					      NULL, 0, E.now, &id, &e), 0);
+	env_close(&E);
+}
+
 static CU_TestInfo cases[] = {
 	{ "test_push__rfc8291_example", test_push__rfc8291_example },
 	{ "test_push__jwt_claims", test_push__jwt_claims },
@@ -467,6 +521,7 @@ static CU_TestInfo cases[] = {
 	{ "test_push__gone_removes_subscription", test_push__gone_removes_subscription },
 	{ "test_push__failing_then_recovering_once", test_push__failing_then_recovering_once },
 	{ "test_push__preferences", test_push__preferences },
+	{ "test_push__subscribe_limits_and_labels", test_push__subscribe_limits_and_labels },
 	CU_TEST_INFO_NULL,
 };
 
