@@ -254,7 +254,7 @@ done:
 
 struct answer {
 	struct buf body;         /* the first CHAN_ANSWER_MAX bytes */
-	char retry_after[64];
+	char retry_after[NOTIFY_RETRY_AFTER_LEN];
 };
 
 static size_t body_cb(char *ptr, size_t size, size_t nmemb, void *ctx)
@@ -267,23 +267,6 @@ static size_t body_cb(char *ptr, size_t size, size_t nmemb, void *ctx)
 	return n;
 }
 
-static size_t head_cb(char *ptr, size_t size, size_t nmemb, void *ctx)
-{
-	struct answer *a = ctx;
-	size_t n = size * nmemb;
-
-	if (n > 12 && strncasecmp(ptr, "Retry-After:", 12) == 0) {
-		const char *v = ptr + 12;
-		size_t len = n - 12;
-		while (len && (*v == ' ' || *v == '\t'))
-			v++, len--;
-		while (len && (v[len - 1] == '\r' || v[len - 1] == '\n' || v[len - 1] == ' '))
-			len--;
-		snprintf(a->retry_after, sizeof(a->retry_after), "%.*s", (int)len, v);
-	}
-	return n;
-}
-
 static int stop_cb(void *ctx, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
 {
 	struct notify *n = ctx;
@@ -291,24 +274,6 @@ static int stop_cb(void *ctx, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_
 	(void)dt, (void)ut, (void)un;
 	/* an answer is bounded too: a receiver that streams forever is cut off */
 	return atomic_load(&n->stopping) || dn > 1024 * 1024 ? 1 : 0;
-}
-
-/* Retry-After (seconds or an HTTP date) in ms from now; 0 when absent or past. */
-static int64_t wait_ms(const char *v, int64_t now)
-{
-	char *end;
-
-	if (!*v)
-		return 0;
-	if (*v >= '0' && *v <= '9') {
-		long long s = strtoll(v, &end, 10);
-		return *end || s < 0 ? 0 : s * 1000;
-	}
-	{
-		time_t t = curl_getdate(v, NULL);
-		int64_t d = (int64_t)t * 1000 - now;
-		return t > 0 && d > 0 ? d : 0;
-	}
 }
 
 /* "https://matrix.example.org" + path, without a doubled slash. New. */
@@ -362,8 +327,8 @@ static void request(struct notify *n, const struct notify_msg *m, const char *me
 	curl_easy_setopt(h, CURLOPT_XFERINFODATA, n);
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, body_cb);
 	curl_easy_setopt(h, CURLOPT_WRITEDATA, &a);
-	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, head_cb);
-	curl_easy_setopt(h, CURLOPT_HEADERDATA, &a);
+	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, notify__retry_after_cb);
+	curl_easy_setopt(h, CURLOPT_HEADERDATA, a.retry_after);
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
 	curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
 	curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
@@ -395,7 +360,7 @@ static void request(struct notify *n, const struct notify_msg *m, const char *me
 		if (*p == '\r' || *p == '\n')
 			*p = ' ';
 	if (status == 429 || status >= 500 || status == 408)
-		res->retry_after_ms = wait_ms(a.retry_after, now);
+		res->retry_after_ms = notify__retry_after_ms(a.retry_after, now);
 	else
 		res->permanent = 1;
 done:

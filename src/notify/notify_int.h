@@ -54,6 +54,16 @@ struct notify_result {
 
 /* The configured transport's name ("file", "smtp", "webhook"). */
 const char *notify__transport_name(const struct notify *n);
+
+/*
+ * A libcurl header callback (CURLOPT_HEADERFUNCTION) that keeps an answer's
+ * Retry-After value in ctx, a char[NOTIFY_RETRY_AFTER_LEN]; and that value
+ * (delta seconds or an HTTP date) in ms from now, 0 when absent or past.
+ * Every transport that honours Retry-After uses these (transport.c).
+ */
+#define NOTIFY_RETRY_AFTER_LEN 64
+size_t notify__retry_after_cb(char *ptr, size_t size, size_t nmemb, void *ctx);
+int64_t notify__retry_after_ms(const char *v, int64_t now);
 /* Count an outcome (enum store_outbox_outcome; -1: none, only make the transport known) for /metrics. */
 void notify__count(const char *transport, int outcome);
 

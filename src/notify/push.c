@@ -405,45 +405,12 @@ static size_t sink_cb(char *ptr, size_t size, size_t nmemb, void *ctx)
 	return size * nmemb;
 }
 
-static size_t header_cb(char *ptr, size_t size, size_t nmemb, void *ctx)
-{
-	char *retry_after = ctx;
-	size_t n = size * nmemb;
-
-	if (n > 12 && strncasecmp(ptr, "Retry-After:", 12) == 0) {
-		const char *v = ptr + 12;
-		size_t len = n - 12;
-		while (len && (*v == ' ' || *v == '\t'))
-			v++, len--;
-		while (len && (v[len - 1] == '\r' || v[len - 1] == '\n' || v[len - 1] == ' '))
-			len--;
-		snprintf(retry_after, 64, "%.*s", (int)len, v);
-	}
-	return n;
-}
-
 static int progress_cb(void *ctx, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
 {
 	struct notify *n = ctx;
 
 	(void)dt, (void)dn, (void)ut, (void)un;
 	return atomic_load(&n->stopping) ? 1 : 0;
-}
-
-/* Retry-After as seconds or an HTTP date, in ms from now; 0 when absent or past. */
-static int64_t retry_after_ms(const char *v, int64_t now)
-{
-	char *end;
-	time_t t;
-
-	if (!*v)
-		return 0;
-	if (*v >= '0' && *v <= '9') {
-		long long s = strtoll(v, &end, 10);
-		return *end ? 0 : s * 1000;
-	}
-	t = curl_getdate(v, NULL);
-	return t > 0 && (int64_t)t * 1000 > now ? (int64_t)t * 1000 - now : 0;
 }
 
 /* The "sub" claim: the site when it is public (https), else a mailto: of the sender address. */
@@ -499,7 +466,7 @@ void notify__push_deliver(struct notify *n, const struct notify_msg *m, int64_t 
 	unsigned char auth[NOTIFY_PUSH_AUTH_LEN];
 	struct buf body = BUF_INIT, jwt = BUF_INIT, line = BUF_INIT, subject = BUF_INIT, sink = BUF_INIT;
 	struct curl_slist *hdrs = NULL;
-	char retry_after[64] = "";
+	char retry_after[NOTIFY_RETRY_AFTER_LEN] = "";
 	int urgent = strcmp(m->event, "your_turn") == 0 || strcmp(m->event, "reminder") == 0;
 	long status = 0;
 	CURLcode cc;
@@ -565,7 +532,7 @@ void notify__push_deliver(struct notify *n, const struct notify_msg *m, int64_t 
 	curl_easy_setopt(h, CURLOPT_XFERINFODATA, n);
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, sink_cb);
 	curl_easy_setopt(h, CURLOPT_WRITEDATA, &sink);
-	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, header_cb);
+	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, notify__retry_after_cb);
 	curl_easy_setopt(h, CURLOPT_HEADERDATA, retry_after);
 	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
@@ -600,7 +567,7 @@ void notify__push_deliver(struct notify *n, const struct notify_msg *m, int64_t 
 			log_info("push: subscription %lld of user %lld is gone (HTTP %ld): removed", (long long)sub.id,
 				 (long long)sub.user_id, status);
 	} else if (status == 429 || status == 408 || status >= 500) {
-		res->retry_after_ms = retry_after_ms(retry_after, now);
+		res->retry_after_ms = notify__retry_after_ms(retry_after, now);
 	} else {
 		res->permanent = 1;
 	}

@@ -364,13 +364,9 @@ static size_t sink_cb(char *ptr, size_t size, size_t nmemb, void *ctx)
 	return size * nmemb;
 }
 
-struct headers_seen {
-	char retry_after[64];
-};
-
-static size_t header_cb(char *ptr, size_t size, size_t nmemb, void *ctx)
+size_t notify__retry_after_cb(char *ptr, size_t size, size_t nmemb, void *ctx)
 {
-	struct headers_seen *h = ctx;
+	char *retry_after = ctx;
 	size_t n = size * nmemb;
 
 	if (n > 12 && strncasecmp(ptr, "Retry-After:", 12) == 0) {
@@ -380,13 +376,12 @@ static size_t header_cb(char *ptr, size_t size, size_t nmemb, void *ctx)
 			v++, len--;
 		while (len && (v[len - 1] == '\r' || v[len - 1] == '\n' || v[len - 1] == ' '))
 			len--;
-		snprintf(h->retry_after, sizeof(h->retry_after), "%.*s", (int)len, v);
+		snprintf(retry_after, NOTIFY_RETRY_AFTER_LEN, "%.*s", (int)len, v);
 	}
 	return n;
 }
 
-/* Retry-After as delta seconds or an HTTP date, in ms from now; 0 when absent or past. */
-static int64_t retry_after_ms(const char *v, int64_t now)
+int64_t notify__retry_after_ms(const char *v, int64_t now)
 {
 	char *end;
 
@@ -538,7 +533,7 @@ static void deliver_webhook(struct notify *n, const struct notify_msg *m, int64_
 {
 	struct buf sink = BUF_INIT;
 	struct curl_slist *hdrs = NULL;
-	struct headers_seen seen = {{0}};
+	char retry_after[NOTIFY_RETRY_AFTER_LEN] = "";
 	char line[256], sig[128];
 	long long ts = (long long)(now / 1000);
 	long status = 0;
@@ -587,8 +582,8 @@ static void deliver_webhook(struct notify *n, const struct notify_msg *m, int64_
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
 	curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
 	curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
-	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, header_cb);
-	curl_easy_setopt(h, CURLOPT_HEADERDATA, &seen);
+	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, notify__retry_after_cb);
+	curl_easy_setopt(h, CURLOPT_HEADERDATA, retry_after);
 	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
 	cc = curl_easy_perform(h);
 	if (cc != CURLE_OK) {
@@ -605,7 +600,7 @@ static void deliver_webhook(struct notify *n, const struct notify_msg *m, int64_
 	snprintf(res->error, sizeof(res->error), "webhook: HTTP %ld%s%.*s", status, sink.len ? ": " : "",
 		 (int)(sink.len > 120 ? 120 : sink.len), sink.data);
 	if (status == 429 || status >= 500 || status == 408)
-		res->retry_after_ms = retry_after_ms(seen.retry_after, now);
+		res->retry_after_ms = notify__retry_after_ms(retry_after, now);
 	else
 		res->permanent = 1;
 done:
