@@ -388,7 +388,7 @@ static void year_bounds(int64_t now, int64_t *from, int64_t *to)
 int notify_vacation_set(struct store *s, int64_t user_id, double days, int64_t now, struct err *err)
 {
 	struct store_conn *c;
-	int64_t from, to, used, cs, ce, end, allowance = (int64_t)notify_vacation_days() * DAY_MS;
+	int64_t from, to, used, cs, ce, start, end, allowance = (int64_t)notify_vacation_days() * DAY_MS;
 	int rc;
 
 	if (!(days >= 0) || days > 366)
@@ -400,14 +400,21 @@ int notify_vacation_set(struct store *s, int64_t user_id, double days, int64_t n
 		goto fail;
 	if (days > 0) {
 		end = now + (int64_t)(days * (double)DAY_MS + 0.5);
-		if ((rc = store_vacation_summary(c, user_id, from, to, now, &used, &cs, &ce, err)) < 0)
-			goto fail;
-		if (used + ((end < to ? end : to) - now) > allowance) {
-			rc = err_set(err, ERR_LIMIT,
-				     "that vacation is longer than what is left of this year's allowance: %.1f of %d days "
-				     "used, %.1f asked for",
-				     (double)used / DAY_MS, notify_vacation_days(), days);
-			goto fail;
+		/* each calendar year the vacation touches pays for its own part of it (up to 366 days: two years) */
+		start = now;
+		while (start < end) {
+			if ((rc = store_vacation_summary(c, user_id, from, to, now, &used, &cs, &ce, err)) < 0)
+				goto fail;
+			if (used + ((end < to ? end : to) - start) > allowance) {
+				rc = err_set(err, ERR_LIMIT,
+					     "that vacation is longer than what is left of %s allowance: %.1f of %d days "
+					     "used, %.1f of the %.1f days asked for fall in it",
+					     start == now ? "this year's" : "next year's", (double)used / DAY_MS,
+					     notify_vacation_days(), (double)((end < to ? end : to) - start) / DAY_MS, days);
+				goto fail;
+			}
+			start = to;
+			year_bounds(start, &from, &to);
 		}
 		if ((rc = store_vacation_add(c, user_id, now, end, now, err)) < 0)
 			goto fail;

@@ -1011,6 +1011,45 @@ static void test_notify__vacation_pauses_clock(void)
 	env_close(&E);
 }
 
+/* A vacation across New Year pays each year's allowance for its own part: in December a long vacation
+ * is not nearly free because most of it falls in a year nobody checked. */
+static void test_notify__vacation_across_new_year(void)
+{
+	const int64_t dec25 = 1798156800000LL; /* 2026-12-25T00:00:00Z: 7 days of 2026 left */
+	struct env E;
+	struct err e = {0};
+	json_t *v = NULL;
+	int64_t ann = 0;
+	struct store_conn *c;
+
+	CU_ASSERT_EQUAL_FATAL(env_open(&E, NOTIFY_FILE, NULL), 0);
+	notify_set_vacation_days(10);
+	new_game(&E, "{\"mode\":\"per_turn\",\"turn_hours\":24,\"timeout\":\"notify\"}", dec25);
+	store_read_acquire(E.st, &c, &e);
+	{
+		struct store_user u;
+		store_user_by_email(c, "ann@example.org", &u, &e);
+		ann = u.id;
+		store_user_release(&u);
+	}
+	store_read_release(c);
+	/* 25 days: 7 in 2026 (within 10) but 18 in 2027 (over 10): refused, and nothing starts */
+	CU_ASSERT_EQUAL(notify_vacation_set(E.st, ann, 25, dec25, &e), ERR_LIMIT);
+	CU_ASSERT(strstr(e.msg, "next year's") != NULL);
+	CU_ASSERT_EQUAL(notify_vacation_json(E.st, ann, dec25 + HOUR, &v, &e), 0);
+	CU_ASSERT(json_is_false(json_object_get(v, "on_vacation")));
+	json_decref(v);
+	/* 366 days is refused however little of this year is left */
+	CU_ASSERT_EQUAL(notify_vacation_set(E.st, ann, 366, dec25, &e), ERR_LIMIT);
+	/* 14 days: 7 and 7, each within its year's 10 */
+	CU_ASSERT_EQUAL(notify_vacation_set(E.st, ann, 14, dec25, &e), 0);
+	CU_ASSERT_EQUAL(notify_vacation_json(E.st, ann, dec25 + HOUR, &v, &e), 0);
+	CU_ASSERT(json_is_true(json_object_get(v, "on_vacation")));
+	json_decref(v);
+	notify_set_vacation_days(30);
+	env_close(&E);
+}
+
 /* ---- preferences: off and daily digest ---- */
 
 static void test_notify__prefs_digest_and_off(void)
@@ -1285,6 +1324,7 @@ static CU_TestInfo cases[] = {
 	{ "test_notify__timeout_drop", test_notify__timeout_drop },
 	{ "test_notify__bank_clock", test_notify__bank_clock },
 	{ "test_notify__vacation_pauses_clock", test_notify__vacation_pauses_clock },
+	{ "test_notify__vacation_across_new_year", test_notify__vacation_across_new_year },
 	{ "test_notify__prefs_digest_and_off", test_notify__prefs_digest_and_off },
 	{ "test_notify__clock_parse_errors", test_notify__clock_parse_errors },
 	CU_TEST_INFO_NULL,
