@@ -166,8 +166,9 @@ int feeds_games(struct store *s, int64_t user_id, json_t **out, struct err *err)
 			for (int j = 0; j < nseats; j++)
 				mine |= seats[j].seat == clocks[k].seat && seats[j].user_id == user_id;
 			if (mine && clocks[k].deadline_at && clocks[k].turn_started_at)
-				json_array_append_new(deadlines, json_pack("{s:i,s:I}", "seat", clocks[k].seat, "at",
-									   (json_int_t)clocks[k].deadline_at));
+				json_array_append_new(deadlines, json_pack("{s:i,s:I,s:I}", "seat", clocks[k].seat, "at",
+									   (json_int_t)clocks[k].deadline_at, "since",
+									   (json_int_t)clocks[k].turn_started_at));
 		}
 		free(clocks);
 		if (rc == 0) {

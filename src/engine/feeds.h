@@ -32,8 +32,9 @@ int feeds_token_user(struct store *s, const char *tok, int64_t *user_id, struct 
  * {"id","title","status","move_count","updated_at","players" ("Ann, Bob"),
  *  "yours" (the game waits for one of the user's seats), "waiting_for"
  *  ("you and Bob"; null when over), "result" ("Ann 12, Bob 9"; null while
- *  running or without scores), "deadlines" ([{"seat","at"}]: the user's
- *  seats whose clock runs now, with when their move is due)}.
+ *  running or without scores), "deadlines" ([{"seat","at","since"}]: the user's
+ *  seats whose clock runs now, with when their move is due and when that
+ *  turn began)}.
  */
 int feeds_games(struct store *s, int64_t user_id, json_t **out, struct err *err);
 

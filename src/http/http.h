@@ -140,6 +140,7 @@ struct http_reply {
 	char cookies[3][320];     /* Set-Cookie values */
 	int ncookies;
 	int cache;                /* static files: cacheable */
+	const char *cache_control; /* static string for Cache-Control instead of no-store (cache unset); NULL: no-store */
 	const char *service_worker_allowed; /* Service-Worker-Allowed (a service worker's widest scope): static, or NULL */
 };
 

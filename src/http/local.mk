@@ -101,6 +101,8 @@ tests_http_test_feeds_SOURCES = tests/http/test_feeds.c tests/http/httptest.c te
 tests_http_test_feeds_LDADD = $(TEST_LDADD)
 tests_http_test_feeds_DEPENDENCIES = libturnpost.a tests/turnpostd-test tests/turnpost-test
 EXTRA_DIST += tests/http/check_feeds.py
+TESTS += tests/pg/test_feeds_pg.sh
+EXTRA_DIST += tests/pg/test_feeds_pg.sh
 # Web push: the subscriptions API, the account page's button, the service worker (docs/notifications.md)
 check_PROGRAMS += tests/http/test_push_http
 tests_http_test_push_http_SOURCES = tests/http/test_push_http.c tests/http/httptest.c tests/http/httptest.h \

@@ -327,7 +327,7 @@ static enum MHD_Result send_reply(struct MHD_Connection *conn, struct http_reply
 		MHD_add_response_header(resp, "X-Frame-Options", "DENY");
 	}
 	if (!r->cache)
-		MHD_add_response_header(resp, "Cache-Control", "no-store");
+		MHD_add_response_header(resp, "Cache-Control", r->cache_control ? r->cache_control : "no-store");
 	else
 		MHD_add_response_header(resp, "Cache-Control", "public, max-age=3600");
 	ret = MHD_queue_response(conn, (unsigned)r->status, resp);

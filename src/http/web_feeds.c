@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "http/web_feeds.h"
 
+#include <sodium.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -184,7 +185,6 @@ int web_feeds_ics_write(struct http_request *rq, int64_t user_id, struct buf *ou
 	if ((rc = feeds_games(http_store(rq), user_id, &games, err)) < 0)
 		return rc;
 	base_host(base, host, sizeof(host));
-	ics_time(clock_now_ms(), stamp);
 	ics_line(out, "BEGIN:VCALENDAR");
 	ics_line(out, "VERSION:2.0");
 	ics_line(out, "PRODID:-//turnpost//turn deadlines//EN");
@@ -198,6 +198,11 @@ int web_feeds_ics_write(struct http_request *rq, int64_t user_id, struct buf *ou
 			int64_t due = json_integer_value(json_object_get(dl, "at"));
 
 			ics_time(due, start);
+			/*
+			 * when this event came to be: the turn's start. Not the time of the
+			 * request: the same calendar is the same bytes, and keeps its ETag
+			 */
+			ics_time(json_integer_value(json_object_get(dl, "since")), stamp);
 			ics_line(out, "BEGIN:VEVENT");
 			/* one event per turn: the deadline of a new turn is a new event */
 			buf_reset(&line);
@@ -240,6 +245,58 @@ int web_feeds_ics_write(struct http_request *rq, int64_t user_id, struct buf *ou
 
 /* ---- the routes ---- */
 
+/*
+ * Does If-None-Match (a list of entity tags, or "*") hold etag? Compared
+ * weakly (RFC 9110 13.1.2): W/"x" matches "x".
+ */
+static int none_match(const char *inm, const char *etag)
+{
+	size_t elen = strlen(etag);
+	const char *p = inm;
+
+	while (p && *p) {
+		const char *q;
+		while (*p == ' ' || *p == '\t' || *p == ',')
+			p++;
+		if (*p == '*')
+			return 1;
+		if (strncmp(p, "W/", 2) == 0)
+			p += 2;
+		if (*p != '"')
+			return 0;
+		q = strchr(p + 1, '"');
+		if (!q)
+			return 0;
+		if ((size_t)(q - p - 1) == elen && memcmp(p + 1, etag, elen) == 0)
+			return 1;
+		p = q + 1;
+	}
+	return 0;
+}
+
+/*
+ * A feed's answer: its ETag is a hash of its bytes (the same feed, the same
+ * tag), and a reader that sends it back in If-None-Match gets 304 without
+ * the body. A feed may be kept by the reader but not by shared caches (its
+ * URL holds the token), and is asked again each time (no-cache).
+ */
+static void feed_reply(struct http_request *rq, struct http_reply *r, const char *type)
+{
+	unsigned char h[12];
+	const char *inm = http_header(rq, "If-None-Match");
+
+	crypto_generichash(h, sizeof(h), (const unsigned char *)r->body.data, r->body.len, NULL, 0);
+	sodium_bin2hex(r->etag, sizeof(r->etag), h, sizeof(h));
+	r->cache_control = "private, no-cache";
+	if (inm && none_match(inm, r->etag)) {
+		buf_reset(&r->body);
+		r->status = 304;
+		return;
+	}
+	r->status = 200;
+	r->content_type = type;
+}
+
 /* The account the path's feed token opens, or 0 with the 404 answered. */
 static int64_t feed_user(struct http_request *rq, struct http_reply *r)
 {
@@ -272,8 +329,7 @@ void web_feeds_atom(struct http_request *rq, struct http_reply *r)
 		http_reply_problem(r, rc, NULL, e.msg, NULL);
 		return;
 	}
-	r->status = 200;
-	r->content_type = "application/atom+xml; charset=utf-8";
+	feed_reply(rq, r, "application/atom+xml; charset=utf-8");
 }
 
 void web_feeds_ics(struct http_request *rq, struct http_reply *r)
@@ -289,8 +345,7 @@ void web_feeds_ics(struct http_request *rq, struct http_reply *r)
 		http_reply_problem(r, rc, NULL, e.msg, NULL);
 		return;
 	}
-	r->status = 200;
-	r->content_type = "text/calendar; charset=utf-8";
+	feed_reply(rq, r, "text/calendar; charset=utf-8");
 }
 
 void web_feeds_token_post(struct http_request *rq, struct http_reply *r)

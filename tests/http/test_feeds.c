@@ -281,6 +281,90 @@ static void test_feeds__token_replaced_revoked_and_good_for_nothing_else(void)
 	ht_resp_release(&r);
 }
 
+/* GET path with If-None-Match inm (NULL: none) into r. */
+static void get_if(const char *path, const char *inm, struct ht_resp *r)
+{
+	char line[160];
+	const char *h[2] = { NULL, NULL };
+
+	if (inm) {
+		snprintf(line, sizeof(line), "If-None-Match: %s", inm);
+		h[0] = line;
+	}
+	CU_ASSERT_EQUAL_FATAL(ht_request(&d, "GET", path, NULL, h, NULL, 0, r), 0);
+}
+
+/* The feed at path answers 200 with an ETag (into etag, quoted), the same tag again, and 304 to it. */
+static void check_etag(const char *path, char *etag, size_t size)
+{
+	char weak[100], other[100];
+	struct ht_resp r, again;
+
+	get_if(path, NULL, &r);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT(strlen(r.etag) > 2 && r.etag[0] == '"');
+	CU_ASSERT(r.body.len > 0);
+	snprintf(etag, size, "%s", r.etag);
+	/* the same feed, the same bytes and the same tag */
+	get_if(path, NULL, &again);
+	CU_ASSERT_EQUAL(again.status, 200);
+	ASSERT_STR_EQ(again.etag, r.etag);
+	CU_ASSERT(again.body.len == r.body.len && memcmp(again.body.data, r.body.data, r.body.len) == 0);
+	ht_resp_release(&again);
+	/* sent back: 304, no body, the tag again */
+	get_if(path, etag, &again);
+	CU_ASSERT_EQUAL(again.status, 304);
+	CU_ASSERT_EQUAL(again.body.len, 0);
+	ASSERT_STR_EQ(again.etag, r.etag);
+	ht_resp_release(&again);
+	/* among others, and weak: still the same */
+	snprintf(weak, sizeof(weak), "\"nope\", W/%s", etag);
+	get_if(path, weak, &again);
+	CU_ASSERT_EQUAL(again.status, 304);
+	ht_resp_release(&again);
+	get_if(path, "*", &again);
+	CU_ASSERT_EQUAL(again.status, 304);
+	ht_resp_release(&again);
+	/* another tag: the whole feed */
+	snprintf(other, sizeof(other), "\"0%s", etag + 1);
+	get_if(path, other, &again);
+	CU_ASSERT_EQUAL(again.status, 200);
+	CU_ASSERT(again.body.len == r.body.len);
+	ht_resp_release(&again);
+	ht_resp_release(&r);
+}
+
+static void test_feeds__etag_and_if_none_match(void)
+{
+	const char *clocked = "{\"game\":\"counting-race\",\"players\":[{\"name\":\"Ann\",\"email\":\"ann@example.org\"},"
+			      "{\"name\":\"Bob\",\"email\":\"bob@example.org\"}],"
+			      "\"clock\":{\"mode\":\"per_turn\",\"turn_hours\":72}}";
+	char atom[200], ics[200], atom_tag[100], ics_tag[100];
+	struct ht_resp r;
+	int64_t id = new_game(clocked);
+
+	new_feed_token(ann_token, atom, ics, sizeof(atom));
+	check_etag(atom, atom_tag, sizeof(atom_tag));
+	check_etag(ics, ics_tag, sizeof(ics_tag));
+	CU_ASSERT(strcmp(atom_tag, ics_tag) != 0);
+	/* Ann moves: the game waits for Bob, both feeds change, the old tags get the new feeds */
+	CU_ASSERT_EQUAL(play(id, ann_token, "[\"add 1\",\"end\"]"), 200);
+	get_if(atom, atom_tag, &r);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT(strcmp(r.etag, atom_tag) != 0 && strlen(r.etag) > 2);
+	ht_resp_release(&r);
+	get_if(ics, ics_tag, &r);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT(strcmp(r.etag, ics_tag) != 0 && strlen(r.etag) > 2);
+	ht_resp_release(&r);
+	/* a revoked link answers 404 whatever tag it is sent */
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "DELETE", "/api/v1/me/feed-token", ann_token, NULL, &r), 0);
+	ht_resp_release(&r);
+	get_if(atom, "*", &r);
+	CU_ASSERT_EQUAL(r.status, 404);
+	ht_resp_release(&r);
+}
+
 /* The value="..." of the input with id="name" on a page (the links the feed page shows once). */
 static int input_value(const struct ht_resp *r, const char *id, char *out, size_t size)
 {
@@ -367,6 +451,7 @@ static CU_TestInfo cases[] = {
 	{ "test_feeds__atom_and_calendar_validate", test_feeds__atom_and_calendar_validate },
 	{ "test_feeds__token_replaced_revoked_and_good_for_nothing_else",
 	  test_feeds__token_replaced_revoked_and_good_for_nothing_else },
+	{ "test_feeds__etag_and_if_none_match", test_feeds__etag_and_if_none_match },
 	{ "test_feeds__account_page_makes_and_revokes", test_feeds__account_page_makes_and_revokes },
 	{ "test_feeds__lobby_shows_live_scores", test_feeds__lobby_shows_live_scores },
 	CU_TEST_INFO_NULL,
