@@ -148,6 +148,7 @@ static json_t *channel_json(const struct store_channel *ch)
 		json_object_set_new(o, "events", ev);
 	} else {
 		json_object_set_new(o, "game", json_integer(ch->game_id));
+		json_object_set_new(o, "dashboard", json_boolean(ch->dashboard));
 	}
 	return o;
 }
@@ -184,6 +185,25 @@ int channel_game_manager(struct store *s, int64_t game_id, int64_t user_id, int 
 	return rc == 0;
 }
 
+/* The body's "dashboard" (absent: 0) into *on; ERR_INPUT when not a boolean, ERR_ILLEGAL for Slack. */
+static int parse_dashboard(const char *kind, const json_t *body, int *on, struct err *err)
+{
+	const json_t *v = json_object_get(body, "dashboard");
+
+	*on = 0;
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_boolean(v))
+		return err_set(err, ERR_INPUT, "\"dashboard\" must be true or false");
+	*on = json_is_true(v);
+	if (*on && strcmp(kind, "slack") == 0)
+		return err_set(err, ERR_ILLEGAL,
+			       "Slack's incoming webhooks cannot edit a message they posted, so a Slack channel cannot "
+			       "keep a dashboard message: use Discord or Matrix for that, or leave \"dashboard\" out to "
+			       "get a new message each turn");
+	return 0;
+}
+
 int channel_game_set(struct store *s, int64_t game_id, int64_t user_id, int is_admin, const char *kind,
 		     const json_t *body, int64_t now, json_t **out, struct err *err)
 {
@@ -191,7 +211,8 @@ int channel_game_set(struct store *s, int64_t game_id, int64_t user_id, int is_a
 	unsigned char *box = NULL;
 	size_t blen = 0;
 	char *plain = NULL, *secret = NULL, hint[128];
-	int rc;
+	int64_t id = 0;
+	int rc, dashboard = 0;
 
 	*out = NULL;
 	if ((rc = store_read_acquire(s, &c, err)) < 0)
@@ -203,6 +224,8 @@ int channel_game_set(struct store *s, int64_t game_id, int64_t user_id, int is_a
 		return rc;
 	if (!channel_kind_game(kind))
 		return unknown_kind(kind, 1, err);
+	if ((rc = parse_dashboard(kind, body, &dashboard, err)) < 0)
+		return rc;
 	/* the check resolves names: before the writer is taken */
 	if ((rc = parse_target(kind, body, &plain, hint, sizeof(hint), &secret, err)) < 0)
 		goto done;
@@ -211,7 +234,10 @@ int channel_game_set(struct store *s, int64_t game_id, int64_t user_id, int is_a
 		goto done;
 	}
 	if ((rc = may_manage(c, game_id, user_id, is_admin, err)) < 0 || (rc = seal(c, plain, &box, &blen, err)) < 0 ||
-	    (rc = store_channel_set_game(c, game_id, kind, box, blen, hint, user_id, now, NULL, err)) < 0)
+	    (rc = store_channel_set_game(c, game_id, kind, box, blen, hint, dashboard, user_id, now, &id, err)) < 0)
+		goto done;
+	/* a dashboard is posted now, showing the game as it is, and edited from then on */
+	if (dashboard && (rc = store_channel_queue_one(c, id, game_id, "dashboard", -1, now, err)) < 0)
 		goto done;
 	{
 		struct store_channel ch = {0};

@@ -25,7 +25,10 @@
  *   ntfy:           {"url": "https://ntfy.sh/TOPIC"}
  *   webhook:        {"url": "https://..."} (the answer holds its signing secret, once)
  * and for a user's destination "events": ["your_turn", "reminder", "chat", "game_over"]
- * (default: all four).
+ * (default: all four); for a game's Discord or Matrix channel "dashboard": true
+ * (default false): one message per game, posted at once and edited at each
+ * turn to say whose turn it is, instead of a new message each turn (Slack's
+ * incoming webhooks cannot edit: ERR_ILLEGAL).
  */
 
 /* The events a user's destination may choose, NULL-terminated. */
@@ -42,7 +45,7 @@ int channel_kind_user(const char *kind);
  */
 int channel_game_set(struct store *s, int64_t game_id, int64_t user_id, int is_admin, const char *kind,
 		     const json_t *body, int64_t now, json_t **out, struct err *err);
-/* {"kind","hint","created_at"} of a game's channel (new); ERR_NOTFOUND when none. Same rights. */
+/* {"id","kind","hint","created_at","game","dashboard"} of a game's channel (new); ERR_NOTFOUND when none. Same rights. */
 int channel_game_get(struct store *s, int64_t game_id, int64_t user_id, int is_admin, const char *kind,
 		     json_t **out, struct err *err);
 /* Every channel of a game as an array (new). Same rights. */

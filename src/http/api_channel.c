@@ -2,6 +2,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "http/api_channel.h"
 
+#include <string.h>
+
 #include "engine/channel.h"
 #include "util/clock.h"
 #include "util/banned.h"
@@ -36,7 +38,9 @@ void api_channel_game_put(struct http_request *rq, struct http_reply *r)
 	int rc = channel_game_set(http_store(rq), rq->ids[0], rq->auth.user_id, rq->auth.is_admin, rq->param, rq->json,
 				  clock_now_ms(), &o, &e);
 
-	if (rc < 0)
+	if (rc == ERR_ILLEGAL && json_is_true(json_object_get(rq->json, "dashboard")) && strcmp(rq->param, "slack") == 0)
+		http_reply_problem(r, rc, "dashboard_unsupported", e.msg, NULL);
+	else if (rc < 0)
 		http_reply_problem(r, rc, problem_code(rc), e.msg, NULL);
 	else
 		http_reply_json(r, 200, o);

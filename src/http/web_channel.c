@@ -43,13 +43,17 @@ void web_channel_game(struct http_request *rq, int64_t id, json_t *game)
 		return;
 	}
 	for (size_t i = 0; i < sizeof(game_kinds) / sizeof(game_kinds[0]); i++) {
-		json_t *k = json_pack("{s:s,s:s,s:b}", "kind", game_kinds[i].kind, "label", game_kinds[i].label,
-				      "matrix", strcmp(game_kinds[i].kind, "matrix") == 0);
+		int slack = strcmp(game_kinds[i].kind, "slack") == 0;
+		json_t *k = json_pack("{s:s,s:s,s:b,s:b,s:b}", "kind", game_kinds[i].kind, "label", game_kinds[i].label,
+				      "matrix", strcmp(game_kinds[i].kind, "matrix") == 0, "slack", slack, "can_dashboard",
+				      !slack);
 		size_t j;
 		json_t *c;
 		json_array_foreach(have, j, c)
-			if (strcmp(json_string_value(json_object_get(c, "kind")), game_kinds[i].kind) == 0)
+			if (strcmp(json_string_value(json_object_get(c, "kind")), game_kinds[i].kind) == 0) {
 				json_object_set(k, "hint", json_object_get(c, "hint"));
+				json_object_set(k, "dashboard", json_object_get(c, "dashboard"));
+			}
 		json_array_append_new(kinds, k);
 	}
 	json_decref(have);
@@ -126,7 +130,10 @@ void web_channel_game_post(struct http_request *rq, struct http_reply *r)
 	if (remove && *remove) {
 		rc = channel_game_delete(http_store(rq), rq->ids[0], rq->sess.user_id, rq->sess.is_admin, remove, &e);
 	} else {
+		const char *dash = form_get(rq->form, "dashboard");
 		body = form_body(rq->form, kind ? kind : "");
+		/* a checkbox: sent when ticked */
+		json_object_set_new(body, "dashboard", json_boolean(dash && *dash));
 		rc = channel_game_set(http_store(rq), rq->ids[0], rq->sess.user_id, rq->sess.is_admin, kind ? kind : "",
 				      body, clock_now_ms(), &out, &e);
 	}

@@ -21,9 +21,12 @@
 
 #define CHAN_TEXT_MAX 1800  /* Discord's limit is 2000 characters */
 #define CHAN_LAST_STEPS 12  /* of the last turn, at most this many sentences */
-#define CHAN_ANSWER_MAX 512 /* of an answer, at most this much is kept (for the error) */
+#define CHAN_ANSWER_MAX 65536 /* of an answer, at most this much is kept (a posted message's id, the error) */
 
 struct notify_chan {
+	int64_t id;      /* the channel's */
+	int dashboard;   /* a game channel's one message, edited (msg: its id in the chat app; "": post it) */
+	char msg[128];
 	char kind[16];
 	json_t *cfg;     /* what it takes to reach it: {"url"} or {"homeserver","room","token"}, and "secret" */
 	char *mention;   /* the chat id of the player to mention; NULL: none */
@@ -121,7 +124,7 @@ int notify__chan_compose(struct notify *n, const struct store_outbox_row *row, i
 	json_t *payload = NULL, *game = NULL, *log = NULL, *data;
 	char *plain = NULL, detail[96];
 	const char *event, *title, *who = NULL;
-	struct buf b = BUF_INIT;
+	struct buf b = BUF_INIT, names = BUF_INIT;
 	int nseats = 0, rc;
 
 	(void)now;
@@ -153,6 +156,10 @@ int notify__chan_compose(struct notify *n, const struct store_outbox_row *row, i
 	if (!(nc = calloc(1, sizeof(*nc))))
 		abort();
 	snprintf(nc->kind, sizeof(nc->kind), "%s", ch.kind);
+	nc->id = ch.id;
+	/* Slack cannot edit: such a channel (refused when saved) posts as any other */
+	nc->dashboard = ch.dashboard && ch.game_id && strcmp(ch.kind, "slack") != 0;
+	snprintf(nc->msg, sizeof(nc->msg), "%s", ch.dashboard_msg);
 	snprintf(nc->event, sizeof(nc->event), "%s", event);
 	nc->cfg = json_loads(plain, 0, NULL);
 	sodium_memzero(plain, strlen(plain));
@@ -172,7 +179,19 @@ int notify__chan_compose(struct notify *n, const struct store_outbox_row *row, i
 			goto done;
 		title = json_string_value(json_object_get(game, "title"));
 		out->game_title = strdup(title ? title : g.game);
-		for (int i = 0; i < nseats; i++)
+		if (nc->dashboard) {
+			/*
+			 * the game as it is now, whatever the row was queued for: an update
+			 * late or out of order still shows the truth. No mention: an edit
+			 * pings nobody, so only the first post would
+			 */
+			event = strcmp(g.status, "active") == 0 ? "your_turn" : "game_over";
+			for (int i = 0; i < nseats; i++)
+				if (g.active_seats & (1u << seats[i].seat))
+					buf_addf(&names, "%s%s", names.len ? " and " : "", seats[i].name);
+			who = names.len ? names.data : NULL;
+		}
+		for (int i = 0; i < nseats && !nc->dashboard; i++)
 			if (seats[i].seat == row->seat) {
 				who = seats[i].name;
 				/* a game's channel mentions the player to act; a user's destination is their own */
@@ -241,6 +260,7 @@ done:
 	}
 	notify__chan_free(nc);
 	buf_release(&b);
+	buf_release(&names);
 	json_decref(payload);
 	json_decref(game);
 	json_decref(log);
@@ -291,10 +311,13 @@ static char *join_url(const char *base, const char *path)
 
 /*
  * One request to url (checked again now, and connected to the address the
- * check resolved), never following a redirect; the outcome into res.
+ * check resolved), never following a redirect; the outcome into res, the
+ * answer's body (its first CHAN_ANSWER_MAX bytes) into answer when not NULL.
+ * Returns the HTTP status, 0 when there was none.
  */
-static void request(struct notify *n, const struct notify_msg *m, const char *method, const char *url,
-		    struct curl_slist *hdrs, const char *body, int64_t now, struct notify_result *res)
+static long request(struct notify *n, const struct notify_msg *m, const char *method, const char *url,
+		    struct curl_slist *hdrs, const char *body, int64_t now, struct notify_result *res,
+		    struct buf *answer)
 {
 	struct notify_dest_target t;
 	struct curl_slist *resolve = NULL;
@@ -364,16 +387,20 @@ static void request(struct notify *n, const struct notify_msg *m, const char *me
 	else
 		res->permanent = 1;
 done:
+	if (answer && a.body.len)
+		buf_add(answer, a.body.data, a.body.len);
 	curl_easy_cleanup(h);
 	curl_slist_free_all(resolve);
 	buf_release(&a.body);
+	return status;
 }
 
-static void send_json(struct notify *n, const struct notify_msg *m, const char *method, const char *url,
-		      json_t *o, const char *auth, int64_t now, struct notify_result *res)
+static long send_json(struct notify *n, const struct notify_msg *m, const char *method, const char *url,
+		      json_t *o, const char *auth, int64_t now, struct notify_result *res, struct buf *answer)
 {
 	struct curl_slist *hdrs = NULL;
 	char *body = json_dumps(o, JSON_COMPACT);
+	long status = 0;
 
 	hdrs = curl_slist_append(hdrs, "Content-Type: application/json");
 	hdrs = curl_slist_append(hdrs, "User-Agent: turnpost/" PACKAGE_VERSION);
@@ -384,10 +411,81 @@ static void send_json(struct notify *n, const struct notify_msg *m, const char *
 		snprintf(res->error, sizeof(res->error), "cannot encode the message");
 		res->permanent = 1;
 	} else {
-		request(n, m, method, url, hdrs, body, now, res);
+		status = request(n, m, method, url, hdrs, body, now, res, answer);
 	}
 	curl_slist_free_all(hdrs);
 	free(body);
+	return status;
+}
+
+/* ---- the dashboard: one message per game channel, edited ---- */
+
+/*
+ * Keep msg (NULL: none) as channel id's dashboard message. The message is out
+ * already: a failure here is logged, not retried (that would post it twice);
+ * the next turn then posts a new one.
+ */
+static void keep_dashboard_msg(struct notify *n, const struct notify_msg *m, const char *msg)
+{
+	struct store_conn *c;
+	struct err e = {0};
+	int rc;
+
+	if ((rc = store_write_begin(n->store, &c, &e)) == 0) {
+		if ((rc = store_channel_set_dashboard_msg(c, m->chan->id, msg, &e)) < 0)
+			store_write_rollback(c);
+		else
+			rc = store_write_commit(c, &e);
+	}
+	if (rc < 0 && rc != ERR_NOTFOUND)
+		log_warn("chat message %s: the %s dashboard message's id was not kept (the next turn posts a new one): %s",
+			 m->id, m->chan->kind, e.msg);
+}
+
+/* The string field name of the JSON answer, if it is a usable message id (no quotes, slashes or controls). */
+static const char *answer_id(json_t *o, const char *name)
+{
+	const char *v = json_string_value(json_object_get(o, name));
+	size_t len = v ? strlen(v) : 0;
+
+	if (!len || len >= sizeof(((struct notify_chan *)0)->msg))
+		return NULL;
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)v[i] <= ' ' || v[i] == '/' || v[i] == '?' || v[i] == '#' || v[i] == '"' || v[i] == '\\')
+			return NULL;
+	return v;
+}
+
+/* After a new dashboard message was posted: its id (field name of the answer) kept for the next edits. */
+static void posted_dashboard(struct notify *n, const struct notify_msg *m, const struct buf *answer,
+			     const char *name)
+{
+	json_t *o = json_loadb(answer->data ? answer->data : "", answer->len, 0, NULL);
+	const char *id = answer_id(o, name);
+
+	if (!id)
+		log_warn("chat message %s: %s's answer has no message id: the next turn posts a new dashboard message",
+			 m->id, m->chan->kind);
+	else
+		log_info("chat message %s: a new %s dashboard message for game %lld", m->id, m->chan->kind,
+			 (long long)m->game_id);
+	keep_dashboard_msg(n, m, id);
+	json_decref(o);
+}
+
+/* url with "/messages/ID" before its query, or with its query extended by "wait=true" (ID NULL). New. */
+static char *discord_url(const char *url, const char *id)
+{
+	struct buf b = BUF_INIT;
+	const char *q = strchr(url, '?');
+
+	if (id) {
+		buf_add(&b, url, q ? (size_t)(q - url) : strlen(url));
+		buf_addf(&b, "/messages/%s%s", id, q ? q : "");
+	} else {
+		buf_addf(&b, "%s%swait=true", url, q ? (q[1] ? "&" : "") : "?");
+	}
+	return buf_detach(&b, NULL);
 }
 
 static void deliver_discord(struct notify *n, const struct notify_msg *m, int64_t now, struct notify_result *res)
@@ -397,10 +495,36 @@ static void deliver_discord(struct notify *n, const struct notify_msg *m, int64_
 	json_t *am = json_pack("{s:[]}", "parse");
 	json_t *o;
 
+	struct buf answer = BUF_INIT;
+	char *u = NULL;
+
 	if (m->chan->mention)
 		json_object_set_new(am, "users", json_pack("[s]", m->chan->mention));
 	o = json_pack("{s:s,s:o}", "content", m->text, "allowed_mentions", am);
-	send_json(n, m, "POST", url ? url : "", o, NULL, now, res);
+	if (!m->chan->dashboard) {
+		send_json(n, m, "POST", url ? url : "", o, NULL, now, res, NULL);
+		goto done;
+	}
+	if (!url)
+		url = "";
+	if (m->chan->msg[0]) {
+		/* edit the message in place (PATCH .../messages/ID); deleted in Discord (404): post a new one */
+		u = discord_url(url, m->chan->msg);
+		if (send_json(n, m, "PATCH", u, o, NULL, now, res, NULL) != 404 || res->ok)
+			goto done;
+		log_info("chat message %s: the Discord dashboard message of game %lld is gone: posting a new one", m->id,
+			 (long long)m->game_id);
+		memset(res, 0, sizeof(*res));
+		free(u);
+	}
+	/* ?wait=true: Discord answers with the message, whose id the edits need */
+	u = discord_url(url, NULL);
+	send_json(n, m, "POST", u, o, NULL, now, res, &answer);
+	if (res->ok)
+		posted_dashboard(n, m, &answer, "id");
+done:
+	free(u);
+	buf_release(&answer);
 	json_decref(o);
 }
 
@@ -409,39 +533,86 @@ static void deliver_slack(struct notify *n, const struct notify_msg *m, int64_t 
 	const char *url = json_string_value(json_object_get(m->chan->cfg, "url"));
 	json_t *o = json_pack("{s:s}", "text", m->text);
 
-	send_json(n, m, "POST", url ? url : "", o, NULL, now, res);
+	send_json(n, m, "POST", url ? url : "", o, NULL, now, res, NULL);
 	json_decref(o);
 }
 
-static void deliver_matrix(struct notify *n, const struct notify_msg *m, int64_t now, struct notify_result *res)
+/*
+ * PUT o as an m.room.message event with transaction id txn to the channel's
+ * room; the HTTP status (the answer into answer when not NULL). A retry
+ * with the same txn is the same event to the homeserver, not a second one.
+ */
+static long matrix_send(struct notify *n, const struct notify_msg *m, const char *txn, json_t *o, int64_t now,
+			struct notify_result *res, struct buf *answer)
 {
 	const char *hs = json_string_value(json_object_get(m->chan->cfg, "homeserver"));
 	const char *room = json_string_value(json_object_get(m->chan->cfg, "room"));
 	const char *tok = json_string_value(json_object_get(m->chan->cfg, "token"));
 	char *eroom = NULL, *url = NULL;
 	struct buf path = BUF_INIT, auth = BUF_INIT;
-	json_t *o;
+	long status;
 
 	if (!hs || !room || !tok) {
 		snprintf(res->error, sizeof(res->error), "matrix: the room's settings are incomplete");
 		res->permanent = 1;
-		return;
+		return 0;
 	}
 	eroom = curl_easy_escape(NULL, room, 0);
-	/* the transaction id is the message's: a retry is the same event, not a second message */
-	buf_addf(&path, "/_matrix/client/v3/rooms/%s/send/m.room.message/%s", eroom ? eroom : "", m->id);
+	buf_addf(&path, "/_matrix/client/v3/rooms/%s/send/m.room.message/%s", eroom ? eroom : "", txn);
 	url = join_url(hs, path.data);
 	buf_addf(&auth, "Authorization: Bearer %s", tok);
-	o = json_pack("{s:s,s:s}", "msgtype", "m.text", "body", m->text);
-	json_object_set_new(o, "m.mentions",
-			    m->chan->mention ? json_pack("{s:[s]}", "user_ids", m->chan->mention) : json_object());
-	send_json(n, m, "PUT", url, o, auth.data, now, res);
-	json_decref(o);
+	status = send_json(n, m, "PUT", url, o, auth.data, now, res, answer);
 	sodium_memzero(auth.data, auth.len);
 	buf_release(&auth);
 	buf_release(&path);
 	curl_free(eroom);
 	free(url);
+	return status;
+}
+
+static void deliver_matrix(struct notify *n, const struct notify_msg *m, int64_t now, struct notify_result *res)
+{
+	struct buf answer = BUF_INIT;
+	json_t *o = json_pack("{s:s,s:s}", "msgtype", "m.text", "body", m->text);
+
+	if (m->chan->dashboard) {
+		/* nobody is pinged by a dashboard: it is edited every turn */
+		json_object_set_new(o, "m.mentions", json_object());
+		if (m->chan->msg[0]) {
+			/*
+			 * an edit (m.replace): clients show the new content in place of the
+			 * event's, and "* text" where edits are not understood. Its own
+			 * transaction id, so that a retry is the same edit
+			 */
+			char txn[80];
+			struct buf star = BUF_INIT;
+			json_t *e;
+			buf_addf(&star, "* %s", m->text);
+			e = json_pack("{s:s,s:s,s:O,s:{s:s,s:s},s:{}}", "msgtype", "m.text", "body", star.data,
+				      "m.new_content", o, "m.relates_to", "rel_type", "m.replace", "event_id", m->chan->msg,
+				      "m.mentions");
+			buf_release(&star);
+			snprintf(txn, sizeof(txn), "%s-edit", m->id);
+			if (matrix_send(n, m, txn, e, now, res, NULL) != 404 || res->ok) {
+				json_decref(e);
+				goto done;
+			}
+			json_decref(e);
+			log_info("chat message %s: the Matrix dashboard event of game %lld is gone: sending a new one",
+				 m->id, (long long)m->game_id);
+			memset(res, 0, sizeof(*res));
+		}
+		if (matrix_send(n, m, m->id, o, now, res, &answer) && res->ok)
+			posted_dashboard(n, m, &answer, "event_id");
+		goto done;
+	}
+	json_object_set_new(o, "m.mentions",
+			    m->chan->mention ? json_pack("{s:[s]}", "user_ids", m->chan->mention) : json_object());
+	/* the transaction id is the message's: a retry is the same event, not a second message */
+	matrix_send(n, m, m->id, o, now, res, NULL);
+done:
+	buf_release(&answer);
+	json_decref(o);
 }
 
 static void deliver_ntfy(struct notify *n, const struct notify_msg *m, int64_t now, struct notify_result *res)
@@ -456,7 +627,7 @@ static void deliver_ntfy(struct notify *n, const struct notify_msg *m, int64_t n
 	buf_addf(&click, "Click: %s", m->chan->link);
 	hdrs = curl_slist_append(hdrs, click.data);
 	hdrs = curl_slist_append(hdrs, "Title: turnpost");
-	request(n, m, "POST", url ? url : "", hdrs, m->text, now, res);
+	request(n, m, "POST", url ? url : "", hdrs, m->text, now, res, NULL);
 	curl_slist_free_all(hdrs);
 	buf_release(&click);
 }
@@ -500,7 +671,7 @@ static void deliver_webhook(struct notify *n, const struct notify_msg *m, int64_
 	hdrs = curl_slist_append(hdrs, line);
 	hdrs = curl_slist_append(hdrs, "User-Agent: turnpost/" PACKAGE_VERSION);
 	hdrs = curl_slist_append(hdrs, "Expect:");
-	request(n, m, "POST", url ? url : "", hdrs, body, now, res);
+	request(n, m, "POST", url ? url : "", hdrs, body, now, res, NULL);
 done:
 	curl_slist_free_all(hdrs);
 	free(body);

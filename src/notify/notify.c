@@ -345,10 +345,33 @@ static int deliver_rows(struct notify *n, const struct notify_job *j, const stru
 static int superseded(struct notify *n, const struct store_outbox_row *r, char *why, size_t size);
 
 /*
+ * A newer row for the dashboard channel id of r's game still to send: it
+ * shows the game as it is then, as r would. NULL when none. Borrowed from all.
+ */
+static const struct store_outbox_row *newer_dashboard(const struct store_outbox_row *r, int64_t id,
+						      const struct store_outbox_row *all, int nall)
+{
+	for (int i = 0; i < nall; i++) {
+		json_t *p;
+		int same;
+		if (all[i].id <= r->id || strcmp(all[i].event, "channel") != 0 || strcmp(all[i].state, "pending") != 0)
+			continue;
+		p = json_loads(all[i].payload ? all[i].payload : "{}", 0, NULL);
+		same = json_integer_value(json_object_get(p, "channel")) == id;
+		json_decref(p);
+		if (same)
+			return &all[i];
+	}
+	return NULL;
+}
+
+/*
  * A chat message no longer to send: its channel was removed, or what it says
  * (whose turn, a reminder) is no longer true, as for an email. A newer
  * message to the same channel does not supersede it: a channel keeps the
- * whole story of the game.
+ * whole story of the game. A dashboard (one message, edited) is the
+ * exception: it shows the game as it is when sent, so it is never out of
+ * date, and a newer update queued for it makes this one needless.
  */
 static int chan_superseded(struct notify *n, const struct store_outbox_row *r, char *why, size_t size)
 {
@@ -358,7 +381,7 @@ static int chan_superseded(struct notify *n, const struct store_outbox_row *r, c
 	struct err e = {0};
 	json_t *p = json_loads(r->payload ? r->payload : "{}", 0, NULL);
 	const char *event = json_string_value(json_object_get(p, "event"));
-	int out = 0, rc;
+	int out = 0, rc = -1;
 
 	if (store_read_acquire(n->store, &c, &e) == 0) {
 		rc = store_channel_get(c, json_integer_value(json_object_get(p, "channel")), &ch, &e);
@@ -367,6 +390,28 @@ static int chan_superseded(struct notify *n, const struct store_outbox_row *r, c
 			snprintf(why, size, "superseded: the channel was removed");
 			out = 1;
 		}
+	}
+	if (!out && rc == 0 && !ch.dashboard && event && strcmp(event, "dashboard") == 0) {
+		snprintf(why, size, "superseded: the channel no longer keeps a dashboard message");
+		out = 1;
+	}
+	if (!out && rc == 0 && ch.dashboard && ch.game_id) {
+		struct store_outbox_row *all = NULL;
+		const struct store_outbox_row *newer;
+		int nall = 0;
+		if (store_read_acquire(n->store, &c, &e) == 0) {
+			if (store_outbox_list_game(c, r->game_id, &all, &nall, &e) == 0 &&
+			    (newer = newer_dashboard(r, ch.id, all, nall))) {
+				snprintf(why, size, "superseded: a newer update of the dashboard (%lld) follows",
+					 (long long)newer->id);
+				out = 1;
+			}
+			store_read_release(c);
+		}
+		store_outbox_rows_free(all, nall);
+		store_channel_release(&ch);
+		json_decref(p);
+		return out;
 	}
 	if (!out && event && (strcmp(event, "your_turn") == 0 || strcmp(event, "reminder") == 0) && r->game_id &&
 	    r->seat >= 0 && r->seat < GAME_MAX_SEATS) {

@@ -627,6 +627,16 @@ void notify__dest_key(const struct notify *n, const struct store_outbox_row *r, 
 {
 	int64_t sub = notify__row_push_sub(r);
 
+	if (strcmp(r->event, "channel") == 0) {
+		/*
+		 * a chat channel's messages go in order, one at a time (a dashboard's
+		 * edits too), apart from the emails and other channels
+		 */
+		json_t *p = json_loads(r->payload ? r->payload : "{}", 0, NULL);
+		snprintf(out, size, "channel %lld", (long long)json_integer_value(json_object_get(p, "channel")));
+		json_decref(p);
+		return;
+	}
 	if (sub) {
 		/* a browser's copy goes to that subscription's push service, not by the transport */
 		snprintf(out, size, "push %lld", (long long)sub);

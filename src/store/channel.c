@@ -8,7 +8,7 @@
 #include "store/store_int.h"
 #include "util/banned.h"
 
-#define COLS "id, game_id, user_id, kind, sealed, hint, events, created_by, created_at"
+#define COLS "id, game_id, user_id, kind, sealed, hint, events, created_by, created_at, dashboard, dashboard_msg"
 
 void store_channel_release(struct store_channel *ch)
 {
@@ -44,14 +44,18 @@ static void read_row(struct store__st *st, struct store_channel *ch)
 	store__copy_text(st, 6, ch->events, sizeof(ch->events));
 	ch->created_by = store__col_null(st, 7) ? 0 : store__col_int64(st, 7);
 	ch->created_at = store__col_int64(st, 8);
+	ch->dashboard = store__col_int(st, 9);
+	if (!store__col_null(st, 10))
+		store__copy_text(st, 10, ch->dashboard_msg, sizeof(ch->dashboard_msg));
 }
 
 int store_channel_set_game(struct store_conn *c, int64_t game_id, const char *kind, const unsigned char *sealed,
-			   size_t len, const char *hint, int64_t by, int64_t now, int64_t *id, struct err *err)
+			   size_t len, const char *hint, int dashboard, int64_t by, int64_t now, int64_t *id,
+			   struct err *err)
 {
 	static const char del[] = "DELETE FROM chat_channels WHERE game_id = ? AND kind = ?";
-	static const char ins[] = "INSERT INTO chat_channels(game_id, kind, sealed, hint, created_by, created_at)"
-				  " VALUES (?, ?, ?, ?, nullif(?, 0), ?)";
+	static const char ins[] = "INSERT INTO chat_channels(game_id, kind, sealed, hint, created_by, created_at, dashboard)"
+				  " VALUES (?, ?, ?, ?, nullif(?, 0), ?, ?)";
 	struct store__st *st;
 
 	if (id)
@@ -70,10 +74,27 @@ int store_channel_set_game(struct store_conn *c, int64_t game_id, const char *ki
 	store__bind_text(st, 4, hint);
 	store__bind_int64(st, 5, by);
 	store__bind_int64(st, 6, now);
+	store__bind_int(st, 7, dashboard ? 1 : 0);
 	if (store__step(st) != STORE__DONE)
 		return store__fail(c, "add a game's channel", err);
 	if (id)
 		*id = store__last_id(c);
+	return 0;
+}
+
+int store_channel_set_dashboard_msg(struct store_conn *c, int64_t id, const char *msg, struct err *err)
+{
+	static const char sql[] = "UPDATE chat_channels SET dashboard_msg = nullif(?, '') WHERE id = ?";
+	struct store__st *st = store__stmt(c, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	store__bind_text(st, 1, msg ? msg : "");
+	store__bind_int64(st, 2, id);
+	if (store__step(st) != STORE__DONE)
+		return store__fail(c, "keep a dashboard message's id", err);
+	if (store__changes(c) == 0)
+		return err_set(err, ERR_NOTFOUND, "no such channel");
 	return 0;
 }
 
@@ -257,5 +278,29 @@ int store_channel_queue(struct store_conn *c, int64_t game_id, int64_t user_id, 
 		store__outbox_changed(c);
 	if (count)
 		*count = changed;
+	return 0;
+}
+
+int store_channel_queue_one(struct store_conn *c, int64_t id, int64_t game_id, const char *event, int seat,
+			    int64_t now, struct err *err)
+{
+	static const char sql[] =
+		"INSERT INTO outbox(event, game_id, seat, user_id, payload, next_at, created_at)"
+		" SELECT 'channel', ?1, nullif(?2, -1), NULL,"
+		" '{\"channel\":' || CAST(id AS TEXT) || ',\"event\":\"' || CAST(?3 AS TEXT) || '\",\"data\":{}}', ?4, ?4"
+		" FROM chat_channels WHERE id = ?5 AND game_id = ?1";
+	struct store__st *st = store__stmt(c, sql, err);
+
+	if (!st)
+		return ERR_STORE;
+	store__bind_int64(st, 1, game_id);
+	store__bind_int(st, 2, seat);
+	store__bind_text(st, 3, event);
+	store__bind_int64(st, 4, now);
+	store__bind_int64(st, 5, id);
+	if (store__step(st) != STORE__DONE)
+		return store__fail(c, "queue a channel message", err);
+	if (store__changes(c) > 0)
+		store__outbox_changed(c);
 	return 0;
 }

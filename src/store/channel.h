@@ -22,14 +22,19 @@ struct store_channel {
 	char events[160];       /* ",your_turn,chat," */
 	int64_t created_by;
 	int64_t created_at;
+	int dashboard;          /* a game's channel: keeps one message, edited at each turn */
+	char dashboard_msg[128]; /* that message's id in the chat app; "": not posted yet */
 };
 /* Free the contents (accepts a zeroed struct) / a list. */
 void store_channel_release(struct store_channel *ch);
 void store_channels_free(struct store_channel *list, int n);
 
-/* A game's channel of kind, replacing the one there was; *id its id (may be NULL). */
+/* A game's channel of kind (dashboard: 1 or 0), replacing the one there was; *id its id (may be NULL). */
 int store_channel_set_game(struct store_conn *c, int64_t game_id, const char *kind, const unsigned char *sealed,
-			   size_t len, const char *hint, int64_t by, int64_t now, int64_t *id, struct err *err);
+			   size_t len, const char *hint, int dashboard, int64_t by, int64_t now, int64_t *id,
+			   struct err *err);
+/* The id (msg; NULL or "": none, post anew) of channel id's dashboard message. ERR_NOTFOUND. */
+int store_channel_set_dashboard_msg(struct store_conn *c, int64_t id, const char *msg, struct err *err);
 /* A user's new destination; *id its id (may be NULL). */
 int store_channel_add_user(struct store_conn *c, int64_t user_id, const char *kind, const unsigned char *sealed,
 			   size_t len, const char *hint, const char *events, int64_t now, int64_t *id,
@@ -56,5 +61,8 @@ int store_channel_set_events(struct store_conn *c, int64_t user_id, int64_t id, 
  */
 int store_channel_queue(struct store_conn *c, int64_t game_id, int64_t user_id, const char *event, int seat,
 			const char *data, int64_t now, int *count, struct err *err);
+/* Queue one such row for channel id alone (of game_id, about seat; no data). */
+int store_channel_queue_one(struct store_conn *c, int64_t id, int64_t game_id, const char *event, int seat,
+			    int64_t now, struct err *err);
 
 #endif

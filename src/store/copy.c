@@ -49,7 +49,8 @@ static const struct copy_table {
 	{ "inbound_mail", "message_id, reply_token_id, game_id, seat, sender, status, outcome, created_at", 8, -1, 0 },
 	{ "email_changes", "user_id, email, hash, created_at, expires_at", 5, 2, 0 },
 	{ "push_subscriptions", "id, user_id, endpoint, p256dh, auth, label, created_at, last_success_at", 8, -1, 1 },
-	{ "chat_channels", "id, game_id, user_id, kind, sealed, hint, events, created_by, created_at", 9, 4, 1 },
+	{ "chat_channels",
+	  "id, game_id, user_id, kind, sealed, hint, events, created_by, created_at, dashboard, dashboard_msg", 11, 4, 1 },
 	{ "feed_tokens", "user_id, hash, created_at", 3, 1, 0 },
 };
 

@@ -21,8 +21,9 @@ static int64_t game;
 
 static int suite_init(void)
 {
+	/* a retry a second after a failure, not 30 */
 	static const char *const extra[] = { "--allow-loopback-destinations", "--base-url", "https://games.example.org",
-					     NULL };
+					     "--mail-backoff", "1", NULL };
 	const char *body = "{\"game\":\"counting-race\",\"players\":[{\"name\":\"Ann\",\"email\":\"ann@example.org\"},"
 			   "{\"name\":\"Bob\",\"email\":\"bob@example.org\"}]}";
 	struct buf out = BUF_INIT;
@@ -55,20 +56,29 @@ static int suite_clean(void)
 	return 0;
 }
 
-static long put(const char *kind, const char *token, const char *body, char *code, size_t size)
+/* PUT game id's channel of kind as token: the status; the code into code (may be NULL), "dashboard" into *dash. */
+static long put_game(int64_t id, const char *kind, const char *token, const char *body, char *code, size_t size,
+		     int *dash)
 {
 	char path[128];
 	struct ht_resp r;
 	long status;
 
-	snprintf(path, sizeof(path), "/api/v1/games/%lld/channels/%s", (long long)game, kind);
+	snprintf(path, sizeof(path), "/api/v1/games/%lld/channels/%s", (long long)id, kind);
 	if (ht_api(&d, "PUT", path, token, body, &r) < 0)
 		return -1;
 	status = r.status;
 	if (code)
 		snprintf(code, size, "%s", json_string_value(json_object_get(r.json, "code")) ?: "");
+	if (dash)
+		*dash = json_is_true(json_object_get(r.json, "dashboard"));
 	ht_resp_release(&r);
 	return status;
+}
+
+static long put(const char *kind, const char *token, const char *body, char *code, size_t size)
+{
+	return put_game(game, kind, token, body, code, size, NULL);
 }
 
 static void test_chan_http__game_channel_api(void)
@@ -199,6 +209,9 @@ static void test_chan_http__game_page_form(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.body.data, "Chat channels"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.body.data, "Attached: 127.0.0.1 ...oken"));
 	CU_ASSERT_PTR_NULL(strstr(r.body.data, "hush-hush"));
+	/* the dashboard's checkbox for Discord and Matrix, and why not for Slack */
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.body.data, "name=\"dashboard\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.body.data, "Slack's webhooks cannot edit a message"));
 	CU_ASSERT_EQUAL(ht_form_value(&r, "csrf", csrf, sizeof(csrf)), 0);
 	ht_resp_release(&r);
 	snprintf(path, sizeof(path), "/games/%lld/channels", (long long)game);
@@ -217,6 +230,21 @@ static void test_chan_http__game_page_form(void)
 	ht_resp_release(&r);
 	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 303);
+	ht_resp_release(&r);
+	/* ticked: the Discord channel keeps a dashboard, as the API and the page say */
+	snprintf(form, sizeof(form), "csrf=%s&kind=discord&webhook_url=%s%%2Fapi%%2Fwebhooks%%2F9%%2Fpage-token&dashboard=1",
+		 csrf, crx_base(x));
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	ht_resp_release(&r);
+	snprintf(path, sizeof(path), "/api/v1/games/%lld/channels/discord", (long long)game);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, ann, NULL, &r), 0);
+	CU_ASSERT(json_is_true(json_object_get(r.json, "dashboard")));
+	ht_resp_release(&r);
+	snprintf(path, sizeof(path), "/games/%lld", (long long)game);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, cookie, NULL, &r), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.body.data, "as one message edited each turn"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.body.data, "value=\"1\" checked"));
 	ht_resp_release(&r);
 }
 
@@ -273,12 +301,199 @@ static void test_chan_http__account_page_forms(void)
 	ht_resp_release(&r);
 }
 
+/* ---- the dashboard: one message per game, edited ---- */
+
+/* A new game of Ann and Bob, created by Ann; its id. */
+static int64_t new_game(void)
+{
+	const char *body = "{\"game\":\"counting-race\",\"players\":[{\"name\":\"Ann\",\"email\":\"ann@example.org\"},"
+			   "{\"name\":\"Bob\",\"email\":\"bob@example.org\"}]}";
+	struct ht_resp r;
+	int64_t id;
+
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "POST", "/api/v1/games", ann, body, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(r.status, 201);
+	id = json_integer_value(json_object_get(r.json, "id"));
+	ht_resp_release(&r);
+	return id;
+}
+
+static void move(int64_t id, const char *token)
+{
+	char path[128];
+	struct ht_resp r;
+
+	snprintf(path, sizeof(path), "/api/v1/games/%lld/moves", (long long)id);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "POST", path, token, "{\"moves\":[\"add 1\",\"end\"]}", &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	ht_resp_release(&r);
+}
+
+/* Wait (at most 10 s) until rx has seen n requests; then a little longer, so that one too many shows. */
+static void wait_for(struct chatrx *rx, int n)
+{
+	struct timespec t = { 0, 50 * 1000000L };
+
+	for (int i = 0; i < 200 && crx_count(rx) < n; i++)
+		nanosleep(&t, NULL);
+	t.tv_nsec = 300 * 1000000L;
+	nanosleep(&t, NULL);
+	CU_ASSERT_EQUAL_FATAL(crx_count(rx), n);
+}
+
+static const char *content(const struct crx_request *q)
+{
+	const char *c = json_string_value(json_object_get(q->json, "content"));
+	return c ? c : "";
+}
+
+static void test_chan_http__dashboard_discord(void)
+{
+	struct chatrx *rx = crx_start();
+	char body[512], hook[128], want[128], code[64];
+	const struct crx_request *q;
+	struct ht_resp r;
+	int64_t id = new_game();
+	int dash = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rx);
+	/* not a boolean; Slack cannot edit: refused, and says so */
+	CU_ASSERT_EQUAL(put_game(id, "discord", ann, "{\"webhook_url\":\"https://8.8.8.8/x\",\"dashboard\":\"yes\"}", code,
+			       sizeof(code), NULL), 400);
+	snprintf(body, sizeof(body), "{\"webhook_url\":\"%s/slack-hook\",\"dashboard\":true}", crx_base(rx));
+	CU_ASSERT_EQUAL(put_game(id, "slack", ann, body, code, sizeof(code), NULL), 422);
+	CU_ASSERT_STRING_EQUAL(code, "dashboard_unsupported");
+	snprintf(hook, sizeof(hook), "/api/webhooks/88/dash-token");
+	snprintf(body, sizeof(body), "{\"webhook_url\":\"%s%s\",\"dashboard\":true}", crx_base(rx), hook);
+	CU_ASSERT_EQUAL(put_game(id, "discord", ann, body, NULL, 0, &dash), 200);
+	CU_ASSERT(dash);
+	{
+		char path[128];
+		snprintf(path, sizeof(path), "/api/v1/games/%lld/channels/discord", (long long)id);
+		CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", path, ann, NULL, &r), 0);
+		CU_ASSERT(json_is_true(json_object_get(r.json, "dashboard")));
+		ht_resp_release(&r);
+	}
+	/* posted at once, with ?wait=true to learn its id */
+	wait_for(rx, 1);
+	q = crx_get(rx, 0);
+	CU_ASSERT_STRING_EQUAL(q->method, "POST");
+	CU_ASSERT_STRING_EQUAL(q->path, hook);
+	CU_ASSERT_STRING_EQUAL(q->wait, "true");
+	snprintf(want, sizeof(want), "Ann's turn in Counting Race (test game) #%lld", (long long)id);
+	CU_ASSERT_PTR_NOT_NULL(strstr(content(q), want));
+	/* a turn: the same message, edited (PATCH .../messages/1001), nobody pinged */
+	move(id, ann);
+	wait_for(rx, 2);
+	q = crx_get(rx, 1);
+	CU_ASSERT_STRING_EQUAL(q->method, "PATCH");
+	snprintf(want, sizeof(want), "%s/messages/1001", hook);
+	CU_ASSERT_STRING_EQUAL(q->path, want);
+	snprintf(want, sizeof(want), "Bob's turn in Counting Race (test game) #%lld", (long long)id);
+	CU_ASSERT_PTR_NOT_NULL(strstr(content(q), want));
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(json_object_get(q->json, "allowed_mentions"), "parse")), 0);
+	CU_ASSERT_PTR_NULL(json_object_get(json_object_get(q->json, "allowed_mentions"), "users"));
+	/* someone deletes it in Discord: the next edit finds it gone (404) and posts a new one */
+	crx_delete(rx, "1001");
+	move(id, bob);
+	wait_for(rx, 4);
+	CU_ASSERT_STRING_EQUAL(crx_get(rx, 2)->method, "PATCH");
+	CU_ASSERT_EQUAL(crx_get(rx, 2)->status, 404);
+	q = crx_get(rx, 3);
+	CU_ASSERT_STRING_EQUAL(q->method, "POST");
+	CU_ASSERT_STRING_EQUAL(q->wait, "true");
+	snprintf(want, sizeof(want), "Ann's turn in Counting Race (test game) #%lld", (long long)id);
+	CU_ASSERT_PTR_NOT_NULL(strstr(content(q), want));
+	/* and that one is edited from then on */
+	move(id, ann);
+	wait_for(rx, 5);
+	q = crx_get(rx, 4);
+	CU_ASSERT_STRING_EQUAL(q->method, "PATCH");
+	snprintf(want, sizeof(want), "%s/messages/1002", hook);
+	CU_ASSERT_STRING_EQUAL(q->path, want);
+	/* Discord fails once (503): the same edit again after the back-off, and once only */
+	crx_push(rx, 503, 0, NULL);
+	move(id, bob);
+	wait_for(rx, 7);
+	CU_ASSERT_EQUAL(crx_get(rx, 5)->status, 503);
+	for (int i = 5; i < 7; i++) {
+		q = crx_get(rx, i);
+		CU_ASSERT_STRING_EQUAL(q->method, "PATCH");
+		CU_ASSERT_STRING_EQUAL(q->path, want);
+		CU_ASSERT_STRING_EQUAL(content(q), content(crx_get(rx, 5)));
+	}
+	CU_ASSERT_EQUAL(crx_get(rx, 6)->status, 200);
+	/* the webhook URL never in the log */
+	{
+		FILE *f = fopen(d.log, "rb");
+		struct buf log = BUF_INIT;
+		char chunk[4096];
+		size_t n;
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+			buf_add(&log, chunk, n);
+		fclose(f);
+		CU_ASSERT_PTR_NOT_NULL(strstr(log.data, "dashboard message"));
+		CU_ASSERT_PTR_NULL(strstr(log.data, "dash-token"));
+		buf_release(&log);
+	}
+	crx_stop(rx);
+}
+
+static void test_chan_http__dashboard_matrix(void)
+{
+	struct chatrx *rx = crx_start();
+	char body[512], want[160], first[128];
+	const struct crx_request *q;
+	const json_t *rel, *nc;
+	int64_t id = new_game();
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rx);
+	snprintf(body, sizeof(body),
+		 "{\"homeserver\":\"%s\",\"room_id\":\"!dash:example.org\",\"access_token\":\"syt_dash\","
+		 "\"dashboard\":true}", crx_base(rx));
+	CU_ASSERT_EQUAL(put_game(id, "matrix", ann, body, NULL, 0, NULL), 200);
+	/* sent once: an m.room.message whose event id the homeserver answers */
+	wait_for(rx, 1);
+	q = crx_get(rx, 0);
+	CU_ASSERT_STRING_EQUAL(q->method, "PUT");
+	CU_ASSERT_PTR_NOT_NULL(strstr(q->path, "/_matrix/client/v3/rooms/!dash:example.org/send/m.room.message/msg_"));
+	CU_ASSERT_STRING_EQUAL(q->auth, "Bearer syt_dash");
+	CU_ASSERT_PTR_NULL(json_object_get(q->json, "m.relates_to"));
+	snprintf(first, sizeof(first), "$ev-%s", strstr(q->path, "m.room.message/") + strlen("m.room.message/"));
+	/* a turn: an edit of that event (m.replace), with the new text in m.new_content */
+	move(id, ann);
+	wait_for(rx, 2);
+	q = crx_get(rx, 1);
+	CU_ASSERT_STRING_EQUAL(q->method, "PUT");
+	CU_ASSERT_PTR_NOT_NULL(strstr(q->path, "-edit"));
+	rel = json_object_get(q->json, "m.relates_to");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(rel, "rel_type")) ?: "", "m.replace");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(rel, "event_id")) ?: "", first);
+	nc = json_object_get(q->json, "m.new_content");
+	snprintf(want, sizeof(want), "Bob's turn in Counting Race (test game) #%lld", (long long)id);
+	CU_ASSERT_PTR_NOT_NULL(strstr(json_string_value(json_object_get(nc, "body")) ?: "", want));
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(nc, "msgtype")) ?: "", "m.text");
+	CU_ASSERT(strncmp(json_string_value(json_object_get(q->json, "body")) ?: "", "* ", 2) == 0);
+	/* deleted in the room: the edit is refused (404), a new event is sent */
+	crx_delete(rx, first);
+	move(id, bob);
+	wait_for(rx, 4);
+	CU_ASSERT_EQUAL(crx_get(rx, 2)->status, 404);
+	q = crx_get(rx, 3);
+	CU_ASSERT_PTR_NULL(json_object_get(q->json, "m.relates_to"));
+	CU_ASSERT_PTR_NULL(strstr(q->path, "-edit"));
+	crx_stop(rx);
+}
+
 static CU_TestInfo cases[] = {
 	{ "test_chan_http__game_channel_api", test_chan_http__game_channel_api },
 	{ "test_chan_http__turn_reaches_the_channel", test_chan_http__turn_reaches_the_channel },
 	{ "test_chan_http__my_destinations", test_chan_http__my_destinations },
 	{ "test_chan_http__game_page_form", test_chan_http__game_page_form },
 	{ "test_chan_http__account_page_forms", test_chan_http__account_page_forms },
+	{ "test_chan_http__dashboard_discord", test_chan_http__dashboard_discord },
+	{ "test_chan_http__dashboard_matrix", test_chan_http__dashboard_matrix },
 	CU_TEST_INFO_NULL,
 };
 
