@@ -17,6 +17,17 @@ void api_push_list(struct http_request *rq, struct http_reply *r)
 	api_reply_result(r, rc, &e, o);
 }
 
+/* The problem code of a refused subscription: an address refused is 422 destination_refused, as a channel's. */
+static const char *problem_code(int rc)
+{
+	switch (rc) {
+	case ERR_INPUT: return "bad_subscription";
+	case ERR_LIMIT: return "too_many_subscriptions";
+	case ERR_ILLEGAL: return "destination_refused";
+	default: return NULL;
+	}
+}
+
 void api_push_add(struct http_request *rq, struct http_reply *r)
 {
 	const json_t *keys = json_object_get(rq->json, "keys");
@@ -34,12 +45,10 @@ void api_push_add(struct http_request *rq, struct http_reply *r)
 	}
 	rc = notify_push_subscribe(http_store(rq), rq->auth.user_id, endpoint,
 				   json_string_value(json_object_get(keys, "p256dh")),
-				   json_string_value(json_object_get(keys, "auth")), label, 0, clock_now_ms(), &id, &e);
+				   json_string_value(json_object_get(keys, "auth")), label, clock_now_ms(), &id, &e);
 	if (rc < 0) {
 		/* too many browsers is a state of the account, not a rate: 409 */
-		http_reply_problem(r, rc == ERR_LIMIT ? ERR_CONFLICT : rc,
-				   rc == ERR_INPUT ? "bad_subscription" : rc == ERR_LIMIT ? "too_many_subscriptions" : NULL,
-				   e.msg, NULL);
+		http_reply_problem(r, rc == ERR_LIMIT ? ERR_CONFLICT : rc, problem_code(rc), e.msg, NULL);
 		return;
 	}
 	if ((rc = notify_push_list_json(http_store(rq), rq->auth.user_id, &o, &e)) < 0) {

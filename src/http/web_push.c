@@ -56,8 +56,7 @@ void web_push_add(struct http_request *rq, struct http_reply *r)
 
 	web_push_label(http_header(rq, "User-Agent"), label, sizeof(label));
 	rc = notify_push_subscribe(http_store(rq), rq->sess.user_id, form_get(rq->form, "endpoint"),
-				   form_get(rq->form, "p256dh"), form_get(rq->form, "auth"), label, 0, clock_now_ms(), NULL,
-				   &e);
+				   form_get(rq->form, "p256dh"), form_get(rq->form, "auth"), label, clock_now_ms(), NULL, &e);
 	if (rc < 0) {
 		web_error_page(rq, r, rc == ERR_LIMIT ? 409 : http_status_for(rc), e.msg);
 		return;

@@ -1,9 +1,10 @@
-/* notify/dest.c: where chat messages may go: https only, public addresses only, resolved once */
+/* notify/dest.c: where chat messages and web push may go: https only, public addresses only, resolved once */
 /* SPDX-License-Identifier: MIT */
 #include "notify/dest.h"
 
 #include <netdb.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,62 @@
 #include "util/banned.h"
 
 static atomic_int allow_loopback;
+
+/* notify_dest_fake_host's names (tests only); the delivery workers read them */
+#define FAKE_HOSTS 16
+static pthread_mutex_t fake_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	char name[256];
+	char addr[64];
+} fake_hosts[FAKE_HOSTS];
+static atomic_int fake_count;
+
+void notify_dest_fake_host(const char *name, const char *addr)
+{
+	int i, n;
+
+	pthread_mutex_lock(&fake_lock);
+	n = atomic_load(&fake_count);
+	if (!name) {
+		memset(fake_hosts, 0, sizeof(fake_hosts));
+		atomic_store(&fake_count, 0);
+		pthread_mutex_unlock(&fake_lock);
+		return;
+	}
+	for (i = 0; i < n && strcasecmp(fake_hosts[i].name, name) != 0; i++)
+		;
+	if (i < FAKE_HOSTS) {
+		snprintf(fake_hosts[i].name, sizeof(fake_hosts[i].name), "%s", name);
+		snprintf(fake_hosts[i].addr, sizeof(fake_hosts[i].addr), "%s", addr ? addr : "");
+		if (i == n)
+			atomic_store(&fake_count, n + 1);
+	}
+	pthread_mutex_unlock(&fake_lock);
+}
+
+/* getaddrinfo, or a test's answer for host; the same return values. */
+static int resolve(const char *host, const struct addrinfo *hints, struct addrinfo **res)
+{
+	struct addrinfo numeric = *hints;
+	char addr[64];
+	int found = 0;
+
+	if (atomic_load(&fake_count) == 0)
+		return getaddrinfo(host, NULL, hints, res);
+	pthread_mutex_lock(&fake_lock);
+	for (int i = 0; i < atomic_load(&fake_count) && !found; i++)
+		if (strcasecmp(fake_hosts[i].name, host) == 0) {
+			snprintf(addr, sizeof(addr), "%s", fake_hosts[i].addr);
+			found = 1;
+		}
+	pthread_mutex_unlock(&fake_lock);
+	if (!found)
+		return getaddrinfo(host, NULL, hints, res);
+	if (!addr[0])
+		return EAI_AGAIN;
+	numeric.ai_flags |= AI_NUMERICHOST;
+	return getaddrinfo(addr, NULL, &numeric, res);
+}
 
 void notify_dest_allow_loopback(int on)
 {
@@ -170,8 +227,11 @@ int notify_dest_check(const char *url, struct notify_dest_target *out, struct er
 		return err_set(err, ERR_INPUT, "the address must be an https:// URL with a host name");
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_family = AF_UNSPEC;
-	if ((gai = getaddrinfo(t.host, NULL, &hints, &res)) != 0)
+	if ((gai = resolve(t.host, &hints, &res)) != 0) {
+		if (out)
+			out->again = gai == EAI_AGAIN;
 		return err_set(err, ERR_ILLEGAL, "refused: the host %s does not resolve (%s)", t.host, gai_strerror(gai));
+	}
 	for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
 		struct netaddr a = {0};
 		int kind;
@@ -197,7 +257,7 @@ int notify_dest_check(const char *url, struct notify_dest_target *out, struct er
 		/* one address refused refuses the name: which one a connection takes is not ours to choose */
 		if (kind < 0 || (kind == 1 && !notify_dest_loopback_allowed())) {
 			rc = err_set(err, ERR_ILLEGAL,
-				     "refused: %s is %s address (%s); chat messages go only to public addresses", t.host,
+				     "refused: %s is %s address (%s); messages go only to public addresses", t.host,
 				     kind == 1 ? "a loopback" : "a private, link-local or reserved", shown);
 			goto done;
 		}

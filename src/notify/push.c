@@ -19,6 +19,7 @@
 #include <openssl/obj_mac.h>
 #include <openssl/param_build.h>
 
+#include "notify/dest.h"
 #include "notify/notify_int.h"
 #include "util/log.h"
 #include "util/banned.h"
@@ -363,7 +364,7 @@ done:
 	return rc;
 }
 
-int notify_push_check(const char *endpoint, const char *p256dh, const char *auth, int allow_http, struct err *err)
+int notify_push_check(const char *endpoint, const char *p256dh, const char *auth, struct err *err)
 {
 	unsigned char pub[NOTIFY_PUSH_PUBLIC_LEN], a[NOTIFY_PUSH_AUTH_LEN];
 	struct buf origin = BUF_INIT;
@@ -378,7 +379,9 @@ int notify_push_check(const char *endpoint, const char *p256dh, const char *auth
 	for (const char *q = endpoint; *q; q++)
 		if ((unsigned char)*q <= ' ' || (unsigned char)*q >= 127)
 			return err_set(err, ERR_INPUT, "endpoint: a URL has no spaces or control characters");
-	if (strncmp(endpoint, "https://", 8) != 0 && !(allow_http && strncmp(endpoint, "http://", 7) == 0))
+	/* plain http only to a test's push service on loopback (notify_dest_check says where) */
+	if (strncmp(endpoint, "https://", 8) != 0 &&
+	    !(notify_dest_loopback_allowed() && strncmp(endpoint, "http://", 7) == 0))
 		return err_set(err, ERR_INPUT, "endpoint: a push service is reached over https://");
 	rc = notify_push_origin(endpoint, &origin, &e);
 	buf_release(&origin);
@@ -459,6 +462,8 @@ static int touch_sub(struct notify *n, int64_t id, int64_t now, struct err *err)
 
 void notify__push_deliver(struct notify *n, const struct notify_msg *m, int64_t now, struct notify_result *res)
 {
+	struct notify_dest_target t;
+	struct curl_slist *resolve = NULL;
 	struct store_push_sub sub = {0};
 	struct store_conn *c;
 	struct err e = {0};
@@ -486,6 +491,19 @@ void notify__push_deliver(struct notify *n, const struct notify_msg *m, int64_t 
 		/* a subscription removed meanwhile (the account page, or an earlier 410) gets nothing more */
 		res->permanent = rc == ERR_NOTFOUND;
 		snprintf(res->error, sizeof(res->error), "push: %.200s", e.msg);
+		goto done;
+	}
+	if (notify_dest_check(sub.endpoint, &t, &e) < 0) {
+		/*
+		 * its name now resolves to a private address, or loopback is no longer
+		 * allowed: never a request. Dead at once, unless the name server failed
+		 * for now; the subscription stays, so that once the operator has put
+		 * it right, a resend of the dead letter reaches the browser.
+		 */
+		res->permanent = !t.again && (e.code == ERR_ILLEGAL || e.code == ERR_INPUT);
+		snprintf(res->error, sizeof(res->error), "push: subscription %lld: %.200s", (long long)sub.id, e.msg);
+		log_warn("push %s (subscription %lld of user %lld) not sent: %.200s", m->id, (long long)sub.id,
+			 (long long)sub.user_id, e.msg);
 		goto done;
 	}
 	if (notify_push_unb64(sub.p256dh, ua, sizeof(ua), &e) < 0 || notify_push_unb64(sub.auth, auth, sizeof(auth), &e) < 0 ||
@@ -523,7 +541,10 @@ void notify__push_deliver(struct notify *n, const struct notify_msg *m, int64_t 
 		snprintf(res->error, sizeof(res->error), "push: cannot make a libcurl handle");
 		goto done;
 	}
+	/* to the address the check found: a name that answers otherwise a moment later is not followed */
+	resolve = curl_slist_append(resolve, t.resolve);
 	curl_easy_setopt(h, CURLOPT_URL, sub.endpoint);
+	curl_easy_setopt(h, CURLOPT_RESOLVE, resolve);
 	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)n->cfg.timeout_ms);
 	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, (long)n->cfg.timeout_ms);
@@ -534,7 +555,7 @@ void notify__push_deliver(struct notify *n, const struct notify_msg *m, int64_t 
 	curl_easy_setopt(h, CURLOPT_WRITEDATA, &sink);
 	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, notify__retry_after_cb);
 	curl_easy_setopt(h, CURLOPT_HEADERDATA, retry_after);
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, t.https ? "https" : "http");
 	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
 	curl_easy_setopt(h, CURLOPT_POSTFIELDS, body.data);
@@ -556,8 +577,18 @@ void notify__push_deliver(struct notify *n, const struct notify_msg *m, int64_t 
 			 (long long)sub.user_id, (long long)sub.id, status);
 		goto done;
 	}
+	if (status >= 300 && status < 400) {
+		snprintf(res->error, sizeof(res->error), "push: subscription %lld: HTTP %ld from %.80s: redirects are not followed",
+			 (long long)sub.id, status, t.host);
+		res->permanent = 1;
+		goto done;
+	}
 	snprintf(res->error, sizeof(res->error), "push: subscription %lld: HTTP %ld%s%.*s", (long long)sub.id, status,
 		 sink.len ? ": " : "", (int)(sink.len > 100 ? 100 : sink.len), sink.data);
+	/* keep the error on one line */
+	for (char *p = res->error; *p; p++)
+		if (*p == '\r' || *p == '\n')
+			*p = ' ';
 	if (status == 404 || status == 410) {
 		/* RFC 8030 7.3: the subscription expired or the browser took it back: forget it */
 		res->permanent = 1;
@@ -576,6 +607,7 @@ done:
 	sodium_memzero(auth, sizeof(auth));
 	curl_easy_cleanup(h);
 	curl_slist_free_all(hdrs);
+	curl_slist_free_all(resolve);
 	store_push_sub_release(&sub);
 	buf_release(&body);
 	buf_release(&jwt);
@@ -706,8 +738,7 @@ static void clean_label(const char *in, struct buf *out)
 }
 
 int notify_push_subscribe(struct store *s, int64_t user_id, const char *endpoint, const char *p256dh,
-			  const char *auth, const char *label, int allow_http, int64_t now, int64_t *id,
-			  struct err *err)
+			  const char *auth, const char *label, int64_t now, int64_t *id, struct err *err)
 {
 	struct store_push_sub *mine = NULL;
 	struct store_conn *c = NULL;
@@ -716,7 +747,10 @@ int notify_push_subscribe(struct store *s, int64_t user_id, const char *endpoint
 
 	if (id)
 		*id = 0;
-	if ((rc = notify_push_check(endpoint, p256dh, auth, allow_http, err)) < 0)
+	if ((rc = notify_push_check(endpoint, p256dh, auth, err)) < 0)
+		return rc;
+	/* where it points is checked now, before anything is stored, and again at each delivery */
+	if ((rc = notify_dest_check(endpoint, NULL, err)) < 0)
 		return rc;
 	clean_label(label, &l);
 	if ((rc = store_write_begin(s, &c, err)) < 0) {

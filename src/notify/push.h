@@ -64,11 +64,13 @@ void notify_push_b64(const unsigned char *data, size_t len, struct buf *out);
 int notify_push_unb64(const char *text, unsigned char *out, size_t want, struct err *err);
 
 /*
- * Check a subscription as a browser sends it: endpoint an https URL (or, with
- * allow_http, an http one: tests against a local push service), p256dh a
- * point on P-256, auth 16 bytes. ERR_INPUT with a message naming the field.
+ * Check the shape of a subscription as a browser sends it: endpoint an https
+ * URL (or an http one when loopback destinations are allowed: a test's push
+ * service; notify/dest.h), p256dh a point on P-256, auth 16 bytes. ERR_INPUT
+ * with a message naming the field. Where the endpoint points is
+ * notify_dest_check's.
  */
-int notify_push_check(const char *endpoint, const char *p256dh, const char *auth, int allow_http, struct err *err);
+int notify_push_check(const char *endpoint, const char *p256dh, const char *auth, struct err *err);
 
 /* ---- subscriptions (the account page and the API) ---- */
 
@@ -77,13 +79,15 @@ int notify_push_check(const char *endpoint, const char *p256dh, const char *auth
 
 /*
  * Save a browser's subscription for user_id at now, after notify_push_check
- * (ERR_INPUT naming the field); label is cut to 80 bytes, control characters
- * dropped. The same endpoint again replaces its row. ERR_LIMIT when the user
- * has NOTIFY_PUSH_MAX_SUBS others. *id (may be NULL): the new id.
+ * (ERR_INPUT naming the field) and notify_dest_check (ERR_ILLEGAL, the
+ * reason naming the host and address: a private, loopback, link-local or
+ * reserved address, or a name that does not resolve); nothing is stored
+ * then. label is cut to 80 bytes, control characters dropped. The same
+ * endpoint again replaces its row. ERR_LIMIT when the user has
+ * NOTIFY_PUSH_MAX_SUBS others. *id (may be NULL): the new id.
  */
 int notify_push_subscribe(struct store *s, int64_t user_id, const char *endpoint, const char *p256dh,
-			  const char *auth, const char *label, int allow_http, int64_t now, int64_t *id,
-			  struct err *err);
+			  const char *auth, const char *label, int64_t now, int64_t *id, struct err *err);
 /* Remove user_id's subscription id; ERR_NOTFOUND when they have none of that id. */
 int notify_push_remove(struct store *s, int64_t user_id, int64_t id, struct err *err);
 /*

@@ -37,7 +37,9 @@ async function waitForFile(path, ms) {
 before(async () => {
   token = cli('user', 'add', 'ann@example.org', '--name', 'Ann', '--create').trim().split('\n').pop();
   daemon = spawn(join(build, 'tests/turnpostd-test'),
-    ['--db', db, '--listen', '127.0.0.1:0', '--port-file', join(dir, 'port'), '--quiet'],
+    // the subscriptions below name a push service on loopback, which only this setting lets be saved
+    ['--db', db, '--listen', '127.0.0.1:0', '--port-file', join(dir, 'port'), '--quiet',
+      '--allow-loopback-destinations'],
     { stdio: ['ignore', 'ignore', 'inherit'] });
   base = `http://127.0.0.1:${await waitForFile(join(dir, 'port'), 20000)}`;
   browser = await chromium.launch({
@@ -93,7 +95,7 @@ test('the button subscribes this browser and the account page lists it, removabl
       // kept over the form's POST and the page it brings back
       sessionStorage.setItem('asked', JSON.stringify({ userVisibleOnly: opts.userVisibleOnly,
         key: Array.from(new Uint8Array(opts.applicationServerKey)) }));
-      return { endpoint: 'https://push.example.net/wpush/e2e-device',
+      return { endpoint: 'https://127.0.0.1:8443/wpush/e2e-device',
         getKey: (name) => bytes(name === 'p256dh' ? p256dh : auth) };
     };
   }, { p256dh: P256DH, auth: AUTH });
@@ -116,12 +118,12 @@ test('the button subscribes this browser and the account page lists it, removabl
   const list = await (await fetch(`${base}/api/v1/me/push-subscriptions`,
     { headers: { Authorization: `Bearer ${token}` } })).json();
   assert.equal(list.subscriptions.length, 1);
-  assert.equal(list.subscriptions[0].service, 'https://push.example.net');
+  assert.equal(list.subscriptions[0].service, 'https://127.0.0.1:8443');
   assert.equal(list.subscriptions[0].label, 'Chrome on Linux');
   // listed on the page, without its endpoint, and removed by its button
   const item = page.locator('.push-list li');
   await item.first().waitFor();
-  assert.match(await item.first().textContent(), /https:\/\/push\.example\.net/);
+  assert.match(await item.first().textContent(), /https:\/\/127\.0\.0\.1:8443/);
   assert.ok(!(await page.content()).includes('e2e-device'));
   await item.first().getByRole('button', { name: 'Remove' }).click();
   await page.waitForURL(/\/account#notify$/);
@@ -133,7 +135,7 @@ test('the account page with a browser listed has no serious or critical axe-core
   const res = await fetch(`${base}/api/v1/me/push-subscriptions`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ endpoint: 'https://push.example.net/wpush/a11y', keys: { p256dh: P256DH, auth: AUTH },
+    body: JSON.stringify({ endpoint: 'https://127.0.0.1:8443/wpush/a11y', keys: { p256dh: P256DH, auth: AUTH },
       label: 'Firefox on Android' }),
   });
   assert.equal(res.status, 201);

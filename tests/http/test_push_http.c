@@ -1,4 +1,4 @@
-/* tests/http/test_push_http.c: web push over HTTP: the subscriptions API, the account page, the service worker */
+/* tests/http/test_push_http.c: web push over HTTP: the subscriptions API, refused addresses, the account page, the service worker */
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +14,9 @@
 /* RFC 8291's example browser key and secret: a real P-256 point */
 #define P256DH "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4"
 #define AUTH "BTBZMqHH6r4Tts7J_aSIgg"
-#define ENDPOINT "https://push.example.net/wpush/v2/gAAAAABkSecretPartOfTheBrowsersAddress"
+/* a push service on loopback, as --allow-loopback-destinations lets tests have one (nothing is sent here) */
+#define SERVICE "https://127.0.0.1:8443"
+#define ENDPOINT SERVICE "/wpush/v2/gAAAAABkSecretPartOfTheBrowsersAddress"
 
 static struct ht_daemon d;
 static char ann_token[64], bob_token[64];
@@ -22,12 +24,13 @@ static char ann_cookie[256];
 
 static int suite_init(void)
 {
+	static const char *const extra[] = { "--allow-loopback-destinations", NULL };
 	struct buf out = BUF_INIT;
 	int rc;
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	token_init();
-	if (ht_start(&d, NULL) < 0)
+	if (ht_start(&d, extra) < 0)
 		return -1;
 	rc = ht_cli(&d, "user add ann@example.org --name Ann", &out);
 	ht_last_line(&out, ann_token, sizeof(ann_token));
@@ -79,7 +82,7 @@ static void test_push_http__api(void)
 		json_t *s = json_array_get(json_object_get(r.json, "subscriptions"), 0);
 		CU_ASSERT_EQUAL(json_integer_value(json_object_get(s, "id")), id);
 		ASSERT_STR_EQ(json_string_value(json_object_get(s, "label")), "Ann's phone");
-		ASSERT_STR_EQ(json_string_value(json_object_get(s, "service")), "https://push.example.net");
+		ASSERT_STR_EQ(json_string_value(json_object_get(s, "service")), SERVICE);
 		CU_ASSERT(json_is_null(json_object_get(s, "last_success_at")));
 		CU_ASSERT(json_integer_value(json_object_get(s, "created_at")) > 0);
 	}
@@ -92,21 +95,26 @@ static void test_push_http__api(void)
 	CU_ASSERT_PTR_NULL(strstr(r.body.data, "SecretPartOfTheBrowsersAddress"));
 	ht_resp_release(&r);
 
-	/* refused: plain http, a key off the curve, a short secret, no body */
-	subscribe(ann_token, "http://push.example.net/x", NULL, &r);
+	/* refused: not an https URL, plain http to anything but loopback, a key off the curve, a short secret, no body */
+	subscribe(ann_token, "ftp://127.0.0.1/x", NULL, &r);
 	CU_ASSERT_EQUAL(r.status, 400);
 	ASSERT_STR_EQ(json_string_value(json_object_get(r.json, "code")), "bad_subscription");
 	CU_ASSERT_PTR_NOT_NULL(strstr(json_string_value(json_object_get(r.json, "detail")), "https"));
 	ht_resp_release(&r);
+	subscribe(ann_token, "http://8.8.8.8/x", NULL, &r);
+	CU_ASSERT_EQUAL(r.status, 422);
+	ASSERT_STR_EQ(json_string_value(json_object_get(r.json, "code")), "destination_refused");
+	CU_ASSERT_PTR_NOT_NULL(strstr(json_string_value(json_object_get(r.json, "detail")), "https"));
+	ht_resp_release(&r);
 	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "POST", "/api/v1/me/push-subscriptions", ann_token,
-				     "{\"endpoint\":\"https://push.example.net/y\",\"keys\":{\"p256dh\":"
+				     "{\"endpoint\":\"" SERVICE "/y\",\"keys\":{\"p256dh\":"
 				     "\"BAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\","
 				     "\"auth\":\"" AUTH "\"}}", &r), 0);
 	CU_ASSERT_EQUAL(r.status, 400);
 	CU_ASSERT_PTR_NOT_NULL(strstr(json_string_value(json_object_get(r.json, "detail")), "p256dh"));
 	ht_resp_release(&r);
 	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "POST", "/api/v1/me/push-subscriptions", ann_token,
-				     "{\"endpoint\":\"https://push.example.net/y\",\"keys\":{\"p256dh\":\"" P256DH
+				     "{\"endpoint\":\"" SERVICE "/y\",\"keys\":{\"p256dh\":\"" P256DH
 				     "\",\"auth\":\"c2hvcnQ\"}}", &r), 0);
 	CU_ASSERT_EQUAL(r.status, 400);
 	CU_ASSERT_PTR_NOT_NULL(strstr(json_string_value(json_object_get(r.json, "detail")), "auth"));
@@ -120,7 +128,7 @@ static void test_push_http__api(void)
 	ht_resp_release(&r);
 
 	/* Bob can neither see nor remove Ann's */
-	bobs = subscribe(bob_token, "https://push.example.net/bob", NULL, &r);
+	bobs = subscribe(bob_token, SERVICE "/bob", NULL, &r);
 	CU_ASSERT_EQUAL(r.status, 201);
 	CU_ASSERT_EQUAL(json_array_size(json_object_get(r.json, "subscriptions")), 1);
 	/* no label given: the browser's User-Agent names it (none here) */
@@ -144,6 +152,46 @@ static void test_push_http__api(void)
 	snprintf(path, sizeof(path), "/api/v1/me/push-subscriptions/%lld", (long long)bobs);
 	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "DELETE", path, bob_token, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
+	ht_resp_release(&r);
+}
+
+/* An endpoint that points into the server's own network is refused with the reason, and nothing is stored. */
+static void test_push_http__private_endpoints_refused(void)
+{
+	static const char *const refused[] = {
+		"https://10.0.0.7/wpush/secret-path",         "https://169.254.169.254/latest/meta-data",
+		"https://[::ffff:169.254.169.254]/wpush/x",   "https://[::ffff:10.1.2.3]/wpush/x",
+		"https://[64:ff9b::a9fe:a9fe]/wpush/x",       "https://192.168.0.1:8443/wpush/x",
+		"https://[fd00::1]/wpush/x",                  "https://[fe80::1]/wpush/x",
+		"https://100.64.0.1/wpush/x",                 "https://0.0.0.0/wpush/x",
+	};
+	struct ht_resp r;
+	char csrf[64], form[1024];
+
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		subscribe(ann_token, refused[i], NULL, &r);
+		CU_ASSERT_EQUAL(r.status, 422);
+		ASSERT_STR_EQ(json_string_value(json_object_get(r.json, "code")), "destination_refused");
+		CU_ASSERT_PTR_NOT_NULL(strstr(json_string_value(json_object_get(r.json, "detail")), "refused"));
+		CU_ASSERT_PTR_NULL(strstr(r.body.data, "secret-path"));
+		ht_resp_release(&r);
+	}
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", "/api/v1/me/push-subscriptions", ann_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(r.json, "subscriptions")), 0);
+	ht_resp_release(&r);
+	/* the account page's form says why */
+	CU_ASSERT_EQUAL_FATAL(ht_sign_in(&d, "ann@example.org", ann_cookie, sizeof(ann_cookie)), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/account", ann_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_form_value(&r, "csrf", csrf, sizeof(csrf)), 0);
+	ht_resp_release(&r);
+	snprintf(form, sizeof(form), "csrf=%s&endpoint=https%%3A%%2F%%2F169.254.169.254%%2Fwpush%%2Fx&p256dh=%s&auth=%s",
+		 csrf, P256DH, AUTH);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/account/push", ann_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 422);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.body.data, "169.254.169.254"));
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "GET", "/api/v1/me/push-subscriptions", ann_token, NULL, &r), 0);
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(r.json, "subscriptions")), 0);
 	ht_resp_release(&r);
 }
 
@@ -213,13 +261,13 @@ static void test_push_http__account_page(void)
 	ht_resp_release(&r);
 
 	/* what the script posts: refused without the page's CSRF token, kept with it */
-	snprintf(form, sizeof(form), "endpoint=https%%3A%%2F%%2Fpush.example.net%%2Fwpush%%2Fann-laptop&p256dh=%s&auth=%s",
+	snprintf(form, sizeof(form), "endpoint=https%%3A%%2F%%2F127.0.0.1%%3A8443%%2Fwpush%%2Fann-laptop&p256dh=%s&auth=%s",
 		 P256DH, AUTH);
 	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/account/push", ann_cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 403);
 	ht_resp_release(&r);
 	snprintf(form, sizeof(form),
-		 "csrf=%s&endpoint=https%%3A%%2F%%2Fpush.example.net%%2Fwpush%%2Fann-laptop&p256dh=%s&auth=%s", csrf,
+		 "csrf=%s&endpoint=https%%3A%%2F%%2F127.0.0.1%%3A8443%%2Fwpush%%2Fann-laptop&p256dh=%s&auth=%s", csrf,
 		 P256DH, AUTH);
 	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/account/push", ann_cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 303);
@@ -234,7 +282,7 @@ static void test_push_http__account_page(void)
 
 	/* listed with its service, and removable without script */
 	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/account", ann_cookie, NULL, &r), 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.body.data, "https://push.example.net"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.body.data, SERVICE));
 	CU_ASSERT_PTR_NULL(strstr(r.body.data, "ann-laptop"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.body.data, "last message: none yet"));
 	p = strstr(r.body.data, "action=\"/account/push/");
@@ -258,6 +306,7 @@ static void test_push_http__account_page(void)
 
 static CU_TestInfo cases[] = {
 	{ "test_push_http__api", test_push_http__api },
+	{ "test_push_http__private_endpoints_refused", test_push_http__private_endpoints_refused },
 	{ "test_push_http__service_worker", test_push_http__service_worker },
 	{ "test_push_http__account_page", test_push_http__account_page },
 	CU_TEST_INFO_NULL,

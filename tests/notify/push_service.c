@@ -315,6 +315,13 @@ struct push_service *ps_start(void)
 	return ps;
 }
 
+void ps_host(struct push_service *ps, const char *host)
+{
+	pthread_mutex_lock(&ps->lock);
+	snprintf(ps->origin, sizeof(ps->origin), "http://%s:%d", host, ps->port);
+	pthread_mutex_unlock(&ps->lock);
+}
+
 int ps_subscribe(struct push_service *ps, const char *name, char endpoint[128], char p256dh[100], char auth[32])
 {
 	struct ps_sub *s;

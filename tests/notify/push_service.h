@@ -37,6 +37,12 @@ struct push_service *ps_start(void);
  * -1 on failure.
  */
 int ps_subscribe(struct push_service *ps, const char *name, char endpoint[128], char p256dh[100], char auth[32]);
+/*
+ * Name the service host in the endpoints ps_subscribe makes from now on (and
+ * in the origin the JWT's aud must be), instead of 127.0.0.1: a name the
+ * server under test resolves (notify_dest_fake_host) to this service.
+ */
+void ps_host(struct push_service *ps, const char *host);
 /* Queue answers for the next requests (then 201): status, and Retry-After seconds when > 0. */
 void ps_answer(struct push_service *ps, int status, int retry_after);
 int ps_count(struct push_service *ps);

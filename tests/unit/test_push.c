@@ -12,6 +12,7 @@
 #include "engine/registry.h"
 #include "engine/submit.h"
 #include "fake_game.h"
+#include "notify/dest.h"
 #include "notify/notify.h"
 #include "notify/push.h"
 #include "notify/push_service.h"
@@ -124,23 +125,26 @@ static void test_push__check_subscription(void)
 {
 	struct err e = {0};
 
-	CU_ASSERT_EQUAL(notify_push_check("https://push.example.net/x", RFC_UA_PUBLIC, RFC_AUTH, 0, &e), 0);
-	CU_ASSERT_EQUAL(notify_push_check("http://127.0.0.1:9/x", RFC_UA_PUBLIC, RFC_AUTH, 1, &e), 0);
-	CU_ASSERT_EQUAL(notify_push_check("http://push.example.net/x", RFC_UA_PUBLIC, RFC_AUTH, 0, &e), ERR_INPUT);
+	/* the shape only: where it points is notify_dest_check's (test_push__subscribe_refuses_private_addresses) */
+	CU_ASSERT_EQUAL(notify_push_check("https://push.example.net/x", RFC_UA_PUBLIC, RFC_AUTH, &e), 0);
+	/* plain http only when loopback destinations are allowed (a test's push service) */
+	CU_ASSERT_EQUAL(notify_push_check("http://127.0.0.1:9/x", RFC_UA_PUBLIC, RFC_AUTH, &e), ERR_INPUT);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "endpoint"));
-	CU_ASSERT_EQUAL(notify_push_check("", RFC_UA_PUBLIC, RFC_AUTH, 0, &e), ERR_INPUT);
-	CU_ASSERT_EQUAL(notify_push_check("https://x/ y", RFC_UA_PUBLIC, RFC_AUTH, 0, &e), ERR_INPUT);
+	notify_dest_allow_loopback(1);
+	CU_ASSERT_EQUAL(notify_push_check("http://127.0.0.1:9/x", RFC_UA_PUBLIC, RFC_AUTH, &e), 0);
+	notify_dest_allow_loopback(0);
+	CU_ASSERT_EQUAL(notify_push_check("", RFC_UA_PUBLIC, RFC_AUTH, &e), ERR_INPUT);
+	CU_ASSERT_EQUAL(notify_push_check("https://x/ y", RFC_UA_PUBLIC, RFC_AUTH, &e), ERR_INPUT);
 	/* a key of the right length that is not on the curve; an auth secret of 15 bytes */
 	CU_ASSERT_EQUAL(notify_push_check("https://push.example.net/x",
 					  "BAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
-					  RFC_AUTH, 0, &e), ERR_INPUT);
+					  RFC_AUTH, &e), ERR_INPUT);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "p256dh"));
-	CU_ASSERT_EQUAL(notify_push_check("https://push.example.net/x", RFC_UA_PUBLIC, "BTBZMqHH6r4Tts7J_aSI", 0, &e),
+	CU_ASSERT_EQUAL(notify_push_check("https://push.example.net/x", RFC_UA_PUBLIC, "BTBZMqHH6r4Tts7J_aSI", &e),
 			ERR_INPUT);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "auth"));
 	/* the standard alphabet with padding, as some libraries send it */
-	CU_ASSERT_EQUAL(notify_push_check("https://push.example.net/x", RFC_UA_PUBLIC, "BTBZMqHH6r4Tts7J/aSIgg==", 0, &e),
-			0);
+	CU_ASSERT_EQUAL(notify_push_check("https://push.example.net/x", RFC_UA_PUBLIC, "BTBZMqHH6r4Tts7J/aSIgg==", &e), 0);
 }
 
 /* ---- delivery to a push service ---- */
@@ -186,6 +190,8 @@ static int env_open(struct env *E)
 	}
 	if (!(E->ps = ps_start()))
 		return -1;
+	/* the push service of the tests is on loopback, as --allow-loopback-destinations lets it be */
+	notify_dest_allow_loopback(1);
 	return 0;
 }
 
@@ -202,6 +208,8 @@ static void env_close(struct env *E)
 			fprintf(stderr, "cannot remove %s\n", E->dir);
 	}
 	clock_set_fake_ms(0);
+	notify_dest_allow_loopback(0);
+	notify_dest_fake_host(NULL, NULL);
 }
 
 /* Ann and Bob's counting race; invitations delivered (by email only: nobody subscribed yet). */
@@ -233,7 +241,7 @@ static int64_t subscribe(struct env *E, int64_t user, const char *name)
 	int64_t id = 0;
 
 	CU_ASSERT_EQUAL_FATAL(ps_subscribe(E->ps, name, endpoint, p256dh, auth), 0);
-	CU_ASSERT_EQUAL(notify_push_check(endpoint, p256dh, auth, 1, &e), 0);
+	CU_ASSERT_EQUAL(notify_push_check(endpoint, p256dh, auth, &e), 0);
 	CU_ASSERT_EQUAL_FATAL(store_write_begin(E->st, &c, &e), 0);
 	CU_ASSERT_EQUAL(store_push_sub_add(c, user, endpoint, p256dh, auth, "Firefox on Linux", E->now, &id, &e), 0);
 	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
@@ -477,8 +485,8 @@ static void test_push__subscribe_limits_and_labels(void)
 	strcpy(label, "Phone\x01 x");
 	for (int i = 0; i < 40; i++)
 		strcat(label, "\xc3\xa9"); /* 2 bytes each: the 80-byte cut falls inside the 37th */
-	CU_ASSERT_EQUAL(notify_push_subscribe(E.st, E.bob, "https://push.example.net/0", RFC_UA_PUBLIC, RFC_AUTH, label,
-					      0, E.now, &first, &e), 0);
+	CU_ASSERT_EQUAL(notify_push_subscribe(E.st, E.bob, "https://127.0.0.1:8443/0", RFC_UA_PUBLIC, RFC_AUTH, label,
+					      E.now, &first, &e), 0);
 	CU_ASSERT_EQUAL_FATAL(notify_push_list_json(E.st, E.bob, &list, &e), 0);
 	{
 		const char *l = json_string_value(json_object_get(json_array_get(json_object_get(list, "subscriptions"), 0),
@@ -486,30 +494,236 @@ static void test_push__subscribe_limits_and_labels(void)
 		CU_ASSERT_EQUAL(strncmp(l, "Phone x\xc3\xa9", 9), 0);
 		CU_ASSERT_EQUAL(strlen(l), 7 + 36 * 2);
 		ASSERT_STR_EQ(json_string_value(json_object_get(json_array_get(json_object_get(list, "subscriptions"), 0),
-								"service")), "https://push.example.net");
+								"service")), "https://127.0.0.1:8443");
 	}
 	json_decref(list);
 	/* refused before anything is stored: plain http unless allowed */
-	CU_ASSERT_EQUAL(notify_push_subscribe(E.st, E.bob, "http://push.example.net/x", RFC_UA_PUBLIC, RFC_AUTH, NULL, 0,
+	notify_dest_allow_loopback(0);
+	CU_ASSERT_EQUAL(notify_push_subscribe(E.st, E.bob, "http://127.0.0.1:8080/x", RFC_UA_PUBLIC, RFC_AUTH, NULL,
 					      E.now, &id, &e), ERR_INPUT);
 	CU_ASSERT_EQUAL(id, 0);
+	notify_dest_allow_loopback(1);
 	/* twenty browsers at most; the same one again is no more */
 	for (int i = 1; i < NOTIFY_PUSH_MAX_SUBS; i++) {
-		snprintf(endpoint, sizeof(endpoint), "https://push.example.net/%d", i);
-		CU_ASSERT_EQUAL(notify_push_subscribe(E.st, E.bob, endpoint, RFC_UA_PUBLIC, RFC_AUTH, NULL, 0, E.now, &id, &e),
+		snprintf(endpoint, sizeof(endpoint), "https://127.0.0.1:8443/%d", i);
+		CU_ASSERT_EQUAL(notify_push_subscribe(E.st, E.bob, endpoint, RFC_UA_PUBLIC, RFC_AUTH, NULL, E.now, &id, &e),
 				0);
 	}
-	CU_ASSERT_EQUAL(notify_push_subscribe(E.st, E.bob, "https://push.example.net/one-more", RFC_UA_PUBLIC, RFC_AUTH,
-					      NULL, 0, E.now, &id, &e), ERR_LIMIT);
-	CU_ASSERT_EQUAL(notify_push_subscribe(E.st, E.bob, "https://push.example.net/0", RFC_UA_PUBLIC, RFC_AUTH, "again",
-					      0, E.now, &id, &e), 0);
+	CU_ASSERT_EQUAL(notify_push_subscribe(E.st, E.bob, "https://127.0.0.1:8443/one-more", RFC_UA_PUBLIC, RFC_AUTH,
+					      NULL, E.now, &id, &e), ERR_LIMIT);
+	CU_ASSERT_EQUAL(notify_push_subscribe(E.st, E.bob, "https://127.0.0.1:8443/0", RFC_UA_PUBLIC, RFC_AUTH, "again",
+					      E.now, &id, &e), 0);
 	CU_ASSERT(id > first);
 	/* removing: only one's own */
 	CU_ASSERT_EQUAL(notify_push_remove(E.st, E.ann, id, &e), ERR_NOTFOUND);
 	CU_ASSERT_EQUAL(notify_push_remove(E.st, E.bob, id, &e), 0);
 	CU_ASSERT_EQUAL(notify_push_remove(E.st, E.bob, id, &e), ERR_NOTFOUND);
-	CU_ASSERT_EQUAL(notify_push_subscribe(E.st, E.bob, "https://push.example.net/one-more", RFC_UA_PUBLIC, RFC_AUTH,
-					      NULL, 0, E.now, &id, &e), 0);
+	CU_ASSERT_EQUAL(notify_push_subscribe(E.st, E.bob, "https://127.0.0.1:8443/one-more", RFC_UA_PUBLIC, RFC_AUTH,
+					      NULL, E.now, &id, &e), 0);
+	env_close(&E);
+}
+
+/* The newest web push row's state and last error. */
+static void newest_push_row(struct env *E, char *state, size_t ssize, char *error, size_t esize)
+{
+	struct store_outbox_row *rows = NULL;
+	struct store_conn *c;
+	struct err e = {0};
+	int64_t best = 0;
+	int n = 0;
+
+	state[0] = error[0] = '\0';
+	CU_ASSERT_EQUAL_FATAL(store_read_acquire(E->st, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_outbox_list(c, NULL, 0, 1000, &rows, &n, &e), 0);
+	store_read_release(c);
+	for (int i = 0; i < n; i++)
+		if (strstr(rows[i].payload, "\"push_sub\"") && rows[i].id > best) {
+			best = rows[i].id;
+			snprintf(state, ssize, "%s", rows[i].state);
+			snprintf(error, esize, "%s", rows[i].last_error ? rows[i].last_error : "");
+		}
+	store_outbox_rows_free(rows, n);
+}
+
+static int subscriptions_of(struct env *E, int64_t user)
+{
+	struct err e = {0};
+	json_t *list = NULL;
+	int k;
+
+	CU_ASSERT_EQUAL_FATAL(notify_push_list_json(E->st, user, &list, &e), 0);
+	k = (int)json_array_size(json_object_get(list, "subscriptions"));
+	json_decref(list);
+	return k;
+}
+
+static void test_push__subscribe_refuses_private_addresses(void)
+{
+	/* what a name server under someone's control could answer */
+	static const struct {
+		const char *name, *addr;
+	} names[] = {
+		{ "push.loopback.test", "127.0.0.1" },     { "push.private.test", "10.1.2.3" },
+		{ "push.metadata.test", "169.254.169.254" }, { "push.v6-loopback.test", "::1" },
+		{ "push.mapped.test", "::ffff:169.254.169.254" }, { "push.mapped-private.test", "::ffff:10.9.8.7" },
+		{ "push.ula.test", "fd00::7" },            { "push.cgnat.test", "100.64.1.1" },
+	};
+	/* and addresses written out */
+	static const char *const literal[] = {
+		"https://localhost/push/secret-path",          "https://[::1]/push/secret-path",
+		"https://[::ffff:127.0.0.1]/push/secret-path", "https://10.0.0.1/push/secret-path",
+		"https://169.254.169.254/latest/meta-data",    "https://[::ffff:169.254.169.254]/push/secret-path",
+		"https://[64:ff9b::a9fe:a9fe]/push/secret-path", "https://192.168.1.1:8443/push/secret-path",
+		"https://[fe80::1]/push/secret-path",          "https://0.0.0.0/push/secret-path",
+		"https://nowhere.invalid/push/secret-path",
+	};
+	struct env E;
+	struct err e = {0};
+	char url[128];
+	int64_t id;
+
+	CU_ASSERT_EQUAL_FATAL(env_open(&E), 0);
+	new_game(&E);
+	notify_dest_allow_loopback(0);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		notify_dest_fake_host(names[i].name, names[i].addr);
+		snprintf(url, sizeof(url), "https://%s/push/secret-path", names[i].name);
+		err_clear(&e);
+		id = -1;
+		CU_ASSERT_EQUAL(notify_push_subscribe(E.st, E.bob, url, RFC_UA_PUBLIC, RFC_AUTH, NULL, E.now, &id, &e),
+				ERR_ILLEGAL);
+		CU_ASSERT_EQUAL(id, 0);
+		/* the reason names the host, never the path (the browser's address) */
+		CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "refused"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, names[i].name));
+		CU_ASSERT_PTR_NULL(strstr(e.msg, "secret-path"));
+	}
+	for (size_t i = 0; i < sizeof(literal) / sizeof(literal[0]); i++) {
+		err_clear(&e);
+		CU_ASSERT_EQUAL(notify_push_subscribe(E.st, E.bob, literal[i], RFC_UA_PUBLIC, RFC_AUTH, NULL, E.now, &id, &e),
+				ERR_ILLEGAL);
+		CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "refused"));
+	}
+	/* loopback allowed (tests): the rest stays refused, and plain http goes to loopback alone */
+	notify_dest_allow_loopback(1);
+	CU_ASSERT_EQUAL(notify_push_subscribe(E.st, E.bob, "https://push.metadata.test/x", RFC_UA_PUBLIC, RFC_AUTH, NULL,
+					      E.now, &id, &e), ERR_ILLEGAL);
+	CU_ASSERT_EQUAL(notify_push_subscribe(E.st, E.bob, "https://push.mapped-private.test/x", RFC_UA_PUBLIC, RFC_AUTH,
+					      NULL, E.now, &id, &e), ERR_ILLEGAL);
+	notify_dest_fake_host("push.public.test", "8.8.8.8");
+	CU_ASSERT_EQUAL(notify_push_subscribe(E.st, E.bob, "http://push.public.test/x", RFC_UA_PUBLIC, RFC_AUTH, NULL,
+					      E.now, &id, &e), ERR_ILLEGAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "https"));
+	/* nothing of it was stored */
+	CU_ASSERT_EQUAL(subscriptions_of(&E, E.bob), 0);
+	/* a public address is taken (saving connects to nothing) */
+	notify_dest_allow_loopback(0);
+	CU_ASSERT_EQUAL(notify_push_subscribe(E.st, E.bob, "https://push.public.test/push/x", RFC_UA_PUBLIC, RFC_AUTH,
+					      NULL, E.now, &id, &e), 0);
+	CU_ASSERT_EQUAL(subscriptions_of(&E, E.bob), 1);
+	env_close(&E);
+}
+
+/* user's subscription at the push service, its endpoint naming host, saved as the API would; its id. */
+static int64_t subscribe_named(struct env *E, int64_t user, const char *name, const char *host)
+{
+	char endpoint[128], p256dh[100], auth[32];
+	struct err e = {0};
+	int64_t id = 0;
+
+	ps_host(E->ps, host);
+	CU_ASSERT_EQUAL_FATAL(ps_subscribe(E->ps, name, endpoint, p256dh, auth), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(endpoint, host));
+	CU_ASSERT_EQUAL(notify_push_subscribe(E->st, user, endpoint, p256dh, auth, "Firefox on Android", E->now, &id, &e),
+			0);
+	return id;
+}
+
+/* Ann, then Bob, then Ann ends a turn: Bob's turn again. */
+static void round_trip(struct env *E)
+{
+	CU_ASSERT_EQUAL(play(E, 1, "add 1", "end"), 0);
+	CU_ASSERT_EQUAL(play(E, 0, "add 1", "end"), 0);
+}
+
+static void test_push__send_checks_the_address_again(void)
+{
+	struct env E;
+	struct notify_stats s;
+	struct err e = {0};
+	struct store_push_sub sub;
+	struct store_conn *c;
+	char state[16], error[512];
+	int64_t id, t;
+
+	CU_ASSERT_EQUAL_FATAL(env_open(&E), 0);
+	new_game(&E);
+	notify_dest_fake_host("push.rebind.test", "127.0.0.1");
+	id = subscribe_named(&E, E.bob, "bob-phone", "push.rebind.test");
+	CU_ASSERT_FATAL(id > 0);
+
+	/* a name only the check knows (the system's resolver has never heard of it): sent to the address it found */
+	CU_ASSERT_EQUAL(play(&E, 0, "add 2", "end"), 0);
+	CU_ASSERT_EQUAL(notify_run_once(E.n, E.now, &s, &e), 0);
+	CU_ASSERT_EQUAL(s.sent, 2);
+	CU_ASSERT_EQUAL_FATAL(ps_count(E.ps), 1);
+	CU_ASSERT_EQUAL(ps_get(E.ps, 0)->status, 201);
+	ASSERT_STR_EQ(ps_get(E.ps, 0)->path, "/push/bob-phone");
+
+	/* the name now answers the cloud metadata address: no request, the row dead at once, the email still goes */
+	notify_dest_fake_host("push.rebind.test", "169.254.169.254");
+	round_trip(&E);
+	CU_ASSERT_EQUAL(notify_run_once(E.n, E.now, &s, &e), 0);
+	CU_ASSERT_EQUAL(s.sent, 1);
+	CU_ASSERT_EQUAL(s.dead, 1);
+	CU_ASSERT_EQUAL(s.retried, 0);
+	CU_ASSERT_EQUAL(ps_count(E.ps), 1);
+	newest_push_row(&E, state, sizeof(state), error, sizeof(error));
+	ASSERT_STR_EQ(state, "dead");
+	CU_ASSERT_PTR_NOT_NULL(strstr(error, "refused"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(error, "169.254.169.254"));
+	CU_ASSERT_PTR_NULL(strstr(error, "bob-phone"));
+	/* the subscription stays: the operator may put the name server right */
+	CU_ASSERT_EQUAL_FATAL(store_read_acquire(E.st, &c, &e), 0);
+	CU_ASSERT_EQUAL(store_push_sub_get(c, id, &sub, &e), 0);
+	store_read_release(c);
+	store_push_sub_release(&sub);
+
+	/* an IPv4-mapped loopback address once loopback is no longer allowed: refused the same way */
+	notify_dest_fake_host("push.rebind.test", "::ffff:127.0.0.1");
+	notify_dest_allow_loopback(0);
+	round_trip(&E);
+	CU_ASSERT_EQUAL(notify_run_once(E.n, E.now, &s, &e), 0);
+	CU_ASSERT_EQUAL(s.dead, 1);
+	CU_ASSERT_EQUAL(ps_count(E.ps), 1);
+	notify_dest_allow_loopback(1);
+
+	/* the name server failing for now is not the address refused: tried again, then sent once */
+	notify_dest_fake_host("push.rebind.test", "");
+	round_trip(&E);
+	CU_ASSERT_EQUAL(notify_run_once(E.n, E.now, &s, &e), 0);
+	CU_ASSERT_EQUAL(s.dead, 0);
+	CU_ASSERT_EQUAL(s.retried, 1);
+	newest_push_row(&E, state, sizeof(state), error, sizeof(error));
+	ASSERT_STR_EQ(state, "pending");
+	CU_ASSERT_PTR_NOT_NULL(strstr(error, "does not resolve"));
+	notify_dest_fake_host("push.rebind.test", "127.0.0.1");
+	for (t = E.now + 2000; t <= E.now + 60000; t += 10000)
+		CU_ASSERT_EQUAL(notify_run_once(E.n, t, &s, &e), 0);
+	CU_ASSERT_EQUAL(ps_count(E.ps), 2);
+	CU_ASSERT_EQUAL(ps_accepted(E.ps, "bob-phone"), 2);
+	newest_push_row(&E, state, sizeof(state), error, sizeof(error));
+	ASSERT_STR_EQ(state, "sent");
+
+	/* a redirect is not followed: dead, with the reason */
+	ps_answer(E.ps, 307, 0);
+	round_trip(&E);
+	CU_ASSERT_EQUAL(notify_run_once(E.n, E.now + 60000, &s, &e), 0);
+	CU_ASSERT_EQUAL(s.dead, 1);
+	CU_ASSERT_EQUAL(ps_count(E.ps), 3);
+	newest_push_row(&E, state, sizeof(state), error, sizeof(error));
+	ASSERT_STR_EQ(state, "dead");
+	CU_ASSERT_PTR_NOT_NULL(strstr(error, "redirects are not followed"));
 	env_close(&E);
 }
 
@@ -522,6 +736,8 @@ static CU_TestInfo cases[] = {
 	{ "test_push__failing_then_recovering_once", test_push__failing_then_recovering_once },
 	{ "test_push__preferences", test_push__preferences },
 	{ "test_push__subscribe_limits_and_labels", test_push__subscribe_limits_and_labels },
+	{ "test_push__subscribe_refuses_private_addresses", test_push__subscribe_refuses_private_addresses },
+	{ "test_push__send_checks_the_address_again", test_push__send_checks_the_address_again },
 	CU_TEST_INFO_NULL,
 };
 
