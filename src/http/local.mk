@@ -109,3 +109,9 @@ tests_http_test_push_http_SOURCES = tests/http/test_push_http.c tests/http/httpt
 	tests/cunit_main.c
 tests_http_test_push_http_LDADD = $(TEST_LDADD)
 tests_http_test_push_http_DEPENDENCIES = libturnpost.a tests/turnpostd-test tests/turnpost-test
+# Web push through the daemon: a turn reaches a browser's push service on loopback, an expired subscription goes
+check_PROGRAMS += tests/http/test_push_delivery
+tests_http_test_push_delivery_SOURCES = tests/http/test_push_delivery.c tests/http/httptest.c tests/http/httptest.h \
+	tests/notify/push_service.c tests/notify/push_service.h tests/cunit_main.c
+tests_http_test_push_delivery_LDADD = $(TEST_LDADD)
+tests_http_test_push_delivery_DEPENDENCIES = libturnpost.a tests/turnpostd-test tests/turnpost-test

@@ -432,3 +432,40 @@ done:
 	buf_release(&out);
 	return rc;
 }
+
+int ht_two_players(const struct ht_daemon *d, char ann[64], char bob[64], int64_t *game)
+{
+	const char *body = "{\"game\":\"counting-race\",\"players\":[{\"name\":\"Ann\",\"email\":\"ann@example.org\"},"
+			   "{\"name\":\"Bob\",\"email\":\"bob@example.org\"}]}";
+	struct buf out = BUF_INIT;
+	struct ht_resp r;
+	int rc;
+
+	*game = 0;
+	rc = ht_cli(d, "user add ann@example.org --name Ann", &out);
+	ht_last_line(&out, ann, 64);
+	buf_reset(&out);
+	if (rc == 0)
+		rc = ht_cli(d, "user add bob@example.org --name Bob", &out);
+	ht_last_line(&out, bob, 64);
+	buf_release(&out);
+	if (rc != 0 || ht_api(d, "POST", "/api/v1/games", ann, body, &r) < 0)
+		return -1;
+	*game = r.status == 201 ? json_integer_value(json_object_get(r.json, "id")) : 0;
+	ht_resp_release(&r);
+	return *game > 0 ? 0 : -1;
+}
+
+int ht_log_text(const struct ht_daemon *d, struct buf *out)
+{
+	char chunk[4096];
+	size_t n;
+	FILE *f = fopen(d->log, "rb");
+
+	if (!f)
+		return -1;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_add(out, chunk, n);
+	fclose(f);
+	return 0;
+}

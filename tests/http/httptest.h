@@ -4,6 +4,7 @@
 #define TURNPOST_TESTS_HTTPTEST_H
 
 #include <jansson.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "util/buf.h"
@@ -84,5 +85,15 @@ int ht_sign_in(const struct ht_daemon *d, const char *email, char *cookie, size_
 
 /* Run the turnpost CLI on the daemon's database; output (stdout+stderr) into out; exit status. */
 int ht_cli(const struct ht_daemon *d, const char *args, struct buf *out);
+
+/*
+ * Ann and Bob (ann@example.org, bob@example.org) as users, their API tokens
+ * into ann and bob, and a Counting Race of theirs (Ann first) made by Ann
+ * through the API, its id into *game. 0 or -1.
+ */
+int ht_two_players(const struct ht_daemon *d, char ann[64], char bob[64], int64_t *game);
+
+/* The daemon's log so far, appended to out. 0, or -1 when it cannot be read. */
+int ht_log_text(const struct ht_daemon *d, struct buf *out);
 
 #endif
