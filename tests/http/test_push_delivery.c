@@ -1,4 +1,4 @@
-/* tests/http/test_push_delivery.c: web push through the daemon: a turn reaches the push service, a gone subscription goes */
+/* tests/http/test_push_delivery.c: web push through the daemon: a turn delivered, an expired subscription removed, one refused at send */
 /* SPDX-License-Identifier: MIT */
 #include <signal.h>
 #include <stdio.h>
@@ -175,9 +175,51 @@ static void test_push_delivery__expired_subscription_removed(void)
 	buf_release(&log);
 }
 
+/* Restarted without --allow-loopback-destinations, the daemon refuses the same endpoint at send: no request. */
+static void test_push_delivery__refused_at_send(void)
+{
+	static const char *const without[] = { "--base-url", "https://games.example.org", NULL };
+	char endpoint[128], p256dh[100], auth[32], body[512];
+	struct buf out = BUF_INIT;
+	struct ht_resp r;
+	json_t *subs;
+	int dead = 0;
+
+	CU_ASSERT_EQUAL_FATAL(ps_subscribe(ps, "bob-tablet", endpoint, p256dh, auth), 0);
+	snprintf(body, sizeof(body), "{\"endpoint\":\"%s\",\"keys\":{\"p256dh\":\"%s\",\"auth\":\"%s\"}}", endpoint, p256dh,
+		 auth);
+	CU_ASSERT_EQUAL_FATAL(ht_api(&d, "POST", "/api/v1/me/push-subscriptions", bob, body, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(r.status, 201);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(ht_stop(&d, SIGTERM), 0);
+	d.extra = without;
+	CU_ASSERT_EQUAL_FATAL(ht_restart(&d), 0);
+
+	/* Bob's turn again: his push is a dead letter naming the reason, and nothing reaches the service */
+	move(bob, "[\"add 1\",\"end\"]");
+	move(ann, "[\"add 1\",\"end\"]");
+	for (int i = 0; i < 400 && !dead; i++) {
+		buf_reset(&out);
+		CU_ASSERT_EQUAL(ht_cli(&d, "outbox list --dead", &out), 0);
+		dead = strstr(out.data, "refused: 127.0.0.1 is a loopback address") != NULL;
+		if (!dead)
+			nap_ms(50);
+	}
+	CU_ASSERT(dead);
+	CU_ASSERT_PTR_NULL(strstr(out.data, "bob-tablet"));
+	buf_release(&out);
+	nap_ms(300);
+	CU_ASSERT_EQUAL(ps_count(ps), 2);
+	/* the subscription stays: the operator's setting, not the browser, stopped it */
+	subs = bobs_subscriptions(NULL, 0);
+	CU_ASSERT_EQUAL(json_array_size(subs), 1);
+	json_decref(subs);
+}
+
 static CU_TestInfo cases[] = {
 	{ "test_push_delivery__turn_reaches_the_browser", test_push_delivery__turn_reaches_the_browser },
 	{ "test_push_delivery__expired_subscription_removed", test_push_delivery__expired_subscription_removed },
+	{ "test_push_delivery__refused_at_send", test_push_delivery__refused_at_send },
 	CU_TEST_INFO_NULL,
 };
 
