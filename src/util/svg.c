@@ -44,13 +44,17 @@ void svg_seat_name(struct buf *out, const json_t *seats, long long seat, int raw
 
 void svg_heading(struct buf *out, double *y, double width, const char *title, const char *right)
 {
+	double room = width - 18 - (double)strlen(title) * 13 * 0.6;
+
 	buf_addf(out, "<text x=\"6\" y=\"%g\" font-size=\"13\" font-weight=\"700\">%s</text>", *y + 13, title);
-	if (right) {
-		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"10\" text-anchor=\"end\" fill=\"#5b6470\">", width - 6,
-			 *y + 13);
-		svg_esc(out, right);
-		buf_adds(out, "</text>");
+	if (right && (double)strlen(right) * SVG_TEXT * SVG_CHAR_W > room) {
+		/* no room beside the title: a line of its own below it */
+		*y += 17;
+		room = width - 12;
 	}
+	if (right)
+		svg_text_fit(out, width - 6, *y + 13, SVG_TEXT, room, "text-anchor=\"end\" fill=\"#5b6470\"", right,
+			     strlen(right));
 	*y += 19;
 }
 
@@ -60,25 +64,38 @@ void svg_esc(struct buf *out, const char *s)
 		buf_add_html(out, s, strlen(s));
 }
 
-void svg_text_fit(struct buf *out, double x, double y, double size, double width, const char *attrs, const char *s,
-		  size_t len)
-{
-	double est = (double)len * size * SVG_CHAR_W;
-
-	buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%g\"%s%s", x, y, size, attrs ? " " : "", attrs ? attrs : "");
-	if (est > width)
-		buf_addf(out, " textLength=\"%g\" lengthAdjust=\"spacingAndGlyphs\"", width);
-	buf_adds(out, ">");
-	buf_add_html(out, s, len);
-	buf_adds(out, "</text>");
-}
-
 /* Back from i to the start of a UTF-8 sequence (never splits a character). */
 static size_t utf8_start(const char *s, size_t i, size_t floor)
 {
 	while (i > floor && ((unsigned char)s[i] & 0xC0) == 0x80)
 		i--;
 	return i;
+}
+
+/* The most a text is squeezed to fit: a tenth of its width (by the estimate). */
+#define SVG_SQUEEZE 0.9
+
+void svg_text_fit(struct buf *out, double x, double y, double size, double width, const char *attrs, const char *s,
+		  size_t len)
+{
+	/* bold glyphs are wider */
+	double glyph = size * SVG_CHAR_W * (attrs && strstr(attrs, "font-weight") ? 1.12 : 1.0);
+	double est = (double)len * glyph;
+	int cut = est * SVG_SQUEEZE > width;
+
+	if (cut) {
+		size_t keep = (size_t)(width / SVG_SQUEEZE / glyph);
+		len = utf8_start(s, keep > 1 ? keep - 1 : 1, 1);
+		while (len > 1 && s[len - 1] == ' ')
+			len--;
+		est = (double)(len + 1) * glyph;
+	}
+	buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%g\"%s%s", x, y, size, attrs ? " " : "", attrs ? attrs : "");
+	if (est > width)
+		buf_addf(out, " textLength=\"%g\" lengthAdjust=\"spacingAndGlyphs\"", width);
+	buf_adds(out, ">");
+	buf_add_html(out, s, len);
+	buf_adds(out, cut ? "\xe2\x80\xa6</text>" : "</text>");
 }
 
 int svg_text_wrap(struct buf *out, double x, double y, double size, double width, int max_lines, const char *attrs,
@@ -92,7 +109,7 @@ int svg_text_wrap(struct buf *out, double x, double y, double size, double width
 	buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%g\"%s%s>", x, y, size, attrs ? " " : "", attrs ? attrs : "");
 	while (start < n && lines < max_lines) {
 		size_t end = start + per_line, cut, len;
-		int ellipsis = 0;
+		int ellipsis = 0, squeeze, bare;
 		if (end >= n) {
 			cut = n;
 		} else {
@@ -108,15 +125,22 @@ int svg_text_wrap(struct buf *out, double x, double y, double size, double width
 			if (len > per_line - 1)
 				len = utf8_start(s, start + per_line - 1, start + 1) - start;
 		}
+		squeeze = (double)(len + (size_t)ellipsis) * size * SVG_CHAR_W > width;
+		/* a first line that needs no squeeze is the text's own (a tspan less to send) */
+		bare = !lines && !squeeze;
 		if (lines)
 			buf_addf(out, "<tspan x=\"%g\" dy=\"%g\"", x, size * 1.18);
-		else
+		else if (!bare)
 			buf_adds(out, "<tspan");
-		if ((double)(len + (size_t)ellipsis) * size * SVG_CHAR_W > width)
+		if (squeeze)
 			buf_addf(out, " textLength=\"%g\" lengthAdjust=\"spacingAndGlyphs\"", width);
-		buf_adds(out, ">");
+		if (!bare)
+			buf_adds(out, ">");
 		buf_add_html(out, s + start, len);
-		buf_adds(out, ellipsis ? "\xe2\x80\xa6</tspan>" : "</tspan>");
+		if (ellipsis)
+			buf_adds(out, "\xe2\x80\xa6");
+		if (!bare)
+			buf_adds(out, "</tspan>");
 		lines++;
 		start = cut;
 		while (start < n && s[start] == ' ')

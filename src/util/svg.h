@@ -8,12 +8,21 @@
 #include "util/buf.h"
 
 #define SVG_CHAR_W 0.54 /* average glyph width of a sans-serif face, in ems: to wrap and fit text */
+/*
+ * The smallest text of a board, in units of its 390-unit width: 11 CSS
+ * pixels where a 390-pixel phone draws the board 358 pixels wide (the page's
+ * margins taken off), with no zoom. SVG_LINE is the distance between lines.
+ */
+#define SVG_TEXT 12
+#define SVG_LINE 14
 /* Append s HTML-escaped (NULL: nothing). */
 void svg_esc(struct buf *out, const char *s);
 /*
  * A <text> of the len bytes of s (raw; escaped here) at x,y that never runs
- * wider than width: squeezed with textLength when the estimate says it would.
- * attrs (may be NULL) are extra attributes.
+ * wider than width: squeezed with textLength when the estimate says it would
+ * a little, cut short with an ellipsis when it would by more than a tenth
+ * (squeezed further, it no longer reads). attrs (may be NULL) are extra
+ * attributes.
  */
 void svg_text_fit(struct buf *out, double x, double y, double size, double width, const char *attrs, const char *s,
 		  size_t len);
@@ -40,8 +49,8 @@ const char *svg_seat_ink(long long seat);
 void svg_seat_name(struct buf *out, const json_t *seats, long long seat, int raw);
 /*
  * A section title (SVG text, not escaped here) at *y across a board of
- * width, with an optional note (raw; escaped here) aligned right; *y moves
- * past it.
+ * width, with an optional note (raw; escaped here) aligned right, on a
+ * line of its own when it does not fit beside the title; *y moves past it.
  */
 void svg_heading(struct buf *out, double *y, double width, const char *title, const char *right);
 
