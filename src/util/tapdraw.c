@@ -5,17 +5,25 @@
 #include "util/svg.h"
 #include "util/banned.h"
 
-void tapdraw_names(struct buf *out, const json_t *seats, const char *text)
+/* text with the seats' names written in (raw: escaped as svg_seat_name's raw says). */
+static void names(struct buf *out, const json_t *seats, const char *text, int raw)
 {
 	for (; *text; text++) {
 		if (*text == GAME_NAME_MARK && text[1] >= '0' && text[1] < '0' + GAME_MAX_SEATS) {
-			svg_seat_name(out, seats, text[1] - '0', 0);
+			svg_seat_name(out, seats, text[1] - '0', raw);
 			text++;
+		} else if (raw) {
+			buf_addc(out, *text);
 		} else {
 			char c[2] = { *text, '\0' };
 			svg_esc(out, c);
 		}
 	}
+}
+
+void tapdraw_names(struct buf *out, const json_t *seats, const char *text)
+{
+	names(out, seats, text, 0);
 }
 
 void tapdraw_open(struct buf *out, enum game_tap_look look, const struct game_tap *tap, const json_t *seats)
@@ -54,25 +62,20 @@ const char *tapdraw_width(enum game_tap_look look)
 	return look == GAME_TAP_CHOSEN ? "3" : look == GAME_TAP_OFFERED ? "2" : "1";
 }
 
-/*
- * A line of a choice's button, squeezed to the button's width when the
- * estimate says it would overflow: 12 units, 11 CSS pixels where the
- * 390-unit board is 358 pixels wide (a phone less the page's margins).
- */
-#define CHOICE_TEXT 12
+/* The height of a button of the row of choices: 44 CSS pixels where the 390-unit board is 358 pixels wide. */
+#define CHOICE_H 48
 
-static void choice_line(struct buf *out, double x, double y, double width, const char *attrs, const struct buf *text)
+/* Does a choice's label and cost fit half the row (a button of width w) at the board's smallest text? */
+static int fits_half(const struct buf *label, const struct buf *cost, double w)
 {
-	buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%d\" %s", x, y, CHOICE_TEXT, attrs);
-	if ((double)text->len * CHOICE_TEXT * SVG_CHAR_W > width)
-		buf_addf(out, " textLength=\"%g\" lengthAdjust=\"spacingAndGlyphs\"", width);
-	buf_addf(out, ">%s</text>", text->data);
+	return (double)label->len * SVG_TEXT * SVG_CHAR_W <= w && (double)cost->len * SVG_TEXT * SVG_CHAR_W <= w;
 }
 
 void tapdraw_choices(struct buf *out, const struct game_tapset *t, const json_t *seats, double width, double *y,
 		     int (*in_place)(const void *ctx, const char *part), const void *ctx)
 {
-	const double bw = (width - 12) / 2.0, bh = 46;
+	const double half = (width - 12) / 2.0;
+	double col = 0, top;
 	int k = 0;
 
 	if (!t)
@@ -82,28 +85,40 @@ void tapdraw_choices(struct buf *out, const struct game_tapset *t, const json_t 
 	if (!k)
 		return;
 	svg_heading(out, y, width, "Your choices", NULL);
-	k = 0;
+	top = *y;
+	/* two to a row; a choice whose words need more room takes a row of its own */
 	for (int i = 0; i < t->nnext; i++) {
 		const struct game_tap *tap = &t->next[i];
-		double x = 4 + (k % 2) * (bw + 4), top = *y + (k / 2) * (bh + 4);
-		struct buf l = BUF_INIT;
+		struct buf l = BUF_INIT, c = BUF_INIT;
+		double x, bw;
 		if (in_place(ctx, tap->part))
 			continue;
-		tapdraw_open(out, GAME_TAP_OFFERED, tap, seats);
-		buf_addf(out, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"6\" fill=\"#eef3fa\" stroke=\"%s\" "
-			      "stroke-width=\"2\"/>", x, top, bw, bh, TAPDRAW_OFFERED);
-		tapdraw_names(&l, seats, tap->label);
-		choice_line(out, x + 6, top + 19, bw - 12, "font-weight=\"700\"", &l);
-		if (tap->cost && *tap->cost) {
-			buf_reset(&l);
-			tapdraw_names(&l, seats, tap->cost);
-			choice_line(out, x + 6, top + 38, bw - 12, "fill=\"" TAPDRAW_OFFERED "\"", &l);
+		names(&l, seats, tap->label, 1);
+		if (tap->cost)
+			names(&c, seats, tap->cost, 1);
+		bw = fits_half(&l, &c, half - 12) ? half : width - 8;
+		if (col > 0 && bw > half) {
+			top += CHOICE_H + 4;
+			col = 0;
 		}
+		x = 4 + col;
+		tapdraw_open(out, GAME_TAP_OFFERED, tap, seats);
+		buf_addf(out, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%d\" rx=\"6\" fill=\"#eef3fa\" stroke=\"%s\" "
+			      "stroke-width=\"2\"/>", x, top, bw, CHOICE_H, TAPDRAW_OFFERED);
+		svg_text_fit(out, x + 6, top + (c.len ? 20 : 29), SVG_TEXT, bw - 12, "font-weight=\"700\"", l.data, l.len);
+		if (c.len)
+			svg_text_fit(out, x + 6, top + 39, SVG_TEXT, bw - 12, "fill=\"" TAPDRAW_OFFERED "\"", c.data, c.len);
 		buf_release(&l);
+		buf_release(&c);
 		tapdraw_close(out, GAME_TAP_OFFERED);
-		k++;
+		if (bw > half || col > 0) {
+			top += CHOICE_H + 4;
+			col = 0;
+		} else {
+			col = half + 4;
+		}
 	}
-	*y += ((k + 1) / 2) * (bh + 4) + 4;
+	*y = top + (col > 0 ? CHOICE_H + 4 : 0) + 4;
 }
 
 const json_t *tapdraw_before(const json_t *before, const char *list, const char *key, const json_t *now)

@@ -27,8 +27,9 @@ const char *tapdraw_width(enum game_tap_look look);
 /*
  * The row of choices at *y across a board width wide while a step is built:
  * each offered part that in_place (ctx) says the board does not draw where
- * it is, as a button with what it does and costs, two to a row, each 46
- * pixels tall; *y moves past it. Nothing when t is NULL or every part is
+ * it is, as a button with what it does and costs, two to a row (one whose
+ * words need more room has a row of its own), each 48 units tall (44 CSS
+ * pixels on a phone); *y moves past it. Nothing when t is NULL or every part is
  * drawn in place.
  */
 void tapdraw_choices(struct buf *out, const struct game_tapset *t, const json_t *seats, double width, double *y,

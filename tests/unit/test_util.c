@@ -155,7 +155,11 @@ static int all_in_place(const void *ctx, const char *part)
 	return 1;
 }
 
-/* The row of choices: buttons 46 units tall, text of 12 (11 CSS pixels on a phone), names for @n, escaped. */
+/*
+ * The row of choices: buttons 48 units tall (44 CSS pixels on a phone), text
+ * of 12 (11 CSS pixels), names for @n, escaped; a choice whose words need
+ * more than half the row has a row of its own.
+ */
 static void test_tapdraw__choices(void)
 {
 	const struct game_tap taps[] = { { .part = "act-end", .href = "/games/1?seat=0&t=act-end", .label = "@0 ends <the> turn",
@@ -171,13 +175,32 @@ static void test_tapdraw__choices(void)
 	CU_ASSERT(strstr(b.data, "Your choices") != NULL);
 	CU_ASSERT(strstr(b.data, "<a class=\"tap\" href=\"/games/1?seat=0&amp;t=act-end\"><title>Ann &amp; Co ends &lt;the&gt; "
 				 "turn (+1 fuel)</title>") != NULL);
-	CU_ASSERT(strstr(b.data, "height=\"46\"") != NULL);
+	CU_ASSERT(strstr(b.data, "height=\"48\"") != NULL);
+	CU_ASSERT(strstr(b.data, "width=\"189\"") != NULL);
 	CU_ASSERT(strstr(b.data, "font-size=\"12\" font-weight=\"700\"") != NULL);
 	CU_ASSERT(strstr(b.data, ">Ann &amp; Co ends &lt;the&gt; turn</text>") != NULL);
 	CU_ASSERT(strstr(b.data, "font-size=\"12\" fill=\"#1f5fae\">+1 fuel</text>") != NULL);
 	CU_ASSERT(strstr(b.data, "font-size=\"11\"") == NULL);
-	CU_ASSERT(y > 10 + 46);
+	CU_ASSERT(y > 10 + 48);
 	buf_reset(&b);
+	/* two short choices share a row; a long one takes the whole width, on a row of its own */
+	{
+		const struct game_tap three[] = {
+			{ .part = "a", .href = "#a", .label = "Stay", .cost = "" },
+			{ .part = "b", .href = "#b", .label = "Move", .cost = "1 energy" },
+			{ .part = "c", .href = "#c", .label = "Pass: move on to the Market without acting", .cost = "" },
+		};
+		const struct game_tapset set3 = { .next = three, .nnext = 3, .chosen = NULL, .nchosen = 0 };
+		double y2 = 0;
+
+		tapdraw_choices(&b, &set3, seats, 390, &y2, none_in_place, NULL);
+		CU_ASSERT(strstr(b.data, "x=\"4\" y=\"19\" width=\"189\"") != NULL);
+		CU_ASSERT(strstr(b.data, "x=\"197\" y=\"19\" width=\"189\"") != NULL);
+		CU_ASSERT(strstr(b.data, "x=\"4\" y=\"71\" width=\"382\"") != NULL);
+		CU_ASSERT(strstr(b.data, ">Pass: move on to the Market without acting</text>") != NULL);
+		CU_ASSERT_EQUAL(y2, 19 + 2 * 52 + 4);
+		buf_reset(&b);
+	}
 	y = 10;
 	tapdraw_choices(&b, &set, seats, 390, &y, all_in_place, NULL);
 	CU_ASSERT_EQUAL(b.len, 0);
@@ -224,6 +247,29 @@ static void test_svg__seats_and_heading(void)
 		CU_ASSERT(strstr(b.data, ">Ships</text>") != NULL);
 		CU_ASSERT(strstr(b.data, "x=\"384\" y=\"23\"") != NULL);
 		CU_ASSERT(strstr(b.data, ">a&lt;b</text>") != NULL);
+		/* a note too long to sit beside the title: a line of its own, at the board's smallest text */
+		buf_reset(&b);
+		y = 10;
+		svg_heading(&b, &y, 390, "Diplomacy", "an advance costs the GEMs of the level reached, and more words");
+		CU_ASSERT_EQUAL(y, 46);
+		CU_ASSERT(strstr(b.data, "x=\"384\" y=\"40\" font-size=\"12\"") != NULL);
+	}
+	{
+		/* fits: as is; a little too long: squeezed; far too long: cut with an ellipsis, never under 12 */
+		buf_reset(&b);
+		svg_text_fit(&b, 0, 0, SVG_TEXT, 100, NULL, "Zed & Co", 8);
+		CU_ASSERT_STRING_EQUAL(b.data, "<text x=\"0\" y=\"0\" font-size=\"12\">Zed &amp; Co</text>");
+		buf_reset(&b);
+		svg_text_fit(&b, 0, 0, SVG_TEXT, 100, NULL, "sixteen letters!", 16);
+		CU_ASSERT(strstr(b.data, "textLength=\"100\"") != NULL);
+		CU_ASSERT(strstr(b.data, ">sixteen letters!</text>") != NULL);
+		buf_reset(&b);
+		svg_text_fit(&b, 0, 0, SVG_TEXT, 100, NULL, "used by Yara Okonkwo-Lindqvist", 30);
+		CU_ASSERT(strstr(b.data, ">used by Yara Oko\xe2\x80\xa6</text>") != NULL);
+		buf_reset(&b);
+		/* a cut never splits a character */
+		svg_text_fit(&b, 0, 0, SVG_TEXT, 50, NULL, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 18);
+		CU_ASSERT(strstr(b.data, ">\xc3\xa9\xc3\xa9\xc3\xa9\xe2\x80\xa6</text>") != NULL);
 	}
 	buf_release(&b);
 	json_decref(seats);
