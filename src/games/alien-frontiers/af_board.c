@@ -65,62 +65,149 @@ static void die(struct buf *out, double x, double y, double size, const json_t *
 	if (json_is_integer(v))
 		buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\" text-anchor=\"middle\" fill=\"%s\" "
 			      "font-weight=\"700\">%lld</text>",
-			 x + size / 2, y + size * 0.74, size * 0.7, relic ? "#333" : svg_seat_ink(s),
-			 (long long)json_integer_value(v));
+			 x + size / 2, y + size * 0.74, size * 0.7 > SVG_TEXT ? size * 0.7 : SVG_TEXT,
+			 relic ? "#333" : svg_seat_ink(s), (long long)json_integer_value(v));
+}
+
+/* A card's name ("Data Crystal") from its id ("data-crystal"); the id when it is no card's. */
+static const char *card_name(const char *id)
+{
+	for (int c = 0; id && c < AF_NCARD; c++)
+		if (!strcmp(id, af_card_names[c].id))
+			return af_card_names[c].name;
+	return id ? id : "";
+}
+
+/* The board's sections: two columns of boxes, each row as tall as its taller box. */
+#define COL_W ((W - 12) / 2.0)
+#define DIE 18 /* a die on a facility: its value at the board's smallest text */
+
+/* How many dice a facility box holds in a row, and the height of its box. */
+static size_t fac_per_row(void)
+{
+	return (size_t)((COL_W - 8) / (DIE + 2));
+}
+
+static double fac_height(const json_t *f, const struct game_tap *tap)
+{
+	size_t n = json_array_size(json_object_get(f, "ships")), rows = n ? (n + fac_per_row() - 1) / fac_per_row() : 1;
+
+	return 22 + (double)rows * (DIE + 2) + (json_is_array(json_object_get(f, "tracks")) ? SVG_LINE + 2 : 0) +
+	       (tap && tap->cost && *tap->cost ? SVG_LINE + 2 : 0) + 4;
+}
+
+static void facility(struct buf *out, const json_t *f, const json_t *before, const struct game_tapset *taps, double x,
+		     double top, double h)
+{
+	const json_t *ships = json_object_get(f, "ships"), *sh, *tracks = json_object_get(f, "tracks");
+	const char *name = json_string_value(json_object_get(f, "name")) ? json_string_value(json_object_get(f, "name")) : "";
+	const struct game_tap *tap;
+	enum game_tap_look look;
+	char part[48], ports[32];
+	double line;
+	size_t k;
+
+	snprintf(part, sizeof(part), "fac-%s", json_string_value(json_object_get(f, "id")));
+	look = game_tap_look(taps, part, 0, &tap);
+	part_open(out, look, tap);
+	buf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"6\" fill=\"#eef3fa\" "
+		      "stroke=\"%s\" stroke-width=\"%s\"/>", x, top, COL_W, h, part_stroke(look, "#9fb3cc"),
+		 part_stroke_width(look, "1"));
+	/* the ships docked of the ports open */
+	snprintf(ports, sizeof(ports), "%zu/%lld", json_array_size(ships),
+		 (long long)json_integer_value(json_object_get(f, "ports")));
+	svg_text_fit(out, x + 5, top + 16, SVG_TEXT, COL_W - 16 - (double)strlen(ports) * SVG_TEXT * SVG_CHAR_W,
+		     "font-weight=\"700\"", name, strlen(name));
+	buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"end\" fill=\"#5b6470\">%s</text>",
+		 x + COL_W - 5, top + 16, SVG_TEXT, ports);
+	json_array_foreach(ships, k, sh)
+		die(out, x + 5 + (double)(k % fac_per_row()) * (DIE + 2), top + 22 + (double)(k / fac_per_row()) * (DIE + 2),
+		    DIE, sh);
+	line = top + 22 + (double)(json_array_size(ships) ? (json_array_size(ships) + fac_per_row() - 1) / fac_per_row() : 1) *
+			      (DIE + 2);
+	if (json_is_array(tracks)) {
+		const json_t *t;
+		size_t p;
+		buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" fill=\"#5b6470\">tracks:", x + 5, line + SVG_TEXT,
+			 SVG_TEXT);
+		json_array_foreach(tracks, p, t)
+			buf_addf(out, " <tspan fill=\"%s\" font-weight=\"700\">%lld</tspan>", svg_seat_fill(p < 6 ? p : 5),
+				 (long long)json_integer_value(t));
+		buf_adds(out, " of 7</text>");
+		line += SVG_LINE + 2;
+	}
+	if (tap && tap->cost && *tap->cost)
+		svg_text_fit(out, x + 5, line + SVG_TEXT, SVG_TEXT, COL_W - 10, "font-weight=\"700\" fill=\"#1f5fae\"",
+			     tap->cost, strlen(tap->cost));
+	if (tapdraw_changed(before, tapdraw_before(before, "facilities", "id", f), f))
+		tapdraw_mark(out, x, top, COL_W, h);
+	part_close(out, look);
+}
+
+/* The facility's offered tap, if any (for its height). */
+static const struct game_tap *fac_tap(const json_t *f, const struct game_tapset *taps)
+{
+	const struct game_tap *tap;
+	char part[48];
+
+	snprintf(part, sizeof(part), "fac-%s", json_string_value(json_object_get(f, "id")));
+	game_tap_look(taps, part, 0, &tap);
+	return tap;
 }
 
 static void facilities(struct buf *out, const json_t *view, const json_t *before, const struct game_tapset *taps,
 		       double *y)
 {
-	const json_t *list = json_object_get(view, "facilities"), *f;
-	size_t i;
-	double box_w = (W - 16) / 3.0, box_h = 62;
+	const json_t *list = json_object_get(view, "facilities");
 
-	buf_addf(out, "<text x=\"8\" y=\"%.1f\" font-size=\"13\" font-weight=\"700\">Orbital facilities</text>", *y + 12);
-	*y += 18;
-	json_array_foreach(list, i, f) {
-		double x = 4 + (double)(i % 3) * (box_w + 4), top = *y + (double)(i / 3) * (box_h + 4);
-		const json_t *ships = json_object_get(f, "ships"), *sh, *tracks = json_object_get(f, "tracks");
-		const struct game_tap *tap;
-		enum game_tap_look look;
-		char part[48];
-		size_t k;
-
-		snprintf(part, sizeof(part), "fac-%s", json_string_value(json_object_get(f, "id")));
-		look = game_tap_look(taps, part, 0, &tap);
-		part_open(out, look, tap);
-		buf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"6\" fill=\"#eef3fa\" "
-			      "stroke=\"%s\" stroke-width=\"%s\"/>", x, top, box_w, box_h, part_stroke(look, "#9fb3cc"),
-			 part_stroke_width(look, "1"));
-		buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" font-weight=\"700\">", x + 5, top + 13);
-		svg_esc(out, json_string_value(json_object_get(f, "name")));
-		buf_addf(out, "</text><text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" text-anchor=\"end\" fill=\"#5b6470\">%zu/%lld</text>",
-			 x + box_w - 5, top + box_h - 5, json_array_size(ships),
-			 (long long)json_integer_value(json_object_get(f, "ports")));
-		json_array_foreach(ships, k, sh) {
-			double size = json_array_size(ships) > 8 ? 13 : 17;
-			size_t per_row = (size_t)((box_w - 8) / (size + 2));
-			die(out, x + 5 + (double)(k % per_row) * (size + 2), top + 19 + (double)(k / per_row) * (size + 2),
-			    size, sh);
-		}
-		if (json_is_array(tracks)) {
-			const json_t *t;
-			size_t p;
-			buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" fill=\"#5b6470\">tracks:", x + 5,
-				 top + box_h - 5);
-			json_array_foreach(tracks, p, t)
-				buf_addf(out, " <tspan fill=\"%s\" font-weight=\"700\">%lld</tspan>", svg_seat_fill(p < 6 ? p : 5),
-					 (long long)json_integer_value(t));
-			buf_adds(out, "/7</text>");
-		}
-		if (tap && tap->cost && *tap->cost)
-			svg_text_fit(out, x + 5, top + box_h - (json_is_array(tracks) ? 16 : 5), 10, box_w - 30,
-				     "font-weight=\"700\" fill=\"#1f5fae\"", tap->cost, strlen(tap->cost));
-		if (tapdraw_changed(before, tapdraw_before(before, "facilities", "id", f), f))
-			tapdraw_mark(out, x, top, box_w, box_h);
-		part_close(out, look);
+	svg_heading(out, y, W, "Orbital facilities", "ships docked / ports");
+	for (size_t i = 0; i < json_array_size(list); i += 2) {
+		const json_t *a = json_array_get(list, i), *b = json_array_get(list, i + 1);
+		double h = fac_height(a, fac_tap(a, taps));
+		if (b && fac_height(b, fac_tap(b, taps)) > h)
+			h = fac_height(b, fac_tap(b, taps));
+		if (h < 48)
+			h = 48;
+		facility(out, a, before, taps, 4, *y, h);
+		if (b)
+			facility(out, b, before, taps, 8 + COL_W, *y, h);
+		*y += h + 4;
 	}
-	*y += 3 * (box_h + 4);
+}
+
+/* The words beside a territory's colonies: its fields and the Relic Ship. */
+static void terr_tags(struct buf *t, const json_t *terr, const json_t *relic)
+{
+	const json_t *fd;
+	const char *id = json_string_value(json_object_get(terr, "id"));
+	size_t k;
+
+	json_array_foreach(json_object_get(terr, "fields"), k, fd) {
+		const char *f = json_string_value(fd);
+		buf_adds(t, t->len ? ", " : "");
+		for (int i = 0; i < AF_NFIELD; i++)
+			if (f && !strcmp(f, af_field_names[i].id))
+				buf_adds(t, af_field_names[i].name);
+	}
+	if (id && json_is_string(json_object_get(relic, "where")) &&
+	    !strcmp(id, json_string_value(json_object_get(relic, "where"))))
+		buf_adds(t, t->len ? ", Relic Ship" : "Relic Ship");
+}
+
+/* A territory's lines under its name and colonies: its fields and the Relic Ship, what a tap costs. */
+static int terr_lines(const json_t *terr, const json_t *relic, const struct game_tapset *taps, const struct game_tap **tap)
+{
+	const char *id = json_string_value(json_object_get(terr, "id"));
+	struct buf tags = BUF_INIT;
+	char part[48];
+	int n;
+
+	snprintf(part, sizeof(part), "terr-%s", id ? id : "");
+	game_tap_look(taps, part, 0, tap);
+	terr_tags(&tags, terr, relic);
+	n = (tags.len > 0) + (*tap && (*tap)->cost && *(*tap)->cost);
+	buf_release(&tags);
+	return n;
 }
 
 static void territories(struct buf *out, const json_t *view, const json_t *before, const struct game_tapset *taps,
@@ -129,72 +216,76 @@ static void territories(struct buf *out, const json_t *view, const json_t *befor
 	const json_t *list = json_object_get(view, "territories"), *t;
 	const json_t *relic = json_object_get(view, "relic_ship");
 	size_t i;
-	double box_w = (W - 12) / 2.0, box_h = 44;
+	double row_h;
+	int lines = 0;
 
-	buf_addf(out, "<text x=\"8\" y=\"%.1f\" font-size=\"13\" font-weight=\"700\">The planet</text>", *y + 12);
-	*y += 18;
+	svg_heading(out, y, W, "The planet", NULL);
+	/* all alike: as tall as the territory with most to say (its fields, the Relic Ship, a tap's cost) */
 	json_array_foreach(list, i, t) {
-		double x = 4 + (double)(i % 2) * (box_w + 4), top = *y + (double)(i / 2) * (box_h + 4);
+		const struct game_tap *tap;
+		int n = terr_lines(t, relic, taps, &tap);
+		if (n > lines)
+			lines = n;
+	}
+	row_h = 40 + lines * SVG_LINE + (lines ? 2 : 0);
+	if (row_h < 48)
+		row_h = 48;
+	json_array_foreach(list, i, t) {
+		double x = 4 + (double)(i % 2) * (COL_W + 4), top = *y + (double)(i / 2) * (row_h + 4);
 		const json_t *ctl = json_object_get(t, "controller"), *cols = json_object_get(t, "colonies"), *c;
-		const json_t *fields = json_object_get(t, "fields"), *fd;
 		const char *id = json_string_value(json_object_get(t, "id"));
+		const char *name = json_string_value(json_object_get(t, "name")) ? json_string_value(json_object_get(t, "name")) : "";
 		const struct game_tap *tap;
 		enum game_tap_look look;
+		struct buf tags = BUF_INIT;
 		char part[48];
-		double cx = x + 8;
+		double cx = x + 10, line = top + 40;
 		size_t k;
 
 		snprintf(part, sizeof(part), "terr-%s", id ? id : "");
 		look = game_tap_look(taps, part, 0, &tap);
 		part_open(out, look, tap);
 		buf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"6\" fill=\"#f6efe4\" "
-			      "stroke=\"%s\" stroke-width=\"%s\"/>", x, top, box_w, box_h,
+			      "stroke=\"%s\" stroke-width=\"%s\"/>", x, top, COL_W, row_h,
 			 part_stroke(look, json_is_integer(ctl) ? svg_seat_fill(json_integer_value(ctl) % 6) : "#c9b79c"),
 			 part_stroke_width(look, json_is_integer(ctl) ? "3" : "1"));
-		buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10.5\" font-weight=\"700\">", x + 6, top + 13);
-		svg_esc(out, json_string_value(json_object_get(t, "name")));
-		buf_adds(out, "</text>");
+		svg_text_fit(out, x + 6, top + 16, SVG_TEXT, COL_W - 12, "font-weight=\"700\"", name, strlen(name));
 		json_array_foreach(cols, k, c) {
-			for (json_int_t n = 0; n < json_integer_value(c); n++) {
+			for (json_int_t n = 0; n < json_integer_value(c) && cx < x + COL_W - 8; n++) {
 				buf_addf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"%s\" stroke=\"#fff\"/>", cx,
 					 top + 29, svg_seat_fill(k % 6));
-				cx += 11;
+				cx += 13;
 			}
 		}
-		json_array_foreach(fields, k, fd) {
-			const char *f = json_string_value(fd);
-			buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" text-anchor=\"end\" fill=\"#6b3fa0\" "
-				      "font-weight=\"700\">%s</text>",
-				 x + box_w - 6, top + 13 + 11 * (double)k,
-				 f && !strcmp(f, "isolation") ? "Isolation" : f && !strcmp(f, "positron") ? "Positron"
-											    : "Repulsor");
+		terr_tags(&tags, t, relic);
+		if (tags.len) {
+			svg_text_fit(out, x + 6, line + SVG_TEXT - 2, SVG_TEXT, COL_W - 12, "fill=\"#6b3fa0\" font-weight=\"700\"",
+				     tags.data, tags.len);
+			line += SVG_LINE;
 		}
-		if (id && json_is_string(json_object_get(relic, "where")) &&
-		    !strcmp(id, json_string_value(json_object_get(relic, "where"))))
-			buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" text-anchor=\"end\" fill=\"#333\">Relic Ship</text>",
-				 x + box_w - 6, top + box_h - 6);
+		buf_release(&tags);
 		if (tap && tap->cost && *tap->cost)
-			svg_text_fit(out, cx + 2, top + 33, 10, x + box_w - cx - 8, "font-weight=\"700\" fill=\"#1f5fae\"",
+			svg_text_fit(out, x + 6, line + SVG_TEXT - 2, SVG_TEXT, COL_W - 12, "font-weight=\"700\" fill=\"#1f5fae\"",
 				     tap->cost, strlen(tap->cost));
 		if (tapdraw_changed(before, tapdraw_before(before, "territories", "id", t), t))
-			tapdraw_mark(out, x, top, box_w, box_h);
+			tapdraw_mark(out, x, top, COL_W, row_h);
 		part_close(out, look);
 	}
-	*y += 4 * (box_h + 4);
+	*y += (double)((json_array_size(list) + 1) / 2) * (row_h + 4);
 }
 
 static void tech_and_turn(struct buf *out, const json_t *view, const struct game_tapset *t, double *y)
 {
 	const json_t *tech = json_object_get(view, "tech"), *c;
 	const json_t *turn = json_object_get(view, "this_turn"), *sh;
+	const double cw = (W - 16) / 3.0, h = t ? 62 : 40;
+	char deck[32];
 	size_t i;
 
-	buf_addf(out, "<text x=\"8\" y=\"%.1f\" font-size=\"13\" font-weight=\"700\">Alien tech on display</text>"
-		      "<text x=\"%d\" y=\"%.1f\" font-size=\"9\" text-anchor=\"end\" fill=\"#5b6470\">deck %lld</text>",
-		 *y + 12, W - 8, *y + 12, (long long)json_integer_value(json_object_get(tech, "deck_size")));
-	*y += 18;
+	snprintf(deck, sizeof(deck), "deck %lld", (long long)json_integer_value(json_object_get(tech, "deck_size")));
+	svg_heading(out, y, W, "Alien tech on display", deck);
 	json_array_foreach(json_object_get(tech, "display"), i, c) {
-		double x = 4 + (double)i * ((W - 16) / 3.0 + 4), h = t ? 44 : 24;
+		double x = 4 + (double)i * (cw + 4);
 		const struct game_tap *tap;
 		enum game_tap_look look;
 		char part[48];
@@ -203,38 +294,38 @@ static void tech_and_turn(struct buf *out, const json_t *view, const struct game
 		look = game_tap_look(t, part, 0, &tap);
 		part_open(out, look, tap);
 		buf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.0f\" rx=\"5\" fill=\"#fff\" "
-			      "stroke=\"%s\" stroke-width=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\">",
-			 x, *y, (W - 16) / 3.0, h, part_stroke(look, "#9fb3cc"), part_stroke_width(look, "1"),
-			 x + (W - 16) / 6.0, *y + 16);
-		svg_esc(out, json_is_string(c) ? json_string_value(c) : "(empty)");
-		buf_adds(out, "</text>");
+			      "stroke=\"%s\" stroke-width=\"%s\"/>", x, *y, cw, h, part_stroke(look, "#9fb3cc"),
+			 part_stroke_width(look, "1"));
+		svg_text_wrap(out, x + 6, *y + 16, SVG_TEXT, cw - 12, 2, NULL,
+			      json_is_string(c) ? card_name(json_string_value(c)) : "(empty)");
 		if (look == GAME_TAP_OFFERED)
-			buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\" font-weight=\"700\" "
-				      "fill=\"#1f5fae\">claim</text>", x + (W - 16) / 6.0, *y + 33);
+			buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"middle\" font-weight=\"700\" "
+				      "fill=\"#1f5fae\">claim</text>", x + cw / 2, *y + 53, SVG_TEXT);
 		part_close(out, look);
 	}
-	*y += t ? 50 : 30;
+	*y += h + 6;
 	if (!t && json_array_size(json_object_get(turn, "unplaced"))) {
-		buf_addf(out, "<text x=\"8\" y=\"%.1f\" font-size=\"11\">Ships still to place:</text>", *y + 14);
+		buf_addf(out, "<text x=\"8\" y=\"%.1f\" font-size=\"%d\">Ships still to place:</text>", *y + 14, SVG_TEXT);
 		json_array_foreach(json_object_get(turn, "unplaced"), i, sh)
-			die(out, 130 + (double)i * 22, *y + 1, 19, sh);
+			die(out, 136 + (double)i * 22, *y + 1, 19, sh);
 		*y += 24;
 	}
 }
 
-/* A full-width button of the row of actions (act-* parts): what it does, and its cost on the right. */
+/* A full-width button of the row of actions (act-* parts): what it does, and its cost under it. */
 static void action(struct buf *out, const struct game_tap *tap, double *y)
 {
+	int cost = tap->cost && *tap->cost;
+
 	part_open(out, GAME_TAP_OFFERED, tap);
-	buf_addf(out, "<rect x=\"4\" y=\"%.1f\" width=\"%d\" height=\"44\" rx=\"8\" fill=\"#eef3fa\" stroke=\"#1f5fae\" "
+	buf_addf(out, "<rect x=\"4\" y=\"%.1f\" width=\"%d\" height=\"48\" rx=\"8\" fill=\"#eef3fa\" stroke=\"#1f5fae\" "
 		      "stroke-width=\"2\"/>", *y, W - 8);
-	svg_text_fit(out, 14, *y + 27, 13, tap->cost && *tap->cost ? W - 150 : W - 28, "font-weight=\"600\"", tap->label,
-		     strlen(tap->label));
-	if (tap->cost && *tap->cost)
-		svg_text_fit(out, W - 134, *y + 27, 11, 122, "fill=\"#1f5fae\" font-weight=\"700\"", tap->cost,
+	svg_text_fit(out, 14, *y + (cost ? 20 : 29), 13, W - 28, "font-weight=\"600\"", tap->label, strlen(tap->label));
+	if (cost)
+		svg_text_fit(out, 14, *y + 39, SVG_TEXT, W - 28, "fill=\"#1f5fae\" font-weight=\"700\"", tap->cost,
 			     strlen(tap->cost));
 	part_close(out, GAME_TAP_OFFERED);
-	*y += 48;
+	*y += 52;
 }
 
 #define AF_BOARD_MAX_DICE 16
@@ -304,31 +395,36 @@ static void turn_area(struct buf *out, const json_t *view, int you, const struct
 	if (me && json_array_size(json_object_get(me, "cards"))) {
 		buf_addf(out, "<text x=\"8\" y=\"%.1f\" font-size=\"13\" font-weight=\"700\">Your alien tech</text>", *y + 13);
 		*y += 20;
+		/* each card: its name, then Use and Discard side by side, with what each costs */
 		json_array_foreach(json_object_get(me, "cards"), i, c) {
 			const char *id = json_string_value(c);
 			char part[64];
 
 			if (!id)
 				continue;
-			svg_text_fit(out, 8, *y + 27, 12, W - 200, "font-weight=\"600\"", id, strlen(id));
+			svg_text_fit(out, 8, *y + 13, 13, W - 16, "font-weight=\"600\"", card_name(id), strlen(card_name(id)));
+			*y += 18;
 			for (int use = 1; use >= 0; use--) {
 				const struct game_tap *tap;
 				enum game_tap_look look;
-				double x = use ? W - 184 : W - 92;
+				double x = use ? 4 : 8 + COL_W;
+				int cost;
 
 				snprintf(part, sizeof(part), "%s-%s", use ? "use" : "discard", id);
 				look = game_tap_look(t, part, 0, &tap);
+				cost = tap && tap->cost && *tap->cost;
 				part_open(out, look, tap);
-				buf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"88\" height=\"44\" rx=\"8\" fill=\"#eef3fa\" "
-					      "stroke=\"%s\" stroke-width=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" "
-					      "text-anchor=\"middle\" font-weight=\"600\">%s</text>",
-					 x, *y, part_stroke(look, "#9fb3cc"), part_stroke_width(look, "1"), x + 44,
-					 *y + (tap && tap->cost && *tap->cost ? 19 : 27), use ? "Use" : "Discard");
-				if (tap && tap->cost && *tap->cost)
-					svg_text_fit(out, x + 6, *y + 36, 9.5, 76, "fill=\"#1f5fae\"", tap->cost, strlen(tap->cost));
+				buf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"48\" rx=\"8\" fill=\"#eef3fa\" "
+					      "stroke=\"%s\" stroke-width=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" "
+					      "font-weight=\"600\">%s</text>",
+					 x, *y, COL_W, part_stroke(look, "#9fb3cc"), part_stroke_width(look, "1"), x + 8,
+					 *y + (cost ? 20 : 29), use ? "Use" : "Discard");
+				if (cost)
+					svg_text_fit(out, x + 8, *y + 39, SVG_TEXT, COL_W - 16, "fill=\"#1f5fae\"", tap->cost,
+						     strlen(tap->cost));
 				part_close(out, look);
 			}
-			*y += 48;
+			*y += 52;
 		}
 	}
 	for (int k = 0; t && k < t->nnext; k++)
@@ -337,46 +433,49 @@ static void turn_area(struct buf *out, const json_t *view, int you, const struct
 	*y += 4;
 }
 
+#define PLAYER_H 54 /* a player's box: name and points, resources, alien tech */
+
 static void players(struct buf *out, const json_t *view, const json_t *before, const json_t *seats, int you, double *y)
 {
 	const json_t *ps = json_object_get(view, "player_state"), *p, *c;
 	size_t i, k;
 
-	buf_addf(out, "<text x=\"8\" y=\"%.1f\" font-size=\"13\" font-weight=\"700\">Players</text>", *y + 12);
-	*y += 18;
+	svg_heading(out, y, W, "Players", NULL);
 	json_array_foreach(ps, i, p) {
 		int s = (int)json_integer_value(json_object_get(p, "seat"));
 		const char *name = json_string_value(json_object_get(json_array_get(seats, (size_t)s), "name"));
 		struct buf cards = BUF_INIT;
 
 		json_array_foreach(json_object_get(p, "cards"), k, c)
-			buf_addf(&cards, "%s%s", k ? ", " : "", json_string_value(c) ? json_string_value(c) : "?");
-		buf_addf(out, "<g><rect x=\"4\" y=\"%.1f\" width=\"%d\" height=\"40\" rx=\"6\" fill=\"#fff\" stroke=\"%s\" "
-			      "stroke-width=\"%s\"/><rect x=\"4\" y=\"%.1f\" width=\"8\" height=\"40\" rx=\"3\" fill=\"%s\"/>",
-			 *y, W - 8, svg_seat_fill(s % 6), s == you ? "2.5" : "1", *y, svg_seat_fill(s % 6));
+			buf_addf(&cards, "%s%s", k ? ", " : "", card_name(json_string_value(c)));
+		buf_addf(out, "<g><rect x=\"4\" y=\"%.1f\" width=\"%d\" height=\"%d\" rx=\"6\" fill=\"#fff\" stroke=\"%s\" "
+			      "stroke-width=\"%s\"/><rect x=\"4\" y=\"%.1f\" width=\"8\" height=\"%d\" rx=\"3\" fill=\"%s\"/>",
+			 *y, W - 8, PLAYER_H, svg_seat_fill(s % 6), s == you ? "2.5" : "1", *y, PLAYER_H, svg_seat_fill(s % 6));
 		{
 			struct buf line = BUF_INIT;
 
 			/* names and card lists can be long: squeezed to fit, never past the edge */
 			buf_addf(&line, "%s%s", name ? name : "Player", s == you ? " (you)" : "");
-			svg_text_fit(out, 18, *y + 15, 11.5, W - 90, "font-weight=\"700\"", line.data, line.len);
-			buf_addf(out, "<text x=\"%d\" y=\"%.1f\" font-size=\"11.5\" text-anchor=\"end\" font-weight=\"700\">"
+			svg_text_fit(out, 18, *y + 15, 13, W - 100, "font-weight=\"700\"", line.data, line.len);
+			buf_addf(out, "<text x=\"%d\" y=\"%.1f\" font-size=\"13\" text-anchor=\"end\" font-weight=\"700\">"
 				      "%lld VP</text>",
 				 W - 10, *y + 15, (long long)json_integer_value(json_object_get(p, "vp")));
 			buf_reset(&line);
-			buf_addf(&line, "fuel %lld · ore %lld · colonies left %lld · ships %lld · %s",
+			buf_addf(&line, "fuel %lld · ore %lld · colonies left %lld · ships %lld",
 				 (long long)json_integer_value(json_object_get(p, "fuel")),
 				 (long long)json_integer_value(json_object_get(p, "ore")),
 				 (long long)json_integer_value(json_object_get(p, "colonies_left")),
-				 (long long)json_integer_value(json_object_get(p, "ships")), cards.len ? cards.data : "no cards");
-			svg_text_fit(out, 18, *y + 32, 10, W - 30, "fill=\"#333\"", line.data, line.len);
+				 (long long)json_integer_value(json_object_get(p, "ships")));
+			svg_text_fit(out, 18, *y + 31, SVG_TEXT, W - 30, "fill=\"#333\"", line.data, line.len);
+			svg_text_fit(out, 18, *y + 46, SVG_TEXT, W - 30, "fill=\"#333\"", cards.len ? cards.data : "no alien tech",
+				     cards.len ? cards.len : strlen("no alien tech"));
 			buf_release(&line);
 		}
 		if (tapdraw_changed(before, tapdraw_before(before, "player_state", "seat", p), p))
-			tapdraw_mark(out, 4, *y, W - 8, 40);
+			tapdraw_mark(out, 4, *y, W - 8, PLAYER_H);
 		buf_adds(out, "</g>");
 		buf_release(&cards);
-		*y += 44;
+		*y += PLAYER_H + 4;
 	}
 }
 
