@@ -130,13 +130,13 @@ static void scoreboard(struct buf *out, const json_t *view, const json_t *seats,
 	svg_heading(out, y, W, "Players", right);
 	if (json_is_object(end)) {
 		struct buf t = BUF_INIT;
-		svg_seat_name(&t, seats, num(end, "triggered_by"), 0);
-		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"18\" rx=\"4\" fill=\"#ffe9a8\"/>"
-			      "<text x=\"10\" y=\"%g\" font-size=\"10.5\" font-weight=\"600\">Game end triggered by %s: "
-			      "%lld more turn%s</text>",
-			 *y, W - 8, *y + 12.5, t.data, num(end, "turns_left"), num(end, "turns_left") == 1 ? "" : "s");
+		buf_adds(&t, "Game end triggered by ");
+		svg_seat_name(&t, seats, num(end, "triggered_by"), 1);
+		buf_addf(&t, ": %lld more turn%s", num(end, "turns_left"), num(end, "turns_left") == 1 ? "" : "s");
+		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"20\" rx=\"4\" fill=\"#ffe9a8\"/>", *y, W - 8);
+		svg_text_fit(out, 10, *y + 14.5, SVG_TEXT, W - 20, "font-weight=\"600\"", t.data, t.len);
 		buf_release(&t);
-		*y += 22;
+		*y += 24;
 	}
 	json_array_foreach(players, i, p) {
 		long long s = num(p, "seat");
@@ -144,24 +144,26 @@ static void scoreboard(struct buf *out, const json_t *view, const json_t *seats,
 		const json_t *res = json_object_get(p, "residents");
 		struct buf line = BUF_INIT;
 
-		buf_addf(out, "<g><rect x=\"4\" y=\"%g\" width=\"%d\" height=\"34\" rx=\"5\" fill=\"#fff\" stroke=\"%s\" "
-			      "stroke-width=\"%s\"/><rect x=\"4\" y=\"%g\" width=\"7\" height=\"34\" rx=\"3\" fill=\"%s\"/>",
+		buf_addf(out, "<g><rect x=\"4\" y=\"%g\" width=\"%d\" height=\"48\" rx=\"5\" fill=\"#fff\" stroke=\"%s\" "
+			      "stroke-width=\"%s\"/><rect x=\"4\" y=\"%g\" width=\"7\" height=\"48\" rx=\"3\" fill=\"%s\"/>",
 			 *y, W - 8, svg_seat_fill(c), s == you ? "2.2" : "1", *y, svg_seat_fill(c));
-		svg_seat_name(&line, seats, s, 0);
+		svg_seat_name(&line, seats, s, 1);
 		if (s == you)
 			buf_adds(&line, " (you)");
-		buf_addf(out, "<text x=\"16\" y=\"%g\" font-size=\"11.5\" font-weight=\"700\">%s</text>", *y + 13, line.data);
-		buf_addf(out, "<text x=\"%d\" y=\"%g\" font-size=\"11.5\" font-weight=\"700\" text-anchor=\"end\">%lld pts</text>",
-			 W - 10, *y + 13, num(p, "points"));
+		svg_text_fit(out, 16, *y + 15, 13, W - 100, "font-weight=\"700\"", line.data, line.len);
+		buf_addf(out, "<text x=\"%d\" y=\"%g\" font-size=\"13\" font-weight=\"700\" text-anchor=\"end\">%lld pts</text>",
+			 W - 10, *y + 15, num(p, "points"));
 		buf_reset(&line);
-		buf_addf(&line, "%lld GEMs · %lld food · %lld water · %lld metal · hub %s · %lld aliens, %lld humans",
-			 num(p, "gems"), num(p, "food"), num(p, "water"), num(p, "metal"),
-			 json_is_string(json_object_get(p, "hub")) ? str(p, "hub") : "?",
+		buf_addf(&line, "%lld GEMs · %lld food · %lld water · %lld metal", num(p, "gems"), num(p, "food"),
+			 num(p, "water"), num(p, "metal"));
+		svg_text_fit(out, 16, *y + 30, SVG_TEXT, W - 28, "fill=\"#333\"", line.data, line.len);
+		buf_reset(&line);
+		buf_addf(&line, "hub %s · %lld aliens, %lld humans", json_is_string(json_object_get(p, "hub")) ? str(p, "hub") : "not chosen",
 			 num(res, "teal") + num(res, "brown") + num(res, "pink") + num(res, "gold"), num(res, "human"));
-		svg_text_fit(out, 16, *y + 27, 9.5, W - 28, "fill=\"#333\"", line.data, line.len);
+		svg_text_fit(out, 16, *y + 44, SVG_TEXT, W - 28, "fill=\"#333\"", line.data, line.len);
 		buf_adds(out, "</g>");
 		buf_release(&line);
-		*y += 38;
+		*y += 52;
 	}
 }
 
@@ -255,29 +257,26 @@ static void ship_card(struct buf *out, double x, double y, double w, double h, c
 		 w, h, used ? "#e3e5e8" : "#fff", tapdraw_stroke(look, used ? "#c3c8cf" : "#9fb3cc"), tapdraw_width(look), h,
 		 type_colour(type), used ? " opacity=\".45\"" : "");
 	ship_title(&t, str(sh, "id"));
-	svg_text_fit(out, 7, 12, 9.5, w - 10, "font-weight=\"700\"", t.data, t.len);
+	svg_text_fit(out, 8, 15, 13, w - 12, "font-weight=\"700\"", t.data, t.len);
 	buf_reset(&t);
 	ship_power(&t, sh);
 	if (t.len)
-		svg_text_fit(out, 7, 23, 8.5, w - 10, used ? NULL : "fill=\"#333\"", t.data, t.len);
+		svg_text_fit(out, 8, 30, SVG_TEXT, w - 12, used ? NULL : "fill=\"#333\"", t.data, t.len);
 	buf_reset(&t);
 	if (used) {
 		buf_adds(&t, "used");
 		if (json_is_integer(json_object_get(sh, "used_by"))) {
 			buf_adds(&t, " by ");
-			svg_seat_name(&t, seats, num(sh, "used_by"), 0);
+			svg_seat_name(&t, seats, num(sh, "used_by"), 1);
 		}
-		buf_adds(out, "<text x=\"7\" y=\"34\" font-size=\"8.5\" font-weight=\"600\" fill=\"#a3261b\"");
-		if ((double)t.len * 8.5 * SVG_CHAR_W > w - 10)
-			buf_addf(out, " textLength=\"%g\" lengthAdjust=\"spacingAndGlyphs\"", w - 10);
-		buf_addf(out, ">%s</text>", t.data);
+		svg_text_fit(out, 8, 45, SVG_TEXT, w - 12, "font-weight=\"600\" fill=\"#a3261b\"", t.data, t.len);
 	} else {
 		long long cost = json_is_integer(json_object_get(sh, "your_cost")) ? num(sh, "your_cost") : num(sh, "cost");
 		if (other)
 			buf_addf(&t, "%lld GEM%s + %lld fee", cost, cost == 1 ? "" : "s", num(sh, "fee"));
 		else
 			buf_addf(&t, "%lld GEM%s", cost, cost == 1 ? "" : "s");
-		svg_text_fit(out, 7, 34, 8.5, w - 10, "fill=\"#1f5fae\" font-weight=\"600\"", t.data, t.len);
+		svg_text_fit(out, 8, 45, SVG_TEXT, w - 12, "fill=\"#1f5fae\" font-weight=\"600\"", t.data, t.len);
 	}
 	buf_adds(out, "</g>");
 	tapdraw_close(out, look);
@@ -290,7 +289,7 @@ static void ship_row(struct buf *out, const json_t *view, const json_t *seats, i
 {
 	const json_t *ships = json_object_get(view, "ships"), *sh;
 	size_t i, k = 0;
-	const double cw = 74, ch = 38;
+	const double cw = (W - 8 - 2 * 3) / 3.0, ch = 52;
 
 	json_array_foreach(ships, i, sh)
 		if (!strcmp(str(sh, "where"), where))
@@ -298,18 +297,17 @@ static void ship_row(struct buf *out, const json_t *view, const json_t *seats, i
 	if (!k)
 		return;
 	if (colour >= 0)
-		buf_addf(out, "<rect x=\"6\" y=\"%g\" width=\"9\" height=\"9\" rx=\"2\" fill=\"%s\"/>", *y + 2, svg_seat_fill(colour));
-	buf_addf(out, "<text x=\"%d\" y=\"%g\" font-size=\"10.5\" font-weight=\"600\">%s</text>", colour >= 0 ? 19 : 6,
-		 *y + 10, label);
-	*y += 14;
+		buf_addf(out, "<rect x=\"6\" y=\"%g\" width=\"10\" height=\"10\" rx=\"2\" fill=\"%s\"/>", *y + 3, svg_seat_fill(colour));
+	svg_text_fit(out, colour >= 0 ? 20 : 6, *y + 12, SVG_TEXT, W - 26, "font-weight=\"600\"", label, strlen(label));
+	*y += 17;
 	k = 0;
 	json_array_foreach(ships, i, sh) {
 		if (strcmp(str(sh, "where"), where))
 			continue;
-		ship_card(out, 4 + (double)(k % 5) * (cw + 3), *y + (double)(k / 5) * (ch + 3), cw, ch, sh, seats, you, taps);
+		ship_card(out, 4 + (double)(k % 3) * (cw + 3), *y + (double)(k / 3) * (ch + 3), cw, ch, sh, seats, you, taps);
 		k++;
 	}
-	*y += (double)((k + 4) / 5) * (ch + 3) + 3;
+	*y += (double)((k + 2) / 3) * (ch + 3) + 3;
 }
 
 static void ships(struct buf *out, const json_t *view, const json_t *seats, int you, const struct game_tapset *taps,
@@ -322,15 +320,15 @@ static void ships(struct buf *out, const json_t *view, const json_t *seats, int 
 
 	snprintf(right, sizeof(right), "decks: level 2 %lld, level 3 %lld", num(deck, "level2"), num(deck, "level3"));
 	svg_heading(out, y, W, "Ships", right);
-	buf_addf(out, "<text x=\"6\" y=\"%g\" font-size=\"9\" fill=\"#5b6470\">cost to use it (others' ships: + the owner's fee); "
-		      "dismantled: 6/8/10 metal by level</text>", *y + 8);
-	*y += 13;
+	*y += SVG_LINE * svg_text_wrap(out, 6, *y + 10, SVG_TEXT, W - 12, 3, "fill=\"#5b6470\"",
+				       "The cost to use a ship (another's: + its owner's fee). Dismantled, a ship gives 6, 8 "
+				       "or 10 metal by level.") + 2;
 	ship_row(out, view, seats, you, taps, "display", "Draft display", -1, y);
 	json_array_foreach(players, i, p) {
 		long long s = num(p, "seat");
 		char where[32];
 		buf_reset(&label);
-		svg_seat_name(&label, seats, s, 0);
+		svg_seat_name(&label, seats, s, 1);
 		buf_adds(&label, s == you ? " (you)" : "");
 		snprintf(where, sizeof(where), "p%lld", s + 1);
 		ship_row(out, view, seats, you, taps, where, label.data, svg_seat_colour(s), y);
@@ -349,10 +347,11 @@ static void diplomacy(struct buf *out, const json_t *view, const json_t *seats, 
 {
 	static const char *const tracks[] = { "dismantle", "construct", "transport", "expedition" };
 	static const char *const lvl3[] = { "metal", "metal", "water", "food" };
-	static const char *const bonus[] = { "1 GEM", "2 GEMs", "1 point", NULL, "2 bonuses", "2 bonuses" };
+	static const char *const bonus[] = { "1 GEM", "2 GEMs", "1 point", "resource", "2 bonuses", "2 bonuses" };
 	const json_t *players = json_object_get(view, "players"), *p;
 	const char *active = str(view, "diplomacy_track");
-	const double lw = 64, cw = 53, rh = 26;
+	/* six levels across the board; each track a line of words over its row of levels */
+	const double cw = (W - 8) / 6.0, rh = 48;
 	size_t i;
 
 	svg_heading(out, y, W, "Diplomacy", "an advance costs the GEMs of the level reached");
@@ -360,18 +359,18 @@ static void diplomacy(struct buf *out, const json_t *view, const json_t *seats, 
 		const json_t *c = json_array_get(json_object_get(json_object_get(view, "diplomacy_board"), "lobbying_cost"),
 						 (size_t)(l - 1));
 		long long gems = json_is_object(c) ? num(c, "gems") : l + 1;
-		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"8.5\" text-anchor=\"middle\" fill=\"#5b6470\">%s%d"
-			      "<tspan x=\"%g\" dy=\"10\">%s</tspan>",
-			 4 + lw + cw * (l + 0.5), *y + 9, l ? "level " : "start ", l, 4 + lw + cw * (l + 0.5),
-			 bonus[l] ? bonus[l] : "resource");
+		double cx = 4 + cw * (l + 0.5);
+		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%d\" text-anchor=\"middle\" fill=\"#5b6470\">%s%d"
+			      "<tspan x=\"%g\" dy=\"%d\">%s</tspan>",
+			 cx, *y + 10, SVG_TEXT, l ? "level " : "start ", l, cx, SVG_LINE, bonus[l]);
 		if (l)
-			buf_addf(out, "<tspan x=\"%g\" dy=\"10\" fill=\"#1f5fae\" font-weight=\"600\">%lld GEMs</tspan>",
-				 4 + lw + cw * (l + 0.5), gems);
+			buf_addf(out, "<tspan x=\"%g\" dy=\"%d\" fill=\"#1f5fae\" font-weight=\"600\">%lld GEM%s</tspan>", cx,
+				 SVG_LINE, gems, gems == 1 ? "" : "s");
 		buf_adds(out, "</text>");
 	}
-	*y += 33;
+	*y += 10 + 2 * SVG_LINE + 6;
 	for (int t = 0; t < 4; t++) {
-		double top = *y + t * (rh + 2);
+		double top = *y + t * (rh + 3);
 		int hot = !strcmp(active, tracks[t]);
 		const struct game_tap *tap;
 		enum game_tap_look look;
@@ -382,19 +381,20 @@ static void diplomacy(struct buf *out, const json_t *view, const json_t *seats, 
 		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"%g\" rx=\"4\" fill=\"%s\" stroke=\"%s\" "
 			      "stroke-width=\"%s\"/>", top, W - 8, rh, hot ? "#fff4cc" : "#f3f0fa",
 			 tapdraw_stroke(look, hot ? "#e0a800" : "#cfc4e6"), tapdraw_width(look));
-		buf_addf(out, "<text x=\"8\" y=\"%g\" font-size=\"10\" font-weight=\"700\">%s</text>", top + 11, tracks[t]);
-		buf_addf(out, "<text x=\"8\" y=\"%g\" font-size=\"8\" fill=\"#5b6470\">L3: %s</text>", top + 21, lvl3[t]);
+		buf_addf(out, "<text x=\"8\" y=\"%g\" font-size=\"%d\"><tspan font-weight=\"700\">%s</tspan>"
+			      "<tspan fill=\"#5b6470\"> · its level 3 gives 1 %s</tspan></text>",
+			 top + 14, SVG_TEXT, tracks[t], lvl3[t]);
 		for (int l = 0; l < 6; l++) {
-			double cx = 4 + lw + cw * l;
+			double cx = 4 + cw * l;
 			int k = 0;
-			buf_addf(out, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"3\" fill=\"#fff\" stroke=\"#e2dcef\"/>",
-				 cx + 1, top + 2, cw - 2, rh - 4);
+			buf_addf(out, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"24\" rx=\"3\" fill=\"#fff\" stroke=\"#e2dcef\"/>",
+				 cx + 1, top + 20, cw - 2);
 			json_array_foreach(players, i, p) {
 				long long s = num(p, "seat");
 				if (num(json_object_get(p, "diplomacy"), tracks[t]) != l)
 					continue;
-				buf_addf(out, "<circle cx=\"%g\" cy=\"%g\" r=\"5.5\" fill=\"%s\" stroke=\"#fff\"><title>",
-					 cx + 8 + (k % 4) * 12, top + 13 + (k / 4) * 9, svg_seat_fill(s));
+				buf_addf(out, "<circle cx=\"%g\" cy=\"%g\" r=\"6\" fill=\"%s\" stroke=\"#fff\"><title>",
+					 cx + 9 + (k % 4) * 14, top + 32, svg_seat_fill(s));
 				svg_seat_name(out, seats, s, 0);
 				buf_adds(out, "</title></circle>");
 				k++;
@@ -402,12 +402,11 @@ static void diplomacy(struct buf *out, const json_t *view, const json_t *seats, 
 		}
 		tapdraw_close(out, look);
 	}
-	*y += 4 * (rh + 2) + 4;
+	*y += 4 * (rh + 3) + 4;
 }
 
 /* ------------------------------------------------------------------ sectors */
 
-/* What each living quarter of a Sector gives, in one line: "1 food · 2 GEMs · ability · end". */
 /* What each living quarter of a Sector gives, in words: "1 food · 2 water · ability" (raw). */
 static void gives_words(struct buf *t, const json_t *sec, const char *end_word)
 {
@@ -425,27 +424,29 @@ static void gives_words(struct buf *t, const json_t *sec, const char *end_word)
 			json_object_foreach((json_t *)inc, k, v)
 				buf_addf(t, "%lld %s", (long long)json_integer_value(v), !strcmp(k, "gems") ? "GEM" : k);
 		} else {
-			buf_adds(t, !strcmp(g, "ability") ? "ability" : !strcmp(g, "end_bonus") ? end_word : "-");
+			buf_adds(t, !strcmp(g, "ability") ? "ability" : !strcmp(g, "end_bonus") ? end_word : "nothing");
 		}
 	}
 }
 
-static void quarter_gives(struct buf *out, const json_t *sec, double x, double y, double width)
+/* What each quarter of a Sector gives, wrapped to width (at most 4 lines); returns the lines. */
+static int quarter_gives(struct buf *out, const json_t *sec, double x, double y, double width)
 {
 	struct buf t = BUF_INIT;
+	int lines = 0;
 
-	gives_words(&t, sec, "end");
+	gives_words(&t, sec, "end bonus");
 	if (t.len)
-		svg_text_fit(out, x, y, 8, width, "fill=\"#1f5fae\"", t.data, t.len);
+		lines = svg_text_wrap(out, x, y, SVG_TEXT, width, 4, "fill=\"#1f5fae\"", t.data);
 	buf_release(&t);
+	return lines;
 }
 
-/* A built Sector in a wing: its number, then its quarters. */
-static void sector_row(struct buf *out, double x, double y, double w, const json_t *sec)
+/* A built Sector in a wing: its number, then its quarters (what each gives is in words under the wings). */
+static void sector_row(struct buf *out, double x, double y, const json_t *sec)
 {
 	const char *q = str(sec, "quarters");
 	size_t n = strlen(q);
-	double r = 5.2, step = 12.2;
 
 	buf_adds(out, "<g><title>");
 	buf_addf(out, "Sector %lld, level %lld, %s", num(sec, "id"), num(sec, "level"), str(sec, "colour"));
@@ -453,28 +454,10 @@ static void sector_row(struct buf *out, double x, double y, double w, const json
 		buf_adds(out, ": ");
 		svg_esc(out, str(sec, "ability"));
 	}
-	buf_addf(out, "</title><text x=\"%g\" y=\"%g\" font-size=\"10\" font-weight=\"700\">%lld</text>", x, y + 4,
-		 num(sec, "id"));
-	for (size_t k = 0; k < n && k < 8; k++) {
-		const json_t *lq = json_array_get(json_object_get(sec, "living_quarters"), k);
-		const char *g = str(lq, "gives");
-		char t[16] = "";
-		quarter(out, x + 30 + (double)k * step, y, r, q[k]);
-		/* what the quarter gives: 1F food, 2W water, 1M metal, 1G GEM, A ability, E end bonus */
-		if (!strcmp(g, "income")) {
-			const char *key;
-			json_t *v;
-			json_object_foreach(json_object_get(lq, "income"), key, v)
-				snprintf(t, sizeof(t), "%lld%c", (long long)json_integer_value(v),
-					 !strcmp(key, "gems") ? 'G' : (char)(key[0] - 'a' + 'A'));
-		} else if (!strcmp(g, "ability") || !strcmp(g, "end_bonus")) {
-			snprintf(t, sizeof(t), "%c", g[0] == 'a' ? 'A' : 'E');
-		}
-		if (*t)
-			buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"6.5\" text-anchor=\"middle\" fill=\"#1f5fae\">%s</text>",
-				 x + 30 + (double)k * step, y + r + 7, t);
-	}
-	(void)w;
+	buf_addf(out, "</title><text x=\"%g\" y=\"%g\" font-size=\"%d\" font-weight=\"700\">%lld</text>", x, y + 4.5,
+		 SVG_TEXT, num(sec, "id"));
+	for (size_t k = 0; k < n && k < 8; k++)
+		quarter(out, x + 36 + (double)k * 14.5, y, 6, q[k]);
 	buf_adds(out, "</g>");
 }
 
@@ -486,15 +469,12 @@ static int colour_index(const char *c)
 	return -1;
 }
 
-/* Text that reads at 11 CSS pixels where the board is 358 pixels wide (390 less the page's margins). */
-#define SSP_BOARD_TEXT 12
-
 static void station(struct buf *out, const json_t *p, const json_t *seats, int you, double *y)
 {
 	long long s = num(p, "seat");
 	int c = svg_seat_colour(s);
 	const json_t *list = json_object_get(p, "station"), *sec;
-	const double ww = 124, rowh = 22;
+	const double ww = 124, rowh = 18;
 	int rows[3] = { 0, 0, 0 }, maxrows = 1;
 	size_t i;
 	double top = *y, body;
@@ -505,52 +485,52 @@ static void station(struct buf *out, const json_t *p, const json_t *seats, int y
 		if (w >= 0 && ++rows[w] > maxrows)
 			maxrows = rows[w];
 	}
-	svg_seat_name(&t, seats, s, 0);
-	buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"7\" height=\"12\" rx=\"2\" fill=\"%s\"/>"
-		      "<text x=\"15\" y=\"%g\" font-size=\"11\" font-weight=\"700\">%s%s: hub ",
-		 top, svg_seat_fill(c), top + 10, t.data, s == you ? " (you)" : "");
-	svg_esc(out, json_is_string(json_object_get(p, "hub")) ? str(p, "hub") : "not chosen");
+	svg_seat_name(&t, seats, s, 1);
+	buf_addf(&t, "%s: hub %s", s == you ? " (you)" : "",
+		 json_is_string(json_object_get(p, "hub")) ? str(p, "hub") : "not chosen");
+	buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"7\" height=\"14\" rx=\"2\" fill=\"%s\"/>", top, svg_seat_fill(c));
+	svg_text_fit(out, 15, top + 12, 13, W - 20, "font-weight=\"700\"", t.data, t.len);
+	*y += 17;
 	if (json_is_object(json_object_get(p, "hub_info"))) {
 		const json_t *inc = json_object_get(json_object_get(p, "hub_info"), "income");
 		long long per = num(inc, "gems_per_ship"), flat = num(inc, "gems");
-		buf_adds(out, "</text><text x=\"");
-		buf_addf(out, "%d\" y=\"%g\" font-size=\"10\" text-anchor=\"end\" fill=\"#1f5fae\" font-weight=\"600\">income: ",
-			 W - 8, top + 10);
+		buf_reset(&t);
+		buf_adds(&t, "hub income: ");
 		if (per)
-			buf_addf(out, "%lld GEM%s per ship%s", per, per == 1 ? "" : "s", flat ? " + " : "");
+			buf_addf(&t, "%lld GEM%s per ship%s", per, per == 1 ? "" : "s", flat ? " + " : "");
 		if (flat || !per)
-			buf_addf(out, "%lld GEM%s", flat, flat == 1 ? "" : "s");
+			buf_addf(&t, "%lld GEM%s", flat, flat == 1 ? "" : "s");
+		svg_text_fit(out, 15, *y + 11, SVG_TEXT, W - 20, "fill=\"#1f5fae\" font-weight=\"600\"", t.data, t.len);
+		*y += SVG_LINE + 1;
 	}
-	buf_adds(out, "</text>");
 	buf_release(&t);
-	*y += 14;
 	if (json_is_string(json_object_get(p, "hub_text")))
-		*y += 10.5 * svg_text_wrap(out, 15, *y + 8, 8.5, W - 20, 3, "fill=\"#444\"", str(p, "hub_text")) + 1;
+		*y += SVG_LINE * svg_text_wrap(out, 15, *y + 11, SVG_TEXT, W - 20, 4, "fill=\"#444\"", str(p, "hub_text")) + 3;
 	body = *y;
 	for (int w = 0; w < 3; w++) {
 		double x = 4 + w * (ww + 4);
 		int k = 0;
 		buf_addf(out, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"5\" fill=\"%s\" stroke=\"%s\"/>"
-			      "<text x=\"%g\" y=\"%g\" font-size=\"7.5\" text-anchor=\"end\" fill=\"%s\">%s wing</text>",
-			 x, body, ww, 6 + maxrows * rowh, wing_fill[w], wing_line[w], x + ww - 4, body + 8, wing_line[w],
-			 wing_names[w]);
+			      "<text x=\"%g\" y=\"%g\" font-size=\"%d\" text-anchor=\"end\" fill=\"%s\">%s wing</text>",
+			 x, body, ww, 22 + maxrows * rowh, wing_fill[w], wing_line[w], x + ww - 5, body + 13, SVG_TEXT,
+			 wing_line[w], wing_names[w]);
 		json_array_foreach(list, i, sec) {
 			if (colour_index(str(sec, "colour")) != w)
 				continue;
-			sector_row(out, x + 4, body + 10 + k * rowh, ww, sec);
+			sector_row(out, x + 4, body + 28 + k * rowh, sec);
 			k++;
 		}
 		if (!k)
-			buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"8.5\" fill=\"#8a8f98\">no Sector</text>", x + 5,
-				 body + 14);
+			buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%d\" fill=\"#8a8f98\">no Sector</text>", x + 5,
+				 body + 30, SVG_TEXT);
 	}
-	*y = body + 6 + maxrows * rowh + 3;
+	*y = body + 22 + maxrows * rowh + 4;
 	if (json_is_string(json_object_get(p, "hub_quarters"))) {
 		const char *q = str(p, "hub_quarters");
-		buf_addf(out, "<text x=\"8\" y=\"%g\" font-size=\"9\">hub quarters</text>", *y + 9);
+		buf_addf(out, "<text x=\"8\" y=\"%g\" font-size=\"%d\">hub quarters</text>", *y + 12, SVG_TEXT);
 		for (size_t k = 0; q[k]; k++)
-			quarter(out, 72 + (double)k * 12.2, *y + 6, 5.2, q[k]);
-		*y += 15;
+			quarter(out, 100 + (double)k * 16, *y + 8, 6, q[k]);
+		*y += 19;
 	}
 	/* each built Sector in words, big enough to read on a phone: what its quarters give, its ability */
 	json_array_foreach(list, i, sec) {
@@ -560,8 +540,7 @@ static void station(struct buf *out, const json_t *p, const json_t *seats, int y
 		gives_words(&l, sec, "end bonus");
 		if (*ab)
 			buf_addf(&l, ". %s", ab);
-		*y += SSP_BOARD_TEXT * 1.18 * svg_text_wrap(out, 8, *y + SSP_BOARD_TEXT, SSP_BOARD_TEXT, W - 14, 4,
-							     "fill=\"#333\"", l.data) + 3;
+		*y += SVG_LINE * svg_text_wrap(out, 8, *y + SVG_TEXT, SVG_TEXT, W - 14, 4, "fill=\"#333\"", l.data) + 3;
 		buf_release(&l);
 	}
 	if (json_array_size(json_object_get(p, "private_sectors"))) {
@@ -569,28 +548,26 @@ static void station(struct buf *out, const json_t *p, const json_t *seats, int y
 		buf_adds(&l, "private Sectors (A-6):");
 		json_array_foreach(json_object_get(p, "private_sectors"), i, sec)
 			buf_addf(&l, " %lld", num(sec, "id"));
-		svg_text_fit(out, 8, *y + 9, 9, W - 16, NULL, l.data, l.len);
+		*y += SVG_LINE * svg_text_wrap(out, 8, *y + SVG_TEXT, SVG_TEXT, W - 16, 2, NULL, l.data) + 2;
 		buf_release(&l);
-		*y += 13;
 	}
 	{
 		struct buf l = BUF_INIT;
 		const json_t *st = json_object_get(p, "standing_diplomacy"), *b;
 		if (json_is_string(json_object_get(p, "neutral_token"))) {
 			buf_adds(&l, "holds the Neutral Ship marker (");
-			svg_esc(&l, str(p, "neutral_token"));
+			buf_adds(&l, str(p, "neutral_token"));
 			buf_adds(&l, ")");
 		}
 		if (json_array_size(st)) {
 			buf_adds(&l, l.len ? "; standing bonus choice:" : "standing bonus choice:");
 			json_array_foreach(st, i, b) {
 				buf_adds(&l, i ? ", " : " ");
-				svg_esc(&l, json_string_value(b));
+				buf_adds(&l, json_string_value(b) ? json_string_value(b) : "");
 			}
 		}
 		if (l.len) {
-			buf_addf(out, "<text x=\"8\" y=\"%g\" font-size=\"9\" fill=\"#444\">%s</text>", *y + 9, l.data);
-			*y += 13;
+			*y += SVG_LINE * svg_text_wrap(out, 8, *y + SVG_TEXT, SVG_TEXT, W - 16, 3, "fill=\"#444\"", l.data) + 2;
 		}
 		buf_release(&l);
 	}
@@ -602,13 +579,10 @@ static void stations(struct buf *out, const json_t *view, const json_t *before, 
 	const json_t *players = json_object_get(view, "players"), *p;
 	size_t i;
 
-	svg_heading(out, y, W, "Stations", "quarters: dashed = placed this turn");
-	{
-		static const char legend[] = "under each quarter what it gives: F food, W water, M metal, G GEMs, A ability, "
-					     "E end bonus";
-		svg_text_fit(out, 6, *y + 8, 9, W - 12, "fill=\"#5b6470\"", legend, sizeof(legend) - 1);
-	}
-	*y += 13;
+	svg_heading(out, y, W, "Stations", NULL);
+	*y += SVG_LINE * svg_text_wrap(out, 6, *y + 10, SVG_TEXT, W - 12, 3, "fill=\"#5b6470\"",
+				       "Each built Sector: its quarters, then in words what each gives, in order, and its "
+				       "ability. A dashed quarter was placed this turn.") + 2;
 	json_array_foreach(players, i, p) {
 		double top = *y;
 		station(out, p, seats, you, y);
@@ -627,9 +601,9 @@ static void display(struct buf *out, const json_t *view, const json_t *before, c
 
 	svg_heading(out, y, W, "Sector display", "number · cost in metal");
 	for (int w = 0; w < 3; w++)
-		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"10\" font-weight=\"700\" text-anchor=\"middle\" fill=\"%s\">%s</text>",
-			 4 + w * (cw + 4) + cw / 2, *y + 9, wing_line[w], wing_names[w]);
-	*y += 13;
+		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%d\" font-weight=\"700\" text-anchor=\"middle\" fill=\"%s\">%s</text>",
+			 4 + w * (cw + 4) + cw / 2, *y + 11, SVG_TEXT, wing_line[w], wing_names[w]);
+	*y += 16;
 	for (long long level = 1; level <= 3; level++) {
 		double col[3], bottom;
 		int any = 0;
@@ -637,9 +611,10 @@ static void display(struct buf *out, const json_t *view, const json_t *before, c
 			any |= num(sec, "level") == level;
 		if (!any)
 			continue;
-		buf_addf(out, "<text x=\"%d\" y=\"%g\" font-size=\"9\" font-weight=\"600\" text-anchor=\"middle\" "
-			      "fill=\"#5b6470\">level %lld: %d quarters</text>", W / 2, *y + 8, level, level == 1 ? 3 : level == 2 ? 5 : 6);
-		*y += 11;
+		buf_addf(out, "<text x=\"%d\" y=\"%g\" font-size=\"%d\" font-weight=\"600\" text-anchor=\"middle\" "
+			      "fill=\"#5b6470\">level %lld: %d quarters</text>", W / 2, *y + 11, SVG_TEXT, level,
+			 level == 1 ? 3 : level == 2 ? 5 : 6);
+		*y += 15;
 		col[0] = col[1] = col[2] = bottom = *y;
 		json_array_foreach(list, i, sec) {
 			int w = colour_index(str(sec, "colour"));
@@ -656,18 +631,20 @@ static void display(struct buf *out, const json_t *view, const json_t *before, c
 			char part[48];
 			snprintf(part, sizeof(part), "sector-%lld", num(sec, "id"));
 			look = game_tap_look(taps, part, 0, &tap);
-			quarter_gives(&body, sec, x + 5, top + 23, cw - 9);
-			lines = 1 + svg_text_wrap(&body, x + 5, top + 23 + 9.44, 8, cw - 9, 7, "fill=\"#333\"",
-						  *ab ? ab : "income only");
-			h = 18 + lines * 9.44 + 4;
+			lines = quarter_gives(&body, sec, x + 5, top + 31, cw - 10);
+			lines += svg_text_wrap(&body, x + 5, top + 31 + lines * SVG_LINE, SVG_TEXT, cw - 10, 8, "fill=\"#333\"",
+					       *ab ? ab : "income only");
+			h = 20 + lines * SVG_LINE + 6;
+			if (h < 48)
+				h = 48;
 			tapdraw_open(out, look, tap, seats);
 			buf_addf(out, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"5\" fill=\"%s\" "
 				      "stroke=\"%s\" stroke-width=\"%s\"/>"
-				      "<text x=\"%g\" y=\"%g\" font-size=\"10.5\" font-weight=\"700\">%lld</text>"
-				      "<text x=\"%g\" y=\"%g\" font-size=\"9\" text-anchor=\"end\" fill=\"#1f5fae\" "
+				      "<text x=\"%g\" y=\"%g\" font-size=\"13\" font-weight=\"700\">%lld</text>"
+				      "<text x=\"%g\" y=\"%g\" font-size=\"%d\" text-anchor=\"end\" fill=\"#1f5fae\" "
 				      "font-weight=\"600\">%lld metal</text>",
-				 x, top, cw, h, wing_fill[w], tapdraw_stroke(look, wing_line[w]), tapdraw_width(look), x + 5, top + 12,
-				 num(sec, "id"), x + cw - 5, top + 12, num(sec, "cost"));
+				 x, top, cw, h, wing_fill[w], tapdraw_stroke(look, wing_line[w]), tapdraw_width(look), x + 5, top + 15,
+				 num(sec, "id"), x + cw - 5, top + 15, SVG_TEXT, num(sec, "cost"));
 			buf_add(out, body.data, body.len);
 			if (tapdraw_changed(before, tapdraw_before(before, "sectors", "id", sec), sec))
 				tapdraw_mark(out, x, top, cw, h);
@@ -692,21 +669,20 @@ static void supply_and_turn(struct buf *out, const json_t *view, double *y)
 
 	svg_heading(out, y, W, "Supply", NULL);
 	for (int k = 0; k < 5; k++) {
-		quarter(out, x + 5, *y + 6, 5.5, letters[k]);
-		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"10\">%s %lld</text>", x + 13, *y + 10,
+		quarter(out, x + 5, *y + 8, 6, letters[k]);
+		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%d\">%s %lld</text>", x + 14, *y + 12, SVG_TEXT,
 			 k == 4 ? "Humans" : kinds[k], num(sup, kinds[k]));
 		x += k == 4 ? 0 : 72;
 	}
-	*y += 18;
+	*y += 20;
 	if (json_is_object(dice)) {
 		struct buf t = BUF_INIT;
 		buf_addf(&t, "Expedition dice: %lld food, %lld water, %lld metal, %lld Human; keep up to %lld",
 			 num(dice, "food"), num(dice, "water"), num(dice, "metal"), num(dice, "human"), num(dice, "keep"));
 		if (num(dice, "rerolls"))
 			buf_addf(&t, "; %lld reroll%s", num(dice, "rerolls"), num(dice, "rerolls") == 1 ? "" : "s");
-		svg_text_fit(out, 8, *y + 10, 10, W - 16, "font-weight=\"600\"", t.data, t.len);
+		*y += SVG_LINE * svg_text_wrap(out, 8, *y + 12, SVG_TEXT, W - 16, 3, "font-weight=\"600\"", t.data) + 4;
 		buf_release(&t);
-		*y += 16;
 	}
 }
 
@@ -723,7 +699,7 @@ static void dealt_hubs(struct buf *out, const json_t *view, const json_t *seats,
 	svg_heading(out, y, W, "Your two Station Hubs: keep one", NULL);
 	json_array_foreach(json_object_get(p, "dealt_hubs"), i, h) {
 		struct buf body = BUF_INIT;
-		int lines = svg_text_wrap(&body, 10, *y + 25, 9, W - 20, 4, "fill=\"#333\"", str(h, "setup"));
+		int lines = svg_text_wrap(&body, 10, *y + 34, SVG_TEXT, W - 20, 5, "fill=\"#333\"", str(h, "setup"));
 		const struct game_tap *tap;
 		enum game_tap_look look;
 		char part[48];
@@ -732,18 +708,18 @@ static void dealt_hubs(struct buf *out, const json_t *view, const json_t *seats,
 			if (*c >= 'A' && *c <= 'Z')
 				*c = (char)(*c - 'A' + 'a');
 		look = game_tap_look(taps, part, 0, &tap);
-		lines += svg_text_wrap(&body, 10, *y + 25 + lines * 10.6, 9, W - 20, 4, "fill=\"#1b1f24\" font-weight=\"600\"",
-				   str(h, "text"));
+		lines += svg_text_wrap(&body, 10, *y + 34 + lines * SVG_LINE, SVG_TEXT, W - 20, 6,
+				       "fill=\"#1b1f24\" font-weight=\"600\"", str(h, "text"));
 		tapdraw_open(out, look, tap, seats);
 		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"%g\" rx=\"5\" fill=\"#fff\" stroke=\"%s\" "
-			      "stroke-width=\"%s\"/><text x=\"10\" y=\"%g\" font-size=\"11\" font-weight=\"700\">",
-			 *y, W - 8, 20 + lines * 10.6 + 2, tapdraw_stroke(look, "#9fb3cc"), tapdraw_width(look), *y + 13);
+			      "stroke-width=\"%s\"/><text x=\"10\" y=\"%g\" font-size=\"14\" font-weight=\"700\">",
+			 *y, W - 8, 24 + lines * (double)SVG_LINE + 2, tapdraw_stroke(look, "#9fb3cc"), tapdraw_width(look), *y + 17);
 		svg_esc(out, str(h, "id"));
 		buf_adds(out, "</text>");
 		buf_add(out, body.data, body.len);
 		tapdraw_close(out, look);
 		buf_release(&body);
-		*y += 20 + lines * 10.6 + 6;
+		*y += 24 + lines * SVG_LINE + 6;
 	}
 }
 
@@ -753,7 +729,7 @@ static void final_sheet(struct buf *out, const json_t *view, const json_t *seats
 					    "brown", "bonuses", "leftovers", "total" };
 	const json_t *sheet = json_object_get(json_object_get(view, "result"), "sheet"), *row;
 	size_t n = json_array_size(sheet), i;
-	double lw = 70, cw;
+	double lw = 84, cw;
 
 	if (!n)
 		return;
@@ -762,22 +738,21 @@ static void final_sheet(struct buf *out, const json_t *view, const json_t *seats
 	json_array_foreach(sheet, i, row) {
 		struct buf t = BUF_INIT;
 		svg_seat_name(&t, seats, (long long)i, 1);
-		svg_text_fit(out, 4 + lw + cw * (double)i + 3, *y + 10, 10, cw - 6,
-			 "font-weight=\"700\"", t.data, t.len);
+		svg_text_fit(out, 4 + lw + cw * (double)i + 3, *y + 12, SVG_TEXT, cw - 6, "font-weight=\"700\"", t.data, t.len);
 		buf_release(&t);
 	}
-	*y += 14;
+	*y += 17;
 	for (size_t c = 0; c < sizeof(cats) / sizeof(cats[0]); c++) {
 		int total = c + 1 == sizeof(cats) / sizeof(cats[0]);
 		if (c % 2 == 0 || total)
-			buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"13\" fill=\"%s\"/>", *y, W - 8,
+			buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"%d\" fill=\"%s\"/>", *y, W - 8, SVG_LINE + 2,
 				 total ? "#ffe9a8" : "#f1f3f6");
-		buf_addf(out, "<text x=\"8\" y=\"%g\" font-size=\"9.5\"%s>%s</text>", *y + 10,
+		buf_addf(out, "<text x=\"8\" y=\"%g\" font-size=\"%d\"%s>%s</text>", *y + 12, SVG_TEXT,
 			 total ? " font-weight=\"700\"" : "", cats[c]);
 		json_array_foreach(sheet, i, row)
-			buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"9.5\"%s>%lld</text>", 4 + lw + cw * (double)i + 3,
-				 *y + 10, total ? " font-weight=\"700\"" : "", num(row, cats[c]));
-		*y += 13;
+			buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%d\"%s>%lld</text>", 4 + lw + cw * (double)i + 3,
+				 *y + 12, SVG_TEXT, total ? " font-weight=\"700\"" : "", num(row, cats[c]));
+		*y += SVG_LINE + 2;
 	}
 	*y += 6;
 }
