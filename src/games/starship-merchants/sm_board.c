@@ -41,10 +41,11 @@ static const char *token_fill(const char *slug)
 
 /*
  * Tokens of a {"ice-9": n, ...} object as chips (a disc in the kind's colour
- * with the count); claimed (may be NULL) ones get a dark ring. Returns the
- * x after the last chip; "none" when there are none.
+ * with the count) from x on the line at *y (the discs' centre); claimed (may
+ * be NULL) ones get a dark ring. A chip that would run past the board's edge
+ * starts a new line at left, and *y moves to it. "none" when there are none.
  */
-static double chips(struct buf *out, double x, double y, const json_t *counts, const json_t *claimed)
+static void chips(struct buf *out, double x, double left, double *y, const json_t *counts, const json_t *claimed)
 {
 	const char *k;
 	const json_t *v;
@@ -52,21 +53,23 @@ static double chips(struct buf *out, double x, double y, const json_t *counts, c
 
 	json_object_foreach((json_t *)counts, k, v) {
 		long long n = (long long)json_integer_value(v), c = num(claimed, k);
+		double w = 19 + (double)(strlen(k) + 3 + (c > 0)) * SVG_TEXT * SVG_CHAR_W;
 		if (n <= 0)
 			continue;
+		if (any && x + w > W - 4) {
+			x = left;
+			*y += SVG_LINE + 2;
+		}
 		any = 1;
-		buf_addf(out, "<circle cx=\"%g\" cy=\"%g\" r=\"6.5\" fill=\"%s\"%s/>", x + 6.5, y, token_fill(k),
+		buf_addf(out, "<circle cx=\"%g\" cy=\"%g\" r=\"6.5\" fill=\"%s\"%s/>", x + 6.5, *y, token_fill(k),
 			 c > 0 ? " stroke=\"#1b1f24\" stroke-width=\"1.6\"" : "");
-		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"9\">", x + 15, y + 3.2);
+		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%d\">", x + 16, *y + 4.5, SVG_TEXT);
 		svg_esc(out, k);
 		buf_addf(out, " %lld%s</text>", n, c > 0 ? "*" : "");
-		x += 17 + (double)(strlen(k) + 3 + (c > 0)) * 9 * SVG_CHAR_W;
+		x += w;
 	}
-	if (!any) {
-		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"9\" fill=\"#8a8f98\">none</text>", x, y + 3.2);
-		x += 26;
-	}
-	return x;
+	if (!any)
+		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%d\" fill=\"#8a8f98\">none</text>", x, *y + 4.5, SVG_TEXT);
 }
 
 /* ------------------------------------------------------------------ taps */
@@ -153,7 +156,7 @@ static void circuit(struct buf *out, const json_t *view, const json_t *seats, co
 		    double *y)
 {
 	const json_t *ps = json_object_get(view, "seats"), *p;
-	const double bw = (W - 8 - 14) / 2.0, bh = 44;
+	const double bw = (W - 8 - 14) / 2.0, bh = 52;
 	/* clockwise round a square: Shipyard top left, Market top right, Belt bottom right, Dock bottom left */
 	static const int col[] = { 0, 1, 1, 0 }, row[] = { 0, 0, 1, 1 };
 	long long turn = json_is_integer(json_object_get(view, "turn")) ? num(view, "turn") : -1;
@@ -184,11 +187,11 @@ static void circuit(struct buf *out, const json_t *view, const json_t *seats, co
 			look = GAME_TAP_GREY;
 		tapdraw_open(out, look, tap, seats);
 		buf_addf(out, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"8\" fill=\"#eef3fa\" stroke=\"%s\" "
-			      "stroke-width=\"%s\"/><text x=\"%g\" y=\"%g\" font-size=\"11\" font-weight=\"700\">%d. %s</text>",
-			 x, top, bw, bh, tapdraw_stroke(look, "#9fb3cc"), tapdraw_width(look), x + 7, top + 14, q + 1, places[q]);
+			      "stroke-width=\"%s\"/><text x=\"%g\" y=\"%g\" font-size=\"13\" font-weight=\"700\">%d. %s</text>",
+			 x, top, bw, bh, tapdraw_stroke(look, "#9fb3cc"), tapdraw_width(look), x + 7, top + 16, q + 1, places[q]);
 		if (tap)
-			buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"11\" text-anchor=\"end\" fill=\"%s\" "
-				      "font-weight=\"700\">%s</text>", x + bw - 7, top + 14, TAPDRAW_OFFERED,
+			buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%d\" text-anchor=\"end\" fill=\"%s\" "
+				      "font-weight=\"700\">%s</text>", x + bw - 7, top + 16, SVG_TEXT, TAPDRAW_OFFERED,
 				 !strcmp(tap->part, "act-stay") ? "stay here" : "move here");
 		json_array_foreach(ps, i, p) {
 			long long s = num(p, "seat");
@@ -198,9 +201,9 @@ static void circuit(struct buf *out, const json_t *view, const json_t *seats, co
 			buf_adds(out, "<g><title>");
 			svg_seat_name(out, seats, s, 0);
 			buf_addf(out, "</title><circle cx=\"%g\" cy=\"%g\" r=\"%s\" fill=\"%s\" stroke=\"%s\" stroke-width=\"2\"/>"
-				      "<text x=\"%g\" y=\"%g\" font-size=\"10\" font-weight=\"700\" text-anchor=\"middle\" fill=\"%s\">",
-				 x + 16 + k * 22, top + 30, s == turn ? "9.5" : "8", svg_seat_fill(c), s == turn ? "#1b1f24" : "#fff",
-				 x + 16 + k * 22, top + 33.5, svg_seat_ink(c));
+				      "<text x=\"%g\" y=\"%g\" font-size=\"%d\" font-weight=\"700\" text-anchor=\"middle\" fill=\"%s\">",
+				 x + 17 + k * 26, top + 35, s == turn ? "11" : "10", svg_seat_fill(c), s == turn ? "#1b1f24" : "#fff",
+				 x + 17 + k * 26, top + 39.5, SVG_TEXT, svg_seat_ink(c));
 			initial(out, seats, s);
 			buf_adds(out, "</text></g>");
 			k++;
@@ -218,10 +221,10 @@ static void circuit(struct buf *out, const json_t *view, const json_t *seats, co
 		buf_adds(&t, "End triggered by ");
 		svg_seat_name(&t, seats, num(view, "triggered_by"), 1);
 		buf_adds(&t, json_is_true(json_object_get(view, "final_circuit")) ? ": final circuit to the Dock" : "");
-		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"18\" rx=\"4\" fill=\"#ffe9a8\"/>", *y, W - 8);
-		svg_text_fit(out, 10, *y + 12.5, 10.5, W - 20, "font-weight=\"600\"", t.data, t.len);
+		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"20\" rx=\"4\" fill=\"#ffe9a8\"/>", *y, W - 8);
+		svg_text_fit(out, 10, *y + 14.5, SVG_TEXT, W - 20, "font-weight=\"600\"", t.data, t.len);
 		buf_release(&t);
-		*y += 22;
+		*y += 24;
 	}
 }
 
@@ -241,26 +244,26 @@ static void shipyard(struct buf *out, const json_t *view, double *y)
 		if (mark == era) {
 			double w = (W - 12) / 2.0;
 			int sold = num(s, "left") <= 0;
-			buf_addf(out, "<g><rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"34\" rx=\"6\" fill=\"%s\" stroke=\"#9fb3cc\"/>"
-				      "<text x=\"%g\" y=\"%g\" font-size=\"11\" font-weight=\"700\">Mark %lld ",
-				 x, *y, w, sold ? "#e3e5e8" : "#fff", x + 7, *y + 13, mark);
+			buf_addf(out, "<g><rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"50\" rx=\"6\" fill=\"%s\" stroke=\"#9fb3cc\"/>"
+				      "<text x=\"%g\" y=\"%g\" font-size=\"13\" font-weight=\"700\">Mark %lld ",
+				 x, *y, w, sold ? "#e3e5e8" : "#fff", x + 7, *y + 16, mark);
 			svg_esc(out, str(s, "type"));
-			buf_addf(out, "</text><text x=\"%g\" y=\"%g\" font-size=\"10\" text-anchor=\"end\" fill=\"%s\" font-weight=\"600\">"
+			buf_addf(out, "</text><text x=\"%g\" y=\"%g\" font-size=\"%d\" text-anchor=\"end\" fill=\"%s\" font-weight=\"600\">"
 				      "%lld left</text>"
-				      "<text x=\"%g\" y=\"%g\" font-size=\"9.5\" fill=\"#333\">%lld cr (lease %lld) · energy %lld · cargo %lld</text></g>",
-				 x + w - 7, *y + 13, sold ? "#a3261b" : "#2e7d32", num(s, "left"), x + 7, *y + 27, num(s, "cost"),
-				 num(s, "cost") / 2, num(s, "energy"), num(s, "cargo"));
+				      "<text x=\"%g\" y=\"%g\" font-size=\"%d\" fill=\"#333\">%lld cr (lease %lld)"
+				      "<tspan x=\"%g\" dy=\"%d\">energy %lld · cargo %lld</tspan></text></g>",
+				 x + w - 7, *y + 16, SVG_TEXT, sold ? "#a3261b" : "#2e7d32", num(s, "left"), x + 7, *y + 31, SVG_TEXT,
+				 num(s, "cost"), num(s, "cost") / 2, x + 7, SVG_LINE, num(s, "energy"), num(s, "cargo"));
 			x += w + 4;
 		} else if (mark > era && !strcmp(str(s, "type"), "scout")) {
 			buf_addf(&later, "%sMark %lld %lld cr", later.len ? " · " : "later: ", mark, num(s, "cost"));
 		}
 	}
-	*y += 38;
+	*y += 54;
 	if (era >= 3)
 		buf_addf(&later, "%sMark %lld ships are obsolete", later.len ? "; " : "", era - 2);
 	if (later.len) {
-		svg_text_fit(out, 8, *y + 9, 9, W - 16, "fill=\"#5b6470\"", later.data, later.len);
-		*y += 13;
+		*y += SVG_LINE * svg_text_wrap(out, 8, *y + 11, SVG_TEXT, W - 16, 2, "fill=\"#5b6470\"", later.data) + 2;
 	}
 	buf_release(&later);
 }
@@ -279,10 +282,10 @@ static void cards(struct buf *out, const json_t *list, const char *cost_unit, in
 		int lines[2] = { 0, 0 };
 		for (size_t k = 0; k < 2 && r * 2 + k < n; k++) {
 			c = json_array_get(list, r * 2 + k);
-			lines[k] = svg_text_wrap(&body[k], 4 + (double)k * (w + 4) + 7, *y + 35, 9, w - 12, 3, "fill=\"#333\"",
-					       str(c, "text"));
-			if (27 + lines[k] * 10.6 + 3 > h)
-				h = 27 + lines[k] * 10.6 + 3;
+			lines[k] = svg_text_wrap(&body[k], 4 + (double)k * (w + 4) + 7, *y + 46, SVG_TEXT, w - 12, 5,
+					       "fill=\"#333\"", str(c, "text"));
+			if (35 + lines[k] * SVG_LINE + 5 > h)
+				h = 35 + lines[k] * SVG_LINE + 5;
 		}
 		for (size_t k = 0; k < 2 && r * 2 + k < n; k++) {
 			double x = 4 + (double)k * (w + 4);
@@ -296,12 +299,16 @@ static void cards(struct buf *out, const json_t *list, const char *cost_unit, in
 			buf_addf(out, "<g%s><rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"6\" fill=\"#fff\" stroke=\"%s\" "
 				      "stroke-width=\"%s\"/>", dim ? " opacity=\".55\"" : "", x, *y, w, h, tapdraw_stroke(look, "#9fb3cc"),
 				 tapdraw_width(look));
-			svg_text_fit(out, x + 7, *y + 13, 10.5, w - 60, "font-weight=\"700\"", str(c, "name"), strlen(str(c, "name")));
-			buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"10\" text-anchor=\"end\" fill=\"#1f5fae\" font-weight=\"700\">"
-				      "%lld %s</text>",
-				 x + w - 7, *y + 13, num(c, "cost"), cost_unit);
+			{
+				char cost[48];
+				snprintf(cost, sizeof(cost), "%lld %s", num(c, "cost"), cost_unit);
+				svg_text_fit(out, x + 7, *y + 16, 13, w - 20 - (double)strlen(cost) * SVG_TEXT * 0.6,
+					     "font-weight=\"700\"", str(c, "name"), strlen(str(c, "name")));
+				buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%d\" text-anchor=\"end\" fill=\"#1f5fae\" "
+					      "font-weight=\"700\">%s</text>", x + w - 7, *y + 16, SVG_TEXT, cost);
+			}
 			/* the slug is what a step names ("buy survey-robot ship 1") */
-			buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"8.5\" fill=\"#5b6470\">", x + 7, *y + 24);
+			buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%d\" fill=\"#5b6470\">", x + 7, *y + 31, SVG_TEXT);
 			if (json_is_string(json_object_get(c, "type"))) {
 				svg_esc(out, str(c, "type"));
 				buf_adds(out, " · ");
@@ -327,9 +334,8 @@ static void market(struct buf *out, const json_t *view, const json_t *seats, con
 	snprintf(right, sizeof(right), "deck %lld · refinery deck %lld", num(m, "deck"), num(m, "refinery_deck"));
 	svg_heading(out, y, W, "2. Market", right);
 	cards(out, json_object_get(m, "cards"), "cr", 0, "card-", seats, taps, y);
-	buf_addf(out, "<text x=\"6\" y=\"%g\" font-size=\"10.5\" font-weight=\"600\">Refineries%s</text>", *y + 10,
-		 open ? " (for all your ships)" : ": on sale once a player has left the Dock");
-	*y += 14;
+	*y += SVG_LINE * svg_text_wrap(out, 6, *y + 12, SVG_TEXT, W - 12, 2, "font-weight=\"600\"",
+				       open ? "Refineries (for all your ships)" : "Refineries: on sale once a player has left the Dock") + 3;
 	cards(out, json_object_get(m, "refineries"), "cr", !open, "card-", seats, taps, y);
 }
 
@@ -343,33 +349,42 @@ static void belt(struct buf *out, const json_t *view, const json_t *seats, const
 	snprintf(right, sizeof(right), "bag %lld · destination deck %lld", num(b, "bag"), num(b, "destination_deck"));
 	svg_heading(out, y, W, "3. Belt", right);
 	json_array_foreach(json_object_get(b, "kinds"), i, k) {
-		buf_addf(out, "<circle cx=\"%g\" cy=\"%g\" r=\"5.5\" fill=\"%s\"/><text x=\"%g\" y=\"%g\" font-size=\"9.5\">",
-			 x + 5.5, *y + 6, token_fill(str(k, "slug")), x + 14, *y + 9.5);
+		double w = 24 + (double)(strlen(str(k, "name")) + 3) * SVG_TEXT * SVG_CHAR_W;
+		if (x > 8 && x + w > W - 4) {
+			x = 8;
+			*y += SVG_LINE + 3;
+		}
+		buf_addf(out, "<circle cx=\"%g\" cy=\"%g\" r=\"6\" fill=\"%s\"/><text x=\"%g\" y=\"%g\" font-size=\"%d\">",
+			 x + 6, *y + 8, token_fill(str(k, "slug")), x + 15, *y + 12.5, SVG_TEXT);
 		svg_esc(out, str(k, "name"));
 		buf_addf(out, " %lld</text>", num(k, "value"));
-		x += 22 + (double)(strlen(str(k, "name")) + 2) * 9.5 * SVG_CHAR_W;
+		x += w;
 	}
-	*y += 17;
-	buf_addf(out, "<text x=\"8\" y=\"%g\" font-size=\"9\" fill=\"#5b6470\">credits per token at the Dock; * = claimed</text>",
-		 *y + 4);
-	*y += 13;
-	buf_addf(out, "<text x=\"8\" y=\"%g\" font-size=\"10\" font-weight=\"600\">Known space</text>", *y + 9);
-	chips(out, 84, *y + 6, json_object_get(b, "known"), NULL);
-	*y += 17;
+	*y += 19;
+	buf_addf(out, "<text x=\"8\" y=\"%g\" font-size=\"%d\" fill=\"#5b6470\">credits per token at the Dock; * = claimed</text>",
+		 *y + 8, SVG_TEXT);
+	*y += 16;
+	{
+		double line = *y + 8;
+		buf_addf(out, "<text x=\"8\" y=\"%g\" font-size=\"%d\" font-weight=\"600\">Known space</text>", *y + 12.5,
+			 SVG_TEXT);
+		chips(out, 100, 100, &line, json_object_get(b, "known"), NULL);
+		*y = line + 12;
+	}
 	if (json_is_object(run)) {
 		struct buf t = BUF_INIT;
 		buf_addf(&t, "Run: ship %lld, %lld energy left", num(run, "ship"), num(run, "energy"));
 		if (json_is_string(json_object_get(run, "drawn")))
 			buf_addf(&t, "; explored %s: load it or leave it", str(run, "drawn"));
-		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"18\" rx=\"4\" fill=\"#fff4cc\" stroke=\"#e0a800\"/>", *y,
+		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"20\" rx=\"4\" fill=\"#fff4cc\" stroke=\"#e0a800\"/>", *y,
 			 W - 8);
-		svg_text_fit(out, 10, *y + 12.5, 10.5, W - 20, "font-weight=\"600\"", t.data, t.len);
+		svg_text_fit(out, 10, *y + 14.5, SVG_TEXT, W - 20, "font-weight=\"600\"", t.data, t.len);
 		buf_release(&t);
-		*y += 22;
+		*y += 24;
 	}
-	buf_addf(out, "<text x=\"6\" y=\"%g\" font-size=\"10.5\" font-weight=\"600\">Destinations (cost in energy)</text>",
-		 *y + 10);
-	*y += 14;
+	buf_addf(out, "<text x=\"6\" y=\"%g\" font-size=\"%d\" font-weight=\"600\">Destinations (cost in energy)</text>",
+		 *y + 12, SVG_TEXT);
+	*y += 17;
 	cards(out, json_object_get(b, "destinations"), "energy", 0, "dest-", seats, taps, y);
 }
 
@@ -392,68 +407,81 @@ static enum game_tap_look ship_look(const struct game_tapset *taps, long long no
 	return look;
 }
 
-#define SM_SHIP_MIN_H 48
+#define SM_SHIP_MIN_H 48 /* a tap target: 44 CSS pixels where the 390-unit board is 358 pixels wide */
 
+/*
+ * A ship: its name with its energy and hold on the right, then its cargo,
+ * then a line each for where it is bound, its loans, and its pilot and gear
+ * (when it has them).
+ */
 static void ship_box(struct buf *out, const json_t *sh, int running, int mine, const json_t *seats,
 		     const struct game_tapset *taps, double *y)
 {
 	const json_t *gear = json_object_get(sh, "gear"), *g;
 	long long load = 0, cap = num(sh, "capacity");
 	int obsolete = json_is_true(json_object_get(sh, "obsolete"));
-	struct buf t = BUF_INIT;
+	struct buf t = BUF_INIT, lines = BUF_INIT;
 	const char *k;
 	const json_t *v;
 	size_t i;
-	double top = *y, h;
+	double top = *y, line, h;
 
 	json_object_foreach(json_object_get(sh, "cargo"), k, v)
 		load += (long long)json_integer_value(v);
 	const struct game_tap *tap = NULL;
 	enum game_tap_look look = mine ? ship_look(taps, num(sh, "no"), &tap) : taps ? GAME_TAP_GREY : GAME_TAP_PLAIN;
 
-	/* a tap target: at least 44 CSS pixels tall where the board is 358 pixels wide (390 less the page's margins) */
-	h = json_array_size(gear) || json_is_string(json_object_get(sh, "pilot")) ? 52 : SM_SHIP_MIN_H;
-	tapdraw_open(out, look, tap, seats);
-	buf_addf(out, "<rect x=\"14\" y=\"%g\" width=\"%d\" height=\"%g\" rx=\"5\" fill=\"%s\" stroke=\"%s\" stroke-width=\"%s\"/>",
-		 top, W - 20, h, obsolete ? "#eceef1" : "#fff", tapdraw_stroke(look, running ? "#e0a800" : "#c5d3e6"),
-		 look == GAME_TAP_PLAIN || look == GAME_TAP_GREY ? (running ? "2" : "1") : tapdraw_width(look));
-	buf_addf(&t, "Ship %lld · Mark %lld %s", num(sh, "no"), num(sh, "mark"), str(sh, "type"));
-	svg_text_fit(out, 20, top + 13, 10.5, 150, "font-weight=\"700\"", t.data, t.len);
-	buf_reset(&t);
-	buf_addf(&t, "energy %lld · cargo %lld/%lld", num(sh, "energy"), load, cap);
-	if (num(sh, "loans"))
-		buf_addf(&t, " · %lld loan%s of %lld", num(sh, "loans"), num(sh, "loans") == 1 ? "" : "s", num(sh, "marker_cost"));
-	if (obsolete)
-		buf_adds(&t, " · OBSOLETE");
-	buf_addf(out, "<text x=\"%d\" y=\"%g\" font-size=\"9.5\" text-anchor=\"end\" fill=\"%s\"", W - 12, top + 13,
-		 obsolete || num(sh, "loans") ? "#a3261b" : "#333");
-	if ((double)t.len * 9.5 * SVG_CHAR_W > W - 190)
-		buf_addf(out, " textLength=\"%d\" lengthAdjust=\"spacingAndGlyphs\"", W - 190);
-	buf_addf(out, ">%s</text>", t.data);
-	buf_reset(&t);
+	/* the lines under the cargo, drawn into lines first: the box's height depends on them */
+	line = top + 16 + 20;
 	if (load)
-		chips(out, 20, top + 24, json_object_get(sh, "cargo"), json_object_get(sh, "claimed"));
+		chips(&lines, 20, 20, &line, json_object_get(sh, "cargo"), json_object_get(sh, "claimed"));
 	else
-		buf_addf(out, "<text x=\"20\" y=\"%g\" font-size=\"9\" fill=\"#8a8f98\">empty hold</text>", top + 27);
+		buf_addf(&lines, "<text x=\"20\" y=\"%g\" font-size=\"%d\" fill=\"#8a8f98\">empty hold</text>", line + 4.5,
+			 SVG_TEXT);
+	line += 10;
 	if (json_is_string(json_object_get(sh, "destination")) || num(sh, "payment")) {
 		if (json_is_string(json_object_get(sh, "destination")))
 			buf_addf(&t, "bound for %s", str(sh, "destination"));
 		if (num(sh, "payment"))
 			buf_addf(&t, "%spays %lld at the Dock", t.len ? " · " : "", num(sh, "payment"));
-		buf_addf(out, "<text x=\"%d\" y=\"%g\" font-size=\"9\" text-anchor=\"end\" fill=\"#1f5fae\" font-weight=\"600\">",
-			 W - 12, top + 27);
-		svg_esc(out, t.data);
-		buf_adds(out, "</text>");
+		svg_text_fit(&lines, 20, line + SVG_TEXT, SVG_TEXT, W - 40, "fill=\"#1f5fae\" font-weight=\"600\"", t.data, t.len);
+		line += SVG_LINE + 1;
+		buf_reset(&t);
+	}
+	if (num(sh, "loans"))
+		buf_addf(&t, "%lld loan%s of %lld", num(sh, "loans"), num(sh, "loans") == 1 ? "" : "s", num(sh, "marker_cost"));
+	if (obsolete)
+		buf_adds(&t, t.len ? " · OBSOLETE" : "OBSOLETE");
+	if (t.len) {
+		svg_text_fit(&lines, 20, line + SVG_TEXT, SVG_TEXT, W - 40, "fill=\"#a3261b\"", t.data, t.len);
+		line += SVG_LINE + 1;
 		buf_reset(&t);
 	}
 	if (json_is_string(json_object_get(sh, "pilot")))
 		buf_addf(&t, "pilot %s", str(sh, "pilot"));
 	json_array_foreach(gear, i, g)
 		buf_addf(&t, "%s%s", t.len ? (i ? ", " : " · gear ") : (i ? ", " : "gear "), json_string_value(g));
-	if (t.len)
-		svg_text_fit(out, 20, top + 40, 9, W - 40, "fill=\"#333\"", t.data, t.len);
+	if (t.len) {
+		svg_text_fit(&lines, 20, line + SVG_TEXT, SVG_TEXT, W - 40, "fill=\"#333\"", t.data, t.len);
+		line += SVG_LINE + 1;
+		buf_reset(&t);
+	}
+	h = line + 5 - top;
+	if (h < SM_SHIP_MIN_H)
+		h = SM_SHIP_MIN_H;
+	tapdraw_open(out, look, tap, seats);
+	buf_addf(out, "<rect x=\"14\" y=\"%g\" width=\"%d\" height=\"%g\" rx=\"5\" fill=\"%s\" stroke=\"%s\" stroke-width=\"%s\"/>",
+		 top, W - 20, h, obsolete ? "#eceef1" : "#fff", tapdraw_stroke(look, running ? "#e0a800" : "#c5d3e6"),
+		 look == GAME_TAP_PLAIN || look == GAME_TAP_GREY ? (running ? "2" : "1") : tapdraw_width(look));
+	buf_addf(&t, "Ship %lld · Mark %lld %s", num(sh, "no"), num(sh, "mark"), str(sh, "type"));
+	svg_text_fit(out, 20, top + 16, 13, 190, "font-weight=\"700\"", t.data, t.len);
+	buf_reset(&t);
+	buf_addf(&t, "energy %lld · cargo %lld/%lld", num(sh, "energy"), load, cap);
+	svg_text_fit(out, W - 12, top + 16, SVG_TEXT, W - 230, "text-anchor=\"end\" fill=\"#333\"", t.data, t.len);
+	buf_add(out, lines.data, lines.len);
 	tapdraw_close(out, look);
 	buf_release(&t);
+	buf_release(&lines);
 	*y += h + 3;
 }
 
@@ -473,12 +501,13 @@ static void players(struct buf *out, const json_t *view, const json_t *before, c
 		double top = *y;
 		struct buf t = BUF_INIT;
 
-		svg_seat_name(&t, seats, s, 0);
+		svg_seat_name(&t, seats, s, 1);
 		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"7\" height=\"14\" rx=\"2\" fill=\"%s\"/>"
-			      "<text x=\"15\" y=\"%g\" font-size=\"12\" font-weight=\"700\">%s%s%s</text>"
-			      "<text x=\"%d\" y=\"%g\" font-size=\"12\" font-weight=\"700\" text-anchor=\"end\">%lld credits</text>",
-			 top, svg_seat_fill(col), top + 12, t.data, s == you ? " (you)" : "", s == turn ? " \xe2\x96\xb6" : "", W - 6,
-			 top + 12, num(p, "credits"));
+			      "<text x=\"%d\" y=\"%g\" font-size=\"13\" font-weight=\"700\" text-anchor=\"end\">%lld credits</text>",
+			 top, svg_seat_fill(col), W - 6, top + 13, num(p, "credits"));
+		buf_adds(&t, s == you ? " (you)" : "");
+		buf_adds(&t, s == turn ? " \xe2\x96\xb6" : "");
+		svg_text_fit(out, 15, top + 13, 13, W - 120, "font-weight=\"700\"", t.data, t.len);
 		buf_reset(&t);
 		buf_addf(&t, "%s · lap %lld · %lld turns", str(p, "place"), num(p, "laps"), num(p, "turns"));
 		if (num(p, "loans"))
@@ -487,12 +516,15 @@ static void players(struct buf *out, const json_t *view, const json_t *before, c
 			buf_addf(&t, " · last Dock paid %lld", num(p, "last_paid"));
 		if (json_is_true(json_object_get(p, "finished")))
 			buf_adds(&t, " · done");
-		svg_text_fit(out, 15, top + 25, 9.5, W - 21, "fill=\"#333\"", t.data, t.len);
+		*y += 18 + SVG_LINE * svg_text_wrap(out, 15, top + 29, SVG_TEXT, W - 21, 2, "fill=\"#333\"", t.data);
 		buf_reset(&t);
-		*y += 30;
-		buf_addf(out, "<text x=\"15\" y=\"%g\" font-size=\"9.5\" font-weight=\"600\">local space</text>", *y + 9);
-		chips(out, 80, *y + 6, json_object_get(p, "local"), json_object_get(p, "claimed"));
-		*y += 15;
+		{
+			double line = *y + 8;
+			buf_addf(out, "<text x=\"15\" y=\"%g\" font-size=\"%d\" font-weight=\"600\">local space</text>", *y + 12.5,
+				 SVG_TEXT);
+			chips(out, 100, 100, &line, json_object_get(p, "local"), json_object_get(p, "claimed"));
+			*y = line + 12;
+		}
 		{
 			long long setup = 0;
 			const char *key;
@@ -500,11 +532,13 @@ static void players(struct buf *out, const json_t *view, const json_t *before, c
 			json_object_foreach(json_object_get(p, "setup_tokens"), key, v)
 				setup += (long long)json_integer_value(v);
 			if (setup) {
-				buf_addf(out, "<text x=\"15\" y=\"%g\" font-size=\"9.5\" font-weight=\"600\">mine tokens</text>", *y + 9);
-				chips(out, 80, *y + 6, json_object_get(p, "setup_tokens"), NULL);
-				buf_addf(out, "<text x=\"%d\" y=\"%g\" font-size=\"8.5\" text-anchor=\"end\" fill=\"#5b6470\">to local space on first Belt visit</text>",
-					 W - 6, *y + 20);
-				*y += 24;
+				double line = *y + 8;
+				buf_addf(out, "<text x=\"15\" y=\"%g\" font-size=\"%d\" font-weight=\"600\">mine tokens</text>",
+					 *y + 12.5, SVG_TEXT);
+				chips(out, 100, 100, &line, json_object_get(p, "setup_tokens"), NULL);
+				buf_addf(out, "<text x=\"15\" y=\"%g\" font-size=\"%d\" fill=\"#5b6470\">to local space on the "
+					      "first Belt visit</text>", line + 20, SVG_TEXT);
+				*y = line + 28;
 			}
 		}
 		json_array_foreach(json_object_get(p, "refineries"), k, c)
@@ -512,13 +546,13 @@ static void players(struct buf *out, const json_t *view, const json_t *before, c
 		json_array_foreach(json_object_get(p, "set_aside"), k, c)
 			buf_addf(&t, "%s%s", k ? ", " : (t.len ? " · set aside: " : "set aside: "), json_string_value(c));
 		if (t.len) {
-			svg_text_fit(out, 15, *y + 9, 9.5, W - 21, "fill=\"#333\"", t.data, t.len);
-			*y += 14;
+			*y += SVG_LINE * svg_text_wrap(out, 15, *y + 12, SVG_TEXT, W - 21, 3, "fill=\"#333\"", t.data) + 3;
 		}
 		buf_release(&t);
 		if (!json_array_size(json_object_get(p, "ships"))) {
-			buf_addf(out, "<text x=\"15\" y=\"%g\" font-size=\"9.5\" fill=\"#8a8f98\">no ships yet</text>", *y + 9);
-			*y += 14;
+			buf_addf(out, "<text x=\"15\" y=\"%g\" font-size=\"%d\" fill=\"#8a8f98\">no ships yet</text>", *y + 12,
+				 SVG_TEXT);
+			*y += 17;
 		}
 		json_array_foreach(json_object_get(p, "ships"), k, sh)
 			ship_box(out, sh, s == turn && json_is_object(run) && num(run, "ship") == num(sh, "no"), s == you, seats,
@@ -556,9 +590,9 @@ static void result(struct buf *out, const json_t *view, const json_t *seats, dou
 		struct buf t = BUF_INIT;
 		svg_seat_name(&t, seats, num(p, "seat"), 1);
 		buf_addf(&t, ": %lld credits (into the Dock #%lld)", num(p, "credits"), num(p, "dock_order"));
-		svg_text_fit(out, 10, *y + 10, 10.5, W - 20, NULL, t.data, t.len);
+		svg_text_fit(out, 10, *y + 12, SVG_TEXT, W - 20, NULL, t.data, t.len);
 		buf_release(&t);
-		*y += 14;
+		*y += 16;
 	}
 	*y += 4;
 }
