@@ -8,6 +8,7 @@
 #include "engine/registry.h"
 #include "engine/taps.h"
 #include "util/buf.h"
+#include "util/svg.h"
 
 #include "util/banned.h"
 
@@ -73,7 +74,21 @@ static void key_of(const struct taps_step *st, struct buf *b)
 		buf_addf(b, "%s/", st->picks[k].part);
 }
 
-/* The board drawn for the offer after chosen: every offered part is a link with its own href. */
+/* Every font size the board's SVG names is at least the board's smallest text (11 CSS pixels on a phone). */
+static void text_big_enough(struct walk *w, const char *svg)
+{
+	for (const char *p = strstr(svg, "font-size=\""); p; p = strstr(p + 1, "font-size=\"")) {
+		double size = strtod(p + strlen("font-size=\""), NULL);
+		if (size < SVG_TEXT) {
+			char at[48];
+			snprintf(at, sizeof(at), "%.40s", p);
+			fail(w, "the board has text under %s units: %s\n", "12", at);
+			return;
+		}
+	}
+}
+
+/* The board drawn for the offer after chosen: every offered part is a link with its own href, every text big enough. */
 static void board_draws_taps(struct walk *w, const struct game_ops *g, const void *st, int seat, int np,
 			     const struct taps_steps *steps, const char **chosen, int n)
 {
@@ -110,6 +125,7 @@ static void board_draws_taps(struct walk *w, const struct game_ops *g, const voi
 		if (!strstr(svg.data, want))
 			fail(w, "the board draws no tap for %s (after %s)\n", o->next[k].part, n ? chosen[n - 1] : "nothing");
 	}
+	text_big_enough(w, svg.data);
 	buf_release(&svg);
 	json_decref(view);
 	json_decref(seats);
@@ -172,6 +188,29 @@ done:
 	taps_steps_release(&steps);
 }
 
+/* The board where the bots stopped (most often the game's end), as each seat sees it with nothing to tap. */
+static void final_boards(struct walk *w, const struct game_ops *g, const void *st, int np)
+{
+	json_t *seats = json_array();
+
+	for (int s = 0; s < np; s++)
+		json_array_append_new(seats, json_pack("{s:i,s:s}", "seat", s, "name", s ? "Bob" : "Ann"));
+	for (int s = 0; s < np; s++) {
+		struct buf svg = BUF_INIT;
+		struct err e = { 0 };
+		json_t *view = NULL;
+		struct game_board_in in = { NULL, seats, s, NULL };
+
+		CU_ASSERT_EQUAL_FATAL(g->view(st, s, &view, &e), 0);
+		in.view = view;
+		CU_ASSERT_EQUAL(g->board(&in, &svg, &e), 0);
+		text_big_enough(w, svg.data);
+		buf_release(&svg);
+		json_decref(view);
+	}
+	json_decref(seats);
+}
+
 /* Bot games of g (random and greedy players) with every position checked. */
 static void check_game(const struct game_ops *g)
 {
@@ -205,6 +244,8 @@ static void check_game(const struct game_ops *g)
 				CU_ASSERT_EQUAL_FATAL(g->apply(st, seat, mv, &game_rng, &e) >= 0, 1);
 				g->move_free(mv);
 			}
+			if (g->board)
+				final_boards(&w, g, st, np);
 			g->state_free(st);
 		}
 	if (getenv("TAPS_VERBOSE"))

@@ -1,0 +1,210 @@
+// tests/e2e/textsize.test.mjs: every text of every board is at least 11 CSS pixels on a 390x844 phone, without zoom
+// SPDX-License-Identifier: MIT
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFileSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { mkdtempSync, mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const build = process.env.TOP_BUILDDIR || '../..';
+const dir = mkdtempSync(join(tmpdir(), 'tp-e2e-text-'));
+const db = join(dir, 'turnpost.db');
+// screenshots stay in the build tree to be looked at
+const shots = join(build, 'tests/e2e-run/shots');
+const SCREEN = { width: 390, height: 844 };
+// the smallest text a phone player reads without zooming, in CSS pixels
+const MIN_TEXT = 11;
+// a text squeezed to fit its box keeps at least this share of its natural width
+const MIN_SQUEEZE = 0.75;
+let daemon, base, browser, planner, plans;
+
+async function waitForFile(path, ms) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (existsSync(path)) {
+      const text = readFileSync(path, 'utf8').trim();
+      if (text) return text;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no ${path} after ${ms} ms`);
+}
+
+before(async () => {
+  mkdirSync(shots, { recursive: true });
+  execFileSync(join(build, 'tests/turnpost-test'), ['--db', db, 'user', 'add', 'admin@example.org', '--admin', '--create']);
+  daemon = spawn(join(build, 'tests/turnpostd-test'),
+    ['--db', db, '--listen', '127.0.0.1:0', '--port-file', join(dir, 'port'), '--quiet'],
+    { stdio: ['ignore', 'ignore', 'inherit'] });
+  base = `http://127.0.0.1:${await waitForFile(join(dir, 'port'), 20000)}`;
+  // the game's own bot picks the steps that take each game from its set-up to its end (tests/e2e/botpath.c)
+  planner = spawn(join(build, 'tests/e2e/botpath'), [db, '2'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  plans = createInterface({ input: planner.stdout })[Symbol.asyncIterator]();
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (planner) planner.stdin.end();
+  if (daemon && daemon.exitCode === null) {
+    const exited = new Promise((resolve) => daemon.once('exit', resolve));
+    daemon.kill('SIGTERM');
+    await exited;
+  }
+  if (!process.env.KEEP_TEST_DIRS) rmSync(dir, { recursive: true, force: true });
+});
+
+// Long names on purpose: the board must fit them without shrinking its text.
+async function newGame(game, n, seed) {
+  const names = ['Yara Okonkwo-Lindqvist', 'Zed', 'Bob <b>&', 'Di'];
+  const players = names.slice(0, n).flatMap((name, i) => ['--player', `${name} <${game}-text-${seed}-${i}@example.org>`]);
+  const out = execFileSync(join(build, 'tests/turnpost-test'),
+    ['--db', db, 'game', 'create', game, ...players, '--seed', String(seed)]).toString();
+  const id = Number(/^game (\d+) created/m.exec(out)[1]);
+  const tokens = out.split('\n').filter((l) => l.startsWith('seat ')).map((l) => l.split('\t').pop());
+  assert.equal(tokens.length, n);
+  return { id, tokens };
+}
+
+async function api(g, seat, path, body) {
+  const res = await fetch(`${base}/api/v1/games/${g.id}${path}`, {
+    method: body ? 'POST' : 'GET',
+    headers: { Authorization: `Bearer ${g.tokens[seat]}`, 'Content-Type': 'application/json' },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, json: await res.json() };
+}
+
+// The bot's step for the seat on turn, played through the API. Returns the game as it stands after.
+async function botStep(g) {
+  const { json: now } = await api(g, 0, '');
+  if (now.status !== 'active') return now;
+  const seat = now.active_seats[0];
+  planner.stdin.write(`${g.id} ${seat}\n`);
+  const { value } = await plans.next();
+  const [text, why] = value.split('\t');
+  assert.notEqual(text, 'error', `no bot step for seat ${seat}: ${why}`);
+  const res = await api(g, seat, '/moves', { moves: [text] });
+  assert.equal(res.status, 200, `${text}: ${JSON.stringify(res.json)}`);
+  return res.json;
+}
+
+/*
+ * Every text of the board as drawn: its font size in CSS pixels (the
+ * computed size times the SVG's scale on the page), and for one squeezed to
+ * a width (textLength) the share of its natural width it keeps. Also every
+ * tap's box, and where the board starts.
+ */
+function measure(page) {
+  return page.evaluate(() => {
+    const svg = document.querySelector('#board svg');
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    const texts = [];
+    for (const t of svg.querySelectorAll('text, tspan')) {
+      const own = [...t.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.data).join('').trim();
+      if (!own) continue;
+      let squeeze = 1;
+      if (t.hasAttribute('textLength')) {
+        // the natural width: the same text without textLength, measured beside it
+        const copy = t.cloneNode(true);
+        copy.removeAttribute('textLength');
+        copy.removeAttribute('lengthAdjust');
+        t.parentNode.appendChild(copy);
+        const natural = copy.getComputedTextLength();
+        copy.remove();
+        squeeze = natural > 0 ? Math.min(1, t.textLength.baseVal.value / natural) : 1;
+      }
+      texts.push({ text: own, px: parseFloat(getComputedStyle(t).fontSize) * scale, squeeze });
+    }
+    const taps = [...svg.querySelectorAll('a.tap')].map((a) => {
+      const r = a.getBoundingClientRect();
+      return { name: a.querySelector('title')?.textContent || a.getAttribute('aria-label') || '', w: r.width, h: r.height };
+    });
+    const nav = performance.getEntriesByType('navigation')[0];
+    return { texts, taps, top: document.querySelector('#board').getBoundingClientRect().top,
+      bytes: nav ? nav.decodedBodySize : 0 };
+  });
+}
+
+function phone() {
+  return browser.newContext({ viewport: SCREEN, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
+}
+
+/*
+ * One seat's page: every text of the board at least MIN_TEXT pixels and not
+ * squeezed past MIN_SQUEEZE, every tap at least 44 pixels each way, the page
+ * under kb KB, and on your turn the board's top within the first screen.
+ * Then, on your turn, the same after the first tap of a step. Returns the
+ * number of texts seen and the heaviest page's bytes.
+ */
+async function checkSeat(g, seat, at, shot, kb) {
+  const ctx = await phone();
+  const page = await ctx.newPage();
+  const seen = { texts: 0, bytes: 0 };
+  await page.goto(`${base}/s/${g.tokens[seat]}`);
+  for (let tapped = 0; tapped < 2; tapped++) {
+    const m = await measure(page);
+    const where = `${at}, seat ${seat}${tapped ? ', after a tap' : ''}`;
+    const small = m.texts.filter((t) => t.px < MIN_TEXT - 0.01).map((t) => `"${t.text}" ${t.px.toFixed(2)}px`);
+    assert.deepEqual(small, [], `${where}: board text under ${MIN_TEXT} CSS pixels`);
+    const squeezed = m.texts.filter((t) => t.squeeze < MIN_SQUEEZE).map((t) => `"${t.text}" to ${(t.squeeze * 100).toFixed(0)}%`);
+    assert.deepEqual(squeezed, [], `${where}: board text squeezed`);
+    const tiny = m.taps.filter((t) => t.w < 44 || t.h < 44).map((t) => `${t.name} ${t.w.toFixed(0)}x${t.h.toFixed(0)}`);
+    assert.deepEqual(tiny, [], `${where}: taps under 44 CSS pixels`);
+    assert.ok(m.bytes > 0 && m.bytes < kb * 1024, `${where}: the page weighs ${m.bytes} bytes`);
+    if (m.bytes > seen.bytes) seen.bytes = m.bytes;
+    seen.texts += m.texts.length;
+    if (!m.taps.length) break;
+    assert.ok(m.top < SCREEN.height, `${where}: the board starts at ${m.top}px`);
+    if (shot && !tapped) await page.screenshot({ path: join(shots, `${shot}.png`), fullPage: true });
+    await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded' }), page.locator('#board a.tap').first().click()]);
+  }
+  await ctx.close();
+  return seen;
+}
+
+/*
+ * A game played by its bot from the set-up to the end, with every seat's
+ * board checked at the set-up, every `every` steps and at the end.
+ */
+async function wholeGame(t, game, n, seed, every, kb) {
+  const g = await newGame(game, n, seed);
+  let now = (await api(g, 0, '')).json, steps = 0, looks = 0, texts = 0, bytes = 0;
+  while (true) {
+    if (steps % every === 0 || now.status !== 'active') {
+      for (let s = 0; s < n; s++) {
+        const seen = await checkSeat(g, s, `${game} step ${steps}`,
+          looks === 1 && s === now.active_seats?.[0] ? `text-${game}` : '', kb);
+        texts += seen.texts;
+        bytes = Math.max(bytes, seen.bytes);
+      }
+      looks++;
+    }
+    if (now.status !== 'active') break;
+    now = await botStep(g);
+    steps++;
+    assert.ok(steps < 2000, `${game}: no end after ${steps} steps`);
+  }
+  assert.equal(now.status, 'finished');
+  assert.ok(looks >= 4 && texts > 500, `${game}: ${looks} looks, ${texts} texts`);
+  t.diagnostic(`${game}: ${steps} steps, ${looks} looks, ${texts} texts measured, heaviest page ${bytes} bytes`);
+}
+
+test('Alien Frontiers: every board text is at least 11 CSS pixels, from the set-up to the end', async (t) => {
+  await wholeGame(t, 'alien-frontiers', 2, 11, 25, 30);
+});
+
+test('Space Station Phoenix: every board text is at least 11 CSS pixels, from the set-up to the end', async (t) => {
+  await wholeGame(t, 'space-station-phoenix', 3, 12, 70, 100);
+});
+
+test('Starship Merchants: every board text is at least 11 CSS pixels, from the set-up to the end', async (t) => {
+  await wholeGame(t, 'starship-merchants', 3, 13, 60, 30);
+});
