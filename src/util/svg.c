@@ -72,14 +72,19 @@ static size_t utf8_start(const char *s, size_t i, size_t floor)
 	return i;
 }
 
+/* The estimated width of a glyph of a text of size with attrs: bold glyphs are wider. */
+static double glyph_width(double size, const char *attrs)
+{
+	return size * SVG_CHAR_W * (attrs && strstr(attrs, "font-weight") ? 1.12 : 1.0);
+}
+
 /* The most a text is squeezed to fit: a tenth of its width (by the estimate). */
 #define SVG_SQUEEZE 0.9
 
 void svg_text_fit(struct buf *out, double x, double y, double size, double width, const char *attrs, const char *s,
 		  size_t len)
 {
-	/* bold glyphs are wider */
-	double glyph = size * SVG_CHAR_W * (attrs && strstr(attrs, "font-weight") ? 1.12 : 1.0);
+	double glyph = glyph_width(size, attrs);
 	double est = (double)len * glyph;
 	int cut = est * SVG_SQUEEZE > width;
 
@@ -101,7 +106,8 @@ void svg_text_fit(struct buf *out, double x, double y, double size, double width
 int svg_text_wrap(struct buf *out, double x, double y, double size, double width, int max_lines, const char *attrs,
 		  const char *s)
 {
-	size_t per_line = (size_t)(width / (size * SVG_CHAR_W)), n = strlen(s), start = 0;
+	double glyph = glyph_width(size, attrs);
+	size_t per_line = (size_t)(width / glyph), n = strlen(s), start = 0;
 	int lines = 0;
 
 	if (per_line < 4)
@@ -125,7 +131,7 @@ int svg_text_wrap(struct buf *out, double x, double y, double size, double width
 			if (len > per_line - 1)
 				len = utf8_start(s, start + per_line - 1, start + 1) - start;
 		}
-		squeeze = (double)(len + (size_t)ellipsis) * size * SVG_CHAR_W > width;
+		squeeze = (double)(len + (size_t)ellipsis) * glyph > width;
 		/* a first line that needs no squeeze is the text's own (a tspan less to send) */
 		bare = !lines && !squeeze;
 		if (lines)

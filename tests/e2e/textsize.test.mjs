@@ -105,7 +105,8 @@ async function botStep(g) {
 function measure(page) {
   return page.evaluate(() => {
     const svg = document.querySelector('#board svg');
-    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    const box = svg.getBoundingClientRect();
+    const scale = box.width / svg.viewBox.baseVal.width;
     const texts = [];
     for (const t of svg.querySelectorAll('text, tspan')) {
       const own = [...t.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.data).join('').trim();
@@ -121,7 +122,9 @@ function measure(page) {
         copy.remove();
         squeeze = natural > 0 ? Math.min(1, t.textLength.baseVal.value / natural) : 1;
       }
-      texts.push({ text: own, px: parseFloat(getComputedStyle(t).fontSize) * scale, squeeze });
+      const r = t.getBoundingClientRect();
+      texts.push({ text: own, px: parseFloat(getComputedStyle(t).fontSize) * scale, squeeze,
+        out: r.right > box.right + 0.5 || r.left < box.left - 0.5 });
     }
     const taps = [...svg.querySelectorAll('a.tap')].map((a) => {
       const r = a.getBoundingClientRect();
@@ -138,11 +141,12 @@ function phone() {
 }
 
 /*
- * One seat's page: every text of the board at least MIN_TEXT pixels and not
- * squeezed past MIN_SQUEEZE, every tap at least 44 pixels each way, the page
- * under kb KB, and on your turn the board's top within the first screen.
- * Then, on your turn, the same after the first tap of a step. Returns the
- * number of texts seen and the heaviest page's bytes.
+ * One seat's page: every text of the board at least MIN_TEXT pixels, not
+ * squeezed past MIN_SQUEEZE and within the board's edges, every tap at
+ * least 44 pixels each way, the page under kb KB, and on your turn the
+ * board's top within the first screen. Then, on your turn, the same after
+ * the first tap of a step. Returns the number of texts seen and the
+ * heaviest page's bytes.
  */
 async function checkSeat(g, seat, at, shot, kb) {
   const ctx = await phone();
@@ -156,6 +160,8 @@ async function checkSeat(g, seat, at, shot, kb) {
     assert.deepEqual(small, [], `${where}: board text under ${MIN_TEXT} CSS pixels`);
     const squeezed = m.texts.filter((t) => t.squeeze < MIN_SQUEEZE).map((t) => `"${t.text}" to ${(t.squeeze * 100).toFixed(0)}%`);
     assert.deepEqual(squeezed, [], `${where}: board text squeezed`);
+    const out = m.texts.filter((t) => t.out).map((t) => `"${t.text}"`);
+    assert.deepEqual(out, [], `${where}: board text past the board's edge`);
     const tiny = m.taps.filter((t) => t.w < 44 || t.h < 44).map((t) => `${t.name} ${t.w.toFixed(0)}x${t.h.toFixed(0)}`);
     assert.deepEqual(tiny, [], `${where}: taps under 44 CSS pixels`);
     assert.ok(m.bytes > 0 && m.bytes < kb * 1024, `${where}: the page weighs ${m.bytes} bytes`);
