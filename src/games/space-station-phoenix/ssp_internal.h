@@ -158,6 +158,10 @@ void ssp_rules_score(const struct ssp_state *st, int score[SSP_MAXP][SC_NCAT]);
 /* Counts of one seat's residents by kind (index enum ssp_resident). */
 void ssp_rules_residents(const struct ssp_state *st, int seat, int count[6]);
 int ssp_rules_cost(const struct ssp_state *st, int seat, int ship);
+/* Can seat use ship now (in play, unused, affordable, its action possible): as legal() has `use <ship>`? 1 or 0. */
+int ssp_rules_usable(const struct ssp_state *st, int seat, int ship);
+/* The GEMs seat pays to use ship: its cost plus the owner's fee. */
+int ssp_rules_price(const struct ssp_state *st, int seat, int ship);
 int ssp_rules_nsectors(const struct ssp_state *st, int seat);
 /* The state invariants (supplies non-negative, quarters left-filled, ...); 0 or -1 with a message. */
 int ssp_rules_check(const struct ssp_state *st, struct err *err);

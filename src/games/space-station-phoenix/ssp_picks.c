@@ -13,6 +13,7 @@
 
 /*
  * The parts ssp_board.c draws (struct game_pick.part):
+ *   ships-transport          a button: use a Transport ship (then its card), when there are two or more
  *   ship-p2-transport        a ship card: use it, or draft it from the display
  *   dismantle-<ship>         a ship card while a Dismantle action chooses
  *   discard-<ship>           a ship card while a hub or ship asks for a discard
@@ -25,7 +26,7 @@
  *                            give-food-water then get-metal (a trade), buy-metal,
  *                            alien-pink then target-123, bonus-point, pay-food, ...
  * Parts follow the notation's order, so each legal step has one sequence of
- * taps; the main action (the ship, the Sector, the track) comes first.
+ * taps; the main action (the kind of ship, the Sector, the track) comes first.
  */
 
 /* A ship in words for seat: "your Transport ship", "@1's Transport ship", "the neutral Expedition ship", "Farm 2a". */
@@ -117,6 +118,40 @@ static void effect(const struct ssp_state *st, int seat, const struct ssp_move *
 	free(w);
 }
 
+/*
+ * A turn starts with the kind of action, the way the board game asks: a
+ * Transport, then which Transport ship (your own, another's for a fee, the
+ * neutral one). When seat can use only one ship of a kind, its card is the
+ * first tap. The kind's tap says how many ships it leads to and their
+ * prices, the same for each of them (the offer shows one of their labels).
+ */
+static void kind_part(const struct ssp_state *st, int seat, int ship, struct picks_cut *c)
+{
+	static const char *const kw[] = { "dismantle", "construct", "transport", "expedition", "diplomacy", "farm", "ice" };
+	static const char *const say[] = { "a Dismantle", "a Construction", "a Transport", "an Expedition", "a Diplomacy",
+					   "a Farm", "an Ice" };
+	int type = ssp_ships[ship].type, n = 0, lo = 0, hi = 0;
+	struct game_pick *p;
+
+	for (int s = 0; s < SSP_NSHIPS; s++) {
+		int price;
+		if (ssp_ships[s].type != type || !ssp_rules_usable(st, seat, s))
+			continue;
+		price = ssp_rules_price(st, seat, s);
+		lo = n && lo < price ? lo : price;
+		hi = n && hi > price ? hi : price;
+		n++;
+	}
+	if (n < 2)
+		return;
+	p = picks_add(c, "ships-%s", kw[type]);
+	picks_label(p, "Use %s ship", say[type]);
+	if (lo == hi)
+		picks_cost(p, "%d ships, %d GEM%s each", n, lo, lo == 1 ? "" : "s");
+	else
+		picks_cost(p, "%d ships, %d to %d GEMs", n, lo, hi);
+}
+
 /* The dice of a keep or reroll, one part per kind with its count ("keep-food-2"). */
 static void dice_parts(struct picks_cut *c, const struct ssp_move *m)
 {
@@ -159,6 +194,7 @@ static int cut_move(const struct ssp_state *st, int seat, const struct ssp_move 
 		picks_label(picks_add(c, "discard-%s", ssp_ships[m->a].id), "Discard %s", w);
 		break;
 	case MV_USE:
+		kind_part(st, seat, m->a, c);
 		ship_words(seat, m->a, w, sizeof(w));
 		picks_label(picks_add(c, "ship-%s", ssp_ships[m->a].id), "Use %s", w);
 		break;
@@ -290,10 +326,10 @@ int ssp_picks(const void *state, int seat, const void *move, struct game_pick *o
 		return err_set(err, ERR_INTERNAL, "this step needs more than %d taps", max);
 	/* what the whole step costs and gives, on its last tap */
 	effect(st, seat, m, out[c.n - 1].cost, sizeof(out[c.n - 1].cost));
-	/* a ship's price shows on its own tap */
-	if (m->kind == MV_USE && !out[0].cost[0]) {
-		int cost = ssp_rules_cost(st, seat, m->a);
-		snprintf(out[0].cost, sizeof(out[0].cost), "pay %d GEM%s", cost, cost == 1 ? "" : "s");
+	/* a ship's price (with the owner's fee) shows on its own tap, the last */
+	if (m->kind == MV_USE && !out[c.n - 1].cost[0]) {
+		int cost = ssp_rules_price(st, seat, m->a);
+		snprintf(out[c.n - 1].cost, sizeof(out[c.n - 1].cost), "pay %d GEM%s", cost, cost == 1 ? "" : "s");
 	}
 	return c.n;
 }

@@ -505,6 +505,16 @@ static int any_ship_usable(const struct ssp_state *st, int p)
 	return 0;
 }
 
+int ssp_rules_usable(const struct ssp_state *st, int seat, int ship)
+{
+	return seat >= 0 && seat < st->nplayers && ship_usable(st, seat, ship, NULL) == 0;
+}
+
+int ssp_rules_price(const struct ssp_state *st, int seat, int ship)
+{
+	return ssp_rules_cost(st, seat, ship) + ship_fee(st, seat, ship);
+}
+
 static int income_eligible(const struct ssp_state *st, int p)
 {
 	if (st->pl[p].res[SSP_GEM] <= 7)

@@ -475,6 +475,110 @@ static void test_ssp__picks(void)
 	CU_ASSERT(trades > 0);
 }
 
+/* The first tap of a cut had every ship been a first tap: the ship's card after its kind. */
+static const char *flat(const struct game_pick *cut)
+{
+	return strncmp(cut[0].part, "ships-", 6) ? cut[0].part : cut[1].part;
+}
+
+/*
+ * The first level of choice at a turn's start (issue: about a dozen controls
+ * before you start choosing). At every turn's start of bot games the legal
+ * steps are cut into taps and the distinct first taps counted: at most 12
+ * (there were 20 when every ship was a first tap).
+ * A kind of ship is a tap of its own only when it leads to two ships or
+ * more, and says the same (count, prices) whichever ship's cut offers it.
+ * SSP_START_GAMES sets the games; the counts are printed.
+ */
+static void test_ssp__turn_start_taps(void)
+{
+	int games = env_int("SSP_START_GAMES", 12), starts = 0, most = 0, faults = 0, flat_most = 0;
+	long taps = 0, steps = 0, grouped = 0, flat_taps = 0;
+	struct ssp_move *legal = malloc(1024 * sizeof(*legal));
+	struct game_pick(*cut)[GAME_MAX_PICKS] = malloc(1024 * sizeof(*cut));
+	int *np = malloc(1024 * sizeof(*np));
+
+	CU_ASSERT_FATAL(legal != NULL && cut != NULL && np != NULL);
+	for (int g = 0; g < games && faults < 10; g++) {
+		struct rng r, b;
+		int n = 2 + g % 3;
+		struct ssp_state *st = t_new(n, option_sets[g % 4], 7300 + (uint64_t)g, &r);
+		rng_seed(&b, 31 + (uint64_t)g);
+		for (int k = 0; !ssp_rules_over(st) && k < 3000 && faults < 10; k++) {
+			struct game_pending p;
+			int seat = 0, nl, first = 0, flat_first = 0;
+			void *m = NULL;
+			struct err e = { 0 };
+			G->pending(st, &p);
+			while (!(p.seats & (1u << seat)))
+				seat++;
+			if (st->phase == PH_TURN && !st->ntask && !st->acting && seat == st->active) {
+				nl = ssp_rules_legal(st, seat, legal, 1024);
+				for (int i = 0; i < nl; i++) {
+					np[i] = ssp_picks(st, seat, &legal[i], cut[i], GAME_MAX_PICKS, &e);
+					if (np[i] < 1) {
+						fprintf(stderr, "\n  turn start: a step is not cut: %s\n", e.msg);
+						faults++;
+					}
+				}
+				for (int i = 0; i < nl; i++) {
+					int dup = 0, same = 0, dup1 = 0;
+					/* the first taps had every ship been one (as before the kinds): for the figures */
+					for (int j = 0; j < i && !dup1; j++)
+						dup1 = np[j] > 0 && np[i] > 0 && !strcmp(flat(cut[j]), flat(cut[i]));
+					flat_first += np[i] > 0 && !dup1;
+					for (int j = 0; j < i && !dup; j++)
+						dup = np[j] > 0 && !strcmp(cut[j][0].part, cut[i][0].part);
+					if (np[i] < 1 || dup)
+						continue;
+					first++;
+					if (strncmp(cut[i][0].part, "ships-", 6))
+						continue;
+					/* a kind leads to two ships or more, each cut offering it alike */
+					for (int j = i; j < nl; j++) {
+						if (np[j] < 1 || strcmp(cut[j][0].part, cut[i][0].part))
+							continue;
+						same++;
+						if (np[j] != 2 || strcmp(cut[j][0].label, cut[i][0].label) ||
+						    strcmp(cut[j][0].cost, cut[i][0].cost))
+							faults++;
+					}
+					grouped += same;
+					if (same < 2) {
+						fprintf(stderr, "\n  turn start: %s leads to %d ship\n", cut[i][0].part, same);
+						faults++;
+					}
+				}
+				starts++;
+				steps += nl;
+				taps += first;
+				most = first > most ? first : most;
+				flat_taps += flat_first;
+				flat_most = flat_first > flat_most ? flat_first : flat_most;
+			}
+			/* the greedy levels play as people do: a random player starves and only takes income */
+			if (G->bot(st, seat, 1 + (g + seat) % 2, &b, &m, &e) < 0 || G->apply(st, seat, m, &r, &e) < 0) {
+				CU_FAIL("bot move refused");
+				G->move_free(m);
+				break;
+			}
+			G->move_free(m);
+		}
+		free(st);
+	}
+	free(legal);
+	free(cut);
+	free(np);
+	if (starts)
+		fprintf(stderr, "\n  %d turn starts in %d games: %.1f legal steps, %.1f first taps on average, %d at most"
+				" (%.1f and %d with every ship a first tap); %.1f steps start with a kind of ship\n",
+			starts, games, (double)steps / starts, (double)taps / starts, most, (double)flat_taps / starts,
+			flat_most, (double)grouped / starts);
+	CU_ASSERT(starts > 10 * games);
+	CU_ASSERT_EQUAL(faults, 0);
+	CU_ASSERT(most <= 12);
+}
+
 static CU_TestInfo play_cases[] = {
 	{ "test_ssp__bot_games_2p", test_ssp__bot_games_2p },
 	{ "test_ssp__bot_games_3p", test_ssp__bot_games_3p },
@@ -484,6 +588,7 @@ static CU_TestInfo play_cases[] = {
 	{ "test_ssp__greedy_beats_random", test_ssp__greedy_beats_random },
 	{ "test_ssp__greedy_games_end_by_rulebook", test_ssp__greedy_games_end_by_rulebook },
 	{ "test_ssp__picks", test_ssp__picks },
+	{ "test_ssp__turn_start_taps", test_ssp__turn_start_taps },
 	CU_TEST_INFO_NULL,
 };
 
