@@ -231,15 +231,21 @@ static int cut_move(const struct ssp_state *st, int seat, const struct ssp_move 
 	case MV_ALIEN:
 	case MV_PLACE:
 		p = picks_add(c, "%s-%s", m->kind == MV_ALIEN ? "alien" : "place", ssp_text_resident(m->a));
-		if (m->kind == MV_ALIEN)
+		if (m->kind == MV_ALIEN) {
 			picks_label(p, "Take a %s Alien", ssp_text_resident(m->a));
-		else
+			/* the price is the same wherever it goes (the target's tap adds what the step gives) */
+			picks_cost(p, "pay %s1 food, 1 water", m->a == SSP_GOLD ? "1 GEM, " : "");
+		} else
 			picks_label(p, "Place the %s resident", ssp_text_resident(m->a));
 		target_part(c, m->b);
 		break;
 	case MV_TRADE:
-		picks_label(picks_add(c, "give-%s-%s", ssp_text_res(m->a), ssp_text_res(m->b)), "Trade %s and %s", ssp_text_res(m->a),
-		      ssp_text_res(m->b));
+		p = picks_add(c, "give-%s-%s", ssp_text_res(m->a), ssp_text_res(m->b));
+		picks_label(p, "Trade %s and %s", ssp_text_res(m->a), ssp_text_res(m->b));
+		if (m->a == m->b)
+			picks_cost(p, "pay 2 %s", ssp_text_res(m->a));
+		else
+			picks_cost(p, "pay 1 %s, 1 %s", ssp_text_res(m->a), ssp_text_res(m->b));
 		picks_label(picks_add(c, "get-%s", ssp_text_res(m->c)), "for 1 %s", ssp_text_res(m->c));
 		break;
 	case MV_BUY:
@@ -274,7 +280,9 @@ static int cut_move(const struct ssp_state *st, int seat, const struct ssp_move 
 			      ssp_text_res(m->a), ssp_text_res(m->b));
 		break;
 	case MV_MOVE:
-		picks_label(picks_add(c, "move-%s", ssp_text_resident(m->a)), "Move a %s resident", ssp_text_resident(m->a));
+		p = picks_add(c, "move-%s", ssp_text_resident(m->a));
+		picks_label(p, "Move a %s resident", ssp_text_resident(m->a));
+		picks_cost(p, "pay 1 GEM");
 		target_words(m->b, w, sizeof(w));
 		p = picks_add(c, "from-%s", "x");
 		if (p) {

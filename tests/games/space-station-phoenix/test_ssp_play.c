@@ -424,7 +424,7 @@ static void test_ssp__greedy_beats_random(void)
  */
 static void test_ssp__picks(void)
 {
-	int faults = 0, games = env_int("SSP_PICKS_GAMES", 4), trades = 0;
+	int faults = 0, games = env_int("SSP_PICKS_GAMES", 4), trades = 0, priced = 0;
 
 	for (int g = 0; g < games; g++) {
 		struct rng r, b;
@@ -453,6 +453,28 @@ static void test_ssp__picks(void)
 						trades++;
 					}
 				}
+				/* the first tap of a trade or an Alien says what it takes, wherever the step goes on */
+				{
+					struct ssp_move lm[256];
+					struct game_pick o[GAME_MAX_PICKS];
+					struct err e2 = { 0 };
+					int nl = ssp_rules_legal(st, seat, lm, 256);
+					for (int i = 0; i < nl; i++) {
+						const struct ssp_move *x = &lm[i];
+						char want[64];
+						if (x->kind == MV_ALIEN)
+							snprintf(want, sizeof(want), "pay %s1 food, 1 water", x->a == SSP_GOLD ? "1 GEM, " : "");
+						else if (x->kind == MV_TRADE && x->a == x->b)
+							snprintf(want, sizeof(want), "pay 2 %s", ssp_text_res(x->a));
+						else if (x->kind == MV_TRADE)
+							snprintf(want, sizeof(want), "pay 1 %s, 1 %s", ssp_text_res(x->a), ssp_text_res(x->b));
+						else
+							continue;
+						CU_ASSERT_FATAL(ssp_picks(st, seat, x, o, GAME_MAX_PICKS, &e2) == 2);
+						ASSERT_STR_EQ(o[0].cost, want);
+						priced++;
+					}
+				}
 				/* one that gives back what it takes is no choice at all */
 				if (G->parse(st, seat, "trade food water for food", &m, &e) == 0) {
 					struct ssp_state copy = *st;
@@ -473,6 +495,7 @@ static void test_ssp__picks(void)
 	}
 	CU_ASSERT_EQUAL(faults, 0);
 	CU_ASSERT(trades > 0);
+	CU_ASSERT(priced > 0);
 }
 
 /* The first tap of a cut had every ship been a first tap: the ship's card after its kind. */
