@@ -339,6 +339,56 @@ static void test_boards__ssp_page_and_taps(void)
 	play_taps(&ssp, later, 14, pick_spread);
 }
 
+/*
+ * A Diplomacy bonus is decided outside one's own turn: that seat's page
+ * heads its choices "Your decision", not "Your move". A fresh
+ * game is played through the API (a fixed walk over the legal steps) until
+ * a seat that is not the active one is asked.
+ */
+static void test_boards__ssp_offturn_decision(void)
+{
+	struct tgame g = { .id = "space-station-phoenix" };
+	int asked = -1;
+
+	CU_ASSERT_EQUAL_FATAL(create(&g), 0);
+	for (int i = 0; i < 600 && asked < 0; i++) {
+		json_t *j = game_json(&g), *legal, *off;
+		struct ht_resp r;
+		char path[64], body[300];
+		int seat;
+
+		CU_ASSERT_FATAL(j != NULL);
+		off = json_object_get(json_object_get(j, "pending"), "offturn");
+		seat = (int)json_integer_value(json_array_get(json_object_get(j, "active_seats"), 0));
+		if (json_array_size(off) > 0) {
+			asked = (int)json_integer_value(json_array_get(off, 0));
+			json_decref(j);
+			break;
+		}
+		CU_ASSERT_FATAL(!strcmp(json_string_value(json_object_get(j, "status")), "active"));
+		json_decref(j);
+		legal = legal_of(&g, seat);
+		CU_ASSERT_FATAL(json_array_size(legal) > 0);
+		snprintf(body, sizeof(body), "{\"moves\":[\"%s\"]}",
+			 json_string_value(json_array_get(legal, ((size_t)i * 7 + json_array_size(legal) / 2) % json_array_size(legal))));
+		json_decref(legal);
+		snprintf(path, sizeof(path), "/api/v1/games/%lld/moves", (long long)g.game);
+		CU_ASSERT_EQUAL_FATAL(ht_request(&d, "POST", path, g.link[seat], NULL, body, strlen(body), &r), 0);
+		CU_ASSERT_EQUAL(r.status, 200);
+		ht_resp_release(&r);
+	}
+	CU_ASSERT_FATAL(asked >= 0);
+	{
+		struct ht_resp r;
+		char path[64];
+		snprintf(path, sizeof(path), "/games/%lld", (long long)g.game);
+		CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, seat_cookie(&g, asked), NULL, &r), 0);
+		CU_ASSERT(strstr(r.body.data, "<h2>Your decision</h2>") != NULL);
+		CU_ASSERT(strstr(r.body.data, "Your move") == NULL);
+		ht_resp_release(&r);
+	}
+}
+
 static void test_boards__sm_page_and_taps(void)
 {
 	static const char *const words[] = { "Starship Merchants board", "The circuit", "1. Shipyard", "2. Market", "3. Belt",
@@ -712,6 +762,7 @@ static CU_TestInfo board_cases[] = {
 	{ "test_boards__sm_ship_cards_tall_enough", test_boards__sm_ship_cards_tall_enough },
 	{ "test_boards__af_dice_lowest_first", test_boards__af_dice_lowest_first },
 	{ "test_boards__ssp_page_and_taps", test_boards__ssp_page_and_taps },
+	{ "test_boards__ssp_offturn_decision", test_boards__ssp_offturn_decision },
 	{ "test_boards__sm_page_and_taps", test_boards__sm_page_and_taps },
 	{ "test_boards__finished_games", test_boards__finished_games },
 	{ "test_boards__unknown_game_and_bad_view", test_boards__unknown_game_and_bad_view },
