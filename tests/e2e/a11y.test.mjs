@@ -1,77 +1,25 @@
 // tests/e2e/a11y.test.mjs: axe-core on every game page (player on turn, player waiting, spectator), and a turn by keyboard
 // SPDX-License-Identifier: MIT
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { harness } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-const build = process.env.TOP_BUILDDIR || '../..';
-const dir = mkdtempSync(join(tmpdir(), 'tp-e2e-a11y-'));
-const db = join(dir, 'turnpost.db');
-const shots = join(build, 'tests/e2e-run/shots');
-let daemon, base, browser;
-
-async function waitForFile(path, ms) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (existsSync(path)) {
-      const text = readFileSync(path, 'utf8').trim();
-      if (text) return text;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no ${path} after ${ms} ms`);
-}
-
-before(async () => {
-  mkdirSync(shots, { recursive: true });
-  const cli = (...args) => execFileSync(join(build, 'tests/turnpost-test'), ['--db', db, ...args]).toString();
-  cli('user', 'add', 'admin@example.org', '--admin', '--create');
-  daemon = spawn(join(build, 'tests/turnpostd-test'),
-    ['--db', db, '--listen', '127.0.0.1:0', '--port-file', join(dir, 'port'), '--quiet'],
-    { stdio: ['ignore', 'ignore', 'inherit'] });
-  base = `http://127.0.0.1:${await waitForFile(join(dir, 'port'), 20000)}`;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (daemon && daemon.exitCode === null) {
-    const exited = new Promise((resolve) => daemon.once('exit', resolve));
-    daemon.kill('SIGTERM');
-    await exited;
-  }
-  if (!process.env.KEEP_TEST_DIRS) rmSync(dir, { recursive: true, force: true });
-});
+const h = harness('a11y');
 
 // axe runs inside the page: the page's own Content-Security-Policy would refuse the injected script.
-function phone() {
-  return browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true,
-    hasTouch: true, bypassCSP: true });
-}
+const phone = () => h.phone({ bypassCSP: true });
 
 async function newGame(game, n, seed = 3) {
   const names = ['Yara', 'Zed', 'Cy', 'Di'];
-  const players = names.slice(0, n).flatMap((name, i) => ['--player', `${name} <${game}-a11y-${i}@example.org>`]);
-  const out = execFileSync(join(build, 'tests/turnpost-test'),
-    ['--db', db, 'game', 'create', game, ...players, '--seed', String(seed)]).toString();
-  const id = Number(/^game (\d+) created/m.exec(out)[1]);
-  const tokens = out.split('\n').filter((l) => l.startsWith('seat ')).map((l) => l.split('\t').pop());
-  return { id, tokens };
+  return h.newGame(game, names.slice(0, n).map((name, i) => `${name} <${game}-a11y-${i}@example.org>`), seed);
 }
 
 async function actingSeat(g) {
-  const res = await fetch(`${base}/api/v1/games/${g.id}`, { headers: { Authorization: `Bearer ${g.tokens[0]}` } });
+  const res = await fetch(`${h.base}/api/v1/games/${g.id}`, { headers: { Authorization: `Bearer ${g.tokens[0]}` } });
   return (await res.json()).active_seats[0];
 }
 
@@ -91,7 +39,6 @@ async function check(url, what) {
   const ctx = await phone();
   const page = await ctx.newPage();
   await page.goto(url);
-  await page.waitForLoadState('networkidle');
   const found = await violations(page);
   assert.deepEqual(found, [], `${what}: ${found.join('\n')}`);
   await ctx.close();
@@ -101,7 +48,7 @@ test('the check finds what it should: a planted image without a text alternative
   const g = await newGame('alien-frontiers', 2, 4);
   const ctx = await phone();
   const page = await ctx.newPage();
-  await page.goto(`${base}/s/${g.tokens[0]}`);
+  await page.goto(`${h.base}/s/${g.tokens[0]}`);
   await page.evaluate(() => document.querySelector('main').insertAdjacentHTML('beforeend', '<img src="/x.png">'));
   const found = await violations(page);
   assert.ok(found.some((v) => v.startsWith('image-alt')), found.join('\n'));
@@ -112,18 +59,12 @@ for (const game of ['alien-frontiers', 'space-station-phoenix', 'starship-mercha
   test(`${game}: no serious or critical axe-core violations for the player on turn, the other and a spectator`, async () => {
     const g = await newGame(game, 2);
     const on = await actingSeat(g);
-    await check(`${base}/s/${g.tokens[on]}`, `${game}, the player on turn`);
-    await check(`${base}/s/${g.tokens[1 - on]}`, `${game}, the player waiting`);
+    await check(`${h.base}/s/${g.tokens[on]}`, `${game}, the player on turn`);
+    await check(`${h.base}/s/${g.tokens[1 - on]}`, `${game}, the player waiting`);
     // an admin sees the game as a spectator (signed in by the one-time link the CLI prints)
     const ctx = await phone();
-    const link = execFileSync(join(build, 'tests/turnpost-test'),
-      ['--db', db, 'user', 'link', 'admin@example.org', '--base-url', base]).toString().trim().split('\n').pop();
-    const page = await ctx.newPage();
-    await page.goto(link);
-    await page.getByRole('button', { name: 'Sign me in' }).click();
-    await page.waitForLoadState();
-    await page.goto(`${base}/games/${g.id}`);
-    await page.waitForLoadState('networkidle');
+    const page = await h.signIn(ctx, 'admin@example.org');
+    await page.goto(`${h.base}/games/${g.id}`);
     const found = await violations(page);
     assert.deepEqual(found, [], `${game}, a spectator: ${found.join('\n')}`);
     await ctx.close();
@@ -149,7 +90,7 @@ for (const game of ['alien-frontiers', 'space-station-phoenix', 'starship-mercha
     const g = await newGame(game, 2, 5);
     const ctx = await phone();
     const page = await ctx.newPage();
-    await page.goto(`${base}/s/${g.tokens[0]}`);
+    await page.goto(`${h.base}/s/${g.tokens[0]}`);
     await page.locator('label[for=board-zoom]').click();
     const min = await smallestBoardText(page);
     assert.ok(min >= 11, `the smallest text of the zoomed board is ${min.toFixed(1)}px`);
@@ -166,8 +107,8 @@ for (const game of ['space-station-phoenix', 'starship-merchants']) {
     const on = await actingSeat(g);
     const ctx = await phone();
     const page = await ctx.newPage();
-    await page.goto(`${base}/s/${g.tokens[on]}`);
-    const before = (await (await fetch(`${base}/api/v1/games/${g.id}`,
+    await page.goto(`${h.base}/s/${g.tokens[on]}`);
+    const before = (await (await fetch(`${h.base}/api/v1/games/${g.id}`,
       { headers: { Authorization: `Bearer ${g.tokens[0]}` } })).json()).move_count;
     for (let taps = 0; taps < 12; taps++) {
       // Tab until a tap on the board or the confirm button has the focus, then press Enter
@@ -186,7 +127,7 @@ for (const game of ['space-station-phoenix', 'starship-merchants']) {
       await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
       if (what === 'confirm') break;
     }
-    const after = (await (await fetch(`${base}/api/v1/games/${g.id}`,
+    const after = (await (await fetch(`${h.base}/api/v1/games/${g.id}`,
       { headers: { Authorization: `Bearer ${g.tokens[0]}` } })).json()).move_count;
     assert.ok(after > before, 'the step was not stored');
     await ctx.close();

@@ -1,33 +1,22 @@
 // tests/e2e/admin.test.mjs: the admin console's timeline and step view in a real browser on a phone-sized screen
 // SPDX-License-Identifier: MIT
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { harness } from './harness.mjs';
 
-const build = process.env.TOP_BUILDDIR || '../..';
-const dir = mkdtempSync(join(tmpdir(), 'tp-e2e-admin-'));
-const db = join(dir, 'turnpost.db');
-const cli = (...args) => execFileSync(join(build, 'tests/turnpost-test'), ['--db', db, ...args]).toString();
-let daemon, base, browser, gameId, adminToken;
-
-async function waitForFile(path, ms) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (existsSync(path)) {
-      const text = readFileSync(path, 'utf8').trim();
-      if (text) return text;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no ${path} after ${ms} ms`);
-}
+let gameId, adminToken;
+const h = harness('admin', {
+  setup: (h) => {
+    adminToken = h.cli('user', 'add', 'admin@example.org', '--name', 'Ada', '--admin', '--create').trim().split('\n').pop();
+  },
+  ready,
+});
+const phone = () => h.phone();
+const adminPage = (ctx) => h.signIn(ctx, 'admin@example.org');
 
 async function api(method, path, token, body) {
-  const res = await fetch(`${base}${path}`, {
+  const res = await fetch(`${h.base}${path}`, {
     method,
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
     body: body ? JSON.stringify(body) : undefined,
@@ -35,12 +24,7 @@ async function api(method, path, token, body) {
   return { status: res.status, json: await res.json() };
 }
 
-before(async () => {
-  adminToken = cli('user', 'add', 'admin@example.org', '--name', 'Ada', '--admin', '--create').trim().split('\n').pop();
-  daemon = spawn(join(build, 'tests/turnpostd-test'),
-    ['--db', db, '--listen', '127.0.0.1:0', '--port-file', join(dir, 'port'), '--quiet'],
-    { stdio: ['ignore', 'ignore', 'inherit'] });
-  base = `http://127.0.0.1:${await waitForFile(join(dir, 'port'), 20000)}`;
+async function ready() {
   const created = await api('POST', '/api/v1/games', adminToken, { game: 'counting-race', players: [
     { name: 'Ann', email: 'ann@example.org' }, { name: 'Bob <b>', email: 'bob@example.org' }] });
   assert.equal(created.status, 201);
@@ -52,37 +36,6 @@ before(async () => {
   }
   const rb = await api('POST', `/api/v1/admin/games/${gameId}/rollback`, adminToken, { to: 2, reason: 'misclick' });
   assert.equal(rb.status, 200);
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (daemon && daemon.exitCode === null) {
-    // wait until it has stopped writing (mail files) before removing its directory
-    const exited = new Promise((resolve) => daemon.once('exit', resolve));
-    daemon.kill('SIGTERM');
-    await exited;
-  }
-  if (!process.env.KEEP_TEST_DIRS) rmSync(dir, { recursive: true, force: true });
-});
-
-function phone() {
-  return browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2,
-    isMobile: true, hasTouch: true });
-}
-
-// A signed-in admin browser: the one-time link the CLI prints, then its confirm button.
-async function adminPage(ctx) {
-  const link = cli('user', 'link', 'admin@example.org', '--base-url', base).trim().split('\n').pop();
-  const page = await ctx.newPage();
-  await page.goto(link);
-  await page.getByRole('button', { name: 'Sign me in' }).click();
-  await page.waitForLoadState();
-  return page;
 }
 
 async function fitsThePhone(page, what) {
@@ -104,7 +57,7 @@ test('the timeline and the step view work on a phone', async () => {
   assert.deepEqual(steps, ['add 2', 'end', 'add 3', 'end', 'add 1', 'rollback to 2']);
   // the player's name is escaped, not markup
   assert.ok((await page.locator('ol.timeline').textContent()).includes('Bob <b>'));
-  await page.screenshot({ path: join(dir, 'admin-game.png'), fullPage: true });
+  await page.screenshot({ path: join(h.dir, 'admin-game.png'), fullPage: true });
 
   // open step 3, then step back and forward
   await page.locator('ol.timeline a', { hasText: 'add 3' }).click();
@@ -129,14 +82,14 @@ test('the timeline and the step view work on a phone', async () => {
   const paths = await page.locator('ul.diff-list code.path').allTextContents();
   for (const p of ['turn', 'total[0]', 'total[1]']) assert.ok(paths.includes(p), `the diff lacks ${p}: ${paths}`);
   await fitsThePhone(page, 'the diff');
-  await page.screenshot({ path: join(dir, 'admin-step.png'), fullPage: true });
+  await page.screenshot({ path: join(h.dir, 'admin-step.png'), fullPage: true });
   await ctx.close();
 });
 
 test('a rollback from the phone asks for a reason and is audited', async () => {
   const ctx = await phone();
   const page = await adminPage(ctx);
-  await page.goto(`${base}/admin/games/${gameId}`);
+  await page.goto(`${h.base}/admin/games/${gameId}`);
   await page.getByText('Roll back to an earlier step').click();
   await page.getByLabel('Back to step (0 is the set-up)').fill('1');
   await page.getByLabel('Reason (the players read it)').fill('Ann asked');

@@ -1,76 +1,21 @@
 // tests/e2e/boards.test.mjs: the Space Station Phoenix and Starship Merchants boards on a phone-sized screen
 // SPDX-License-Identifier: MIT
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { harness, shots } from './harness.mjs';
 
-const build = process.env.TOP_BUILDDIR || '../..';
-const dir = mkdtempSync(join(tmpdir(), 'tp-e2e-boards-'));
-const db = join(dir, 'turnpost.db');
-// screenshots stay in the build tree to be looked at
-const shots = join(build, 'tests/e2e-run/shots');
-let daemon, base, browser, admin;
-
-async function waitForFile(path, ms) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (existsSync(path)) {
-      const text = readFileSync(path, 'utf8').trim();
-      if (text) return text;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no ${path} after ${ms} ms`);
-}
-
-before(async () => {
-  mkdirSync(shots, { recursive: true });
-  const cli = (...args) => execFileSync(join(build, 'tests/turnpost-test'), ['--db', db, ...args]).toString();
-  admin = cli('user', 'add', 'admin@example.org', '--admin', '--create').trim().split('\n').pop();
-  daemon = spawn(join(build, 'tests/turnpostd-test'),
-    ['--db', db, '--listen', '127.0.0.1:0', '--port-file', join(dir, 'port'), '--quiet'],
-    { stdio: ['ignore', 'ignore', 'inherit'] });
-  base = `http://127.0.0.1:${await waitForFile(join(dir, 'port'), 20000)}`;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (daemon && daemon.exitCode === null) {
-    // wait until it has stopped writing (mail files) before removing its directory
-    const exited = new Promise((resolve) => daemon.once('exit', resolve));
-    daemon.kill('SIGTERM');
-    await exited;
-  }
-  if (!process.env.KEEP_TEST_DIRS) rmSync(dir, { recursive: true, force: true });
-});
-
-function phone() {
-  return browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
-}
+const h = harness('boards');
+const phone = () => h.phone();
 
 // A game with a fixed seed (through the admin command line), so every run plays the same positions.
-async function newGame(game, n, seed = 1) {
+function newGame(game, n, seed = 1) {
   const names = ['Ann', 'Bob <b>&', 'Cy', 'Di'];
-  const players = names.slice(0, n).flatMap((name, i) => ['--player', `${name} <${game}-${seed}-${i}@example.org>`]);
-  const out = execFileSync(join(build, 'tests/turnpost-test'),
-    ['--db', db, 'game', 'create', game, ...players, '--seed', String(seed)]).toString();
-  const id = Number(/^game (\d+) created/m.exec(out)[1]);
-  const tokens = out.split('\n').filter((l) => l.startsWith('seat ')).map((l) => l.split('\t').pop());
-  assert.equal(tokens.length, n);
-  return { id, tokens };
+  return h.newGame(game, names.slice(0, n).map((name, i) => `${name} <${game}-${seed}-${i}@example.org>`), seed);
 }
 
 const api = async (g, seat, path, body) => {
-  const res = await fetch(`${base}/api/v1/games/${g.id}${path}`, {
+  const res = await fetch(`${h.base}/api/v1/games/${g.id}${path}`, {
     method: body ? 'POST' : 'GET',
     headers: { Authorization: `Bearer ${g.tokens[seat]}`, 'Content-Type': 'application/json' },
     body: body ? JSON.stringify(body) : undefined,
@@ -102,10 +47,11 @@ async function advance(g, steps, stop = () => false) {
 async function openBoard(g, seat, words, shot) {
   const ctx = await phone();
   const page = await ctx.newPage();
-  let bytes = 0;
-  page.on('response', async (r) => { try { bytes += (await r.body()).length; } catch { /* redirects */ } });
-  await page.goto(`${base}/s/${g.tokens[seat]}`);
-  await page.waitForLoadState('networkidle');
+  // every answer's body, redirects (no body) as 0
+  const bodies = [];
+  page.on('response', (r) => bodies.push(r.body().then((b) => b.length, () => 0)));
+  await page.goto(`${h.base}/s/${g.tokens[seat]}`);
+  const bytes = (await Promise.all(bodies)).reduce((a, b) => a + b, 0);
   const board = page.locator('section.board svg');
   await board.waitFor();
   const box = await board.boundingBox();

@@ -1,30 +1,18 @@
 // tests/e2e/play.test.mjs: two players sign in by email link and play Alien Frontiers turns from two phones
 // SPDX-License-Identifier: MIT
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, readdirSync, existsSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { harness, shots, until } from './harness.mjs';
 
-const build = process.env.TOP_BUILDDIR || '../..';
-const dir = mkdtempSync(join(tmpdir(), 'tp-e2e-play-'));
-const db = join(dir, 'turnpost.db');
-const mail = join(dir, 'mail');
-const shots = join(build, 'tests/e2e-run/shots');
 const XSS = '<script>window.pwned=1</script>"onerror=alert(1)';
-let daemon, base, browser, shot = 0;
-
-async function until(what, ms, fn) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`${what}: nothing after ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const h = harness('play', {
+  setup: (h) => h.cli('user', 'add', 'ann@example.org', '--name', 'Ann', '--create'),
+  daemonArgs: (h) => ['--mail-dir', join(h.dir, 'mail')],
+});
+const mail = join(h.dir, 'mail');
+let shot = 0;
 
 // The messages the file transport wrote to `to` about `event`, quoted-printable undone.
 function mails(to, event) {
@@ -34,40 +22,10 @@ function mails(to, event) {
     .filter((m) => m.includes(`X-Turnpost-Event: ${event}`) && new RegExp(`^To: .*<${to}>`, 'm').test(m));
 }
 
-before(async () => {
-  mkdirSync(shots, { recursive: true });
-  const cli = (...args) => execFileSync(join(build, 'tests/turnpost-test'), ['--db', db, ...args]).toString();
-  cli('user', 'add', 'ann@example.org', '--name', 'Ann', '--create');
-  daemon = spawn(join(build, 'tests/turnpostd-test'),
-    ['--db', db, '--listen', '127.0.0.1:0', '--port-file', join(dir, 'port'), '--quiet', '--mail-dir', mail],
-    { stdio: ['ignore', 'ignore', 'inherit'] });
-  const port = await until('the port file', 20000,
-    () => existsSync(join(dir, 'port')) && readFileSync(join(dir, 'port'), 'utf8').trim());
-  base = `http://127.0.0.1:${port}`;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (daemon && daemon.exitCode === null) {
-    const exited = new Promise((resolve) => daemon.once('exit', resolve));
-    daemon.kill('SIGTERM');
-    await exited;
-  }
-  if (!process.env.KEEP_TEST_DIRS) rmSync(dir, { recursive: true, force: true });
-});
-
+// no payload may ever run: an alert (the phone's pages may open no dialog) or a global it sets fails the test
 async function phone() {
-  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2,
-    isMobile: true, hasTouch: true });
-  const page = await ctx.newPage();
-  // no payload may ever run: an alert or a global it sets fails the test
-  page.on('dialog', (d) => { throw new Error(`a dialog opened: ${d.message()}`); });
-  return { ctx, page };
+  const ctx = await h.phone();
+  return { ctx, page: await ctx.newPage() };
 }
 
 async function snap(page, name) {
@@ -98,7 +56,7 @@ async function playTurn(page) {
 test('sign in by link, start a game, play turns from two phones, chat, and stay safe', async () => {
   // Ann asks for a sign-in link and follows it from the email
   const ann = await phone();
-  await ann.page.goto(`${base}/signin`);
+  await ann.page.goto(`${h.base}/signin`);
   await snap(ann.page, 'signin');
   await ann.page.getByLabel('Your email address').fill('ann@example.org');
   await ann.page.getByRole('button', { name: 'Email me a sign-in link' }).click();
@@ -134,7 +92,7 @@ test('sign in by link, start a game, play turns from two phones, chat, and stay 
   let board = await ann.page.locator('section.board svg').textContent();
   for (let turn = 0; turn < 6; turn++) {
     const me = turn % 2 === 0 ? ann : bob;
-    await me.page.goto(`${base}/games/${gameId}`);
+    await me.page.goto(`${h.base}/games/${gameId}`);
     await me.page.getByRole('heading', { name: 'Your move' }).waitFor();
     await playTurn(me.page);
     if (turn < 2) await snap(me.page, `turn-${turn + 1}`);
@@ -144,17 +102,17 @@ test('sign in by link, start a game, play turns from two phones, chat, and stay 
   }
 
   // the history has both players' steps, readable
-  await bob.page.goto(`${base}/games/${gameId}/history`);
+  await bob.page.goto(`${h.base}/games/${gameId}/history`);
   const steps = await bob.page.locator('ol.history li').allTextContents();
   assert.ok(steps.filter((s) => s.includes('end')).length >= 6, `history: ${steps.length} steps`);
   assert.ok(steps.some((s) => s.startsWith('Ann')) && steps.some((s) => s.includes(`Bob ${XSS}`)));
   await snap(bob.page, 'history');
 
   // a chat line with payloads is shown as text and does nothing
-  await bob.page.goto(`${base}/games/${gameId}`);
+  await bob.page.goto(`${h.base}/games/${gameId}`);
   await bob.page.getByLabel('Message').fill(`hello ${XSS}`);
   await bob.page.getByRole('button', { name: 'Send message' }).click();
-  await ann.page.goto(`${base}/games/${gameId}`);
+  await ann.page.goto(`${h.base}/games/${gameId}`);
   const chat = await ann.page.locator('section.chat li').last().textContent();
   assert.ok(chat.includes(`hello ${XSS}`), chat);
   assert.equal(await ann.page.evaluate(() => window.pwned), undefined);
@@ -162,19 +120,19 @@ test('sign in by link, start a game, play turns from two phones, chat, and stay 
   await snap(ann.page, 'chat');
 
   // a POST without the form's CSRF token is refused and changes nothing
-  const before = await ann.page.request.get(`${base}/games/${gameId}/history`).then((r) => r.text());
-  const forged = await ann.page.request.post(`${base}/games/${gameId}/chat`,
+  const before = await ann.page.request.get(`${h.base}/games/${gameId}/history`).then((r) => r.text());
+  const forged = await ann.page.request.post(`${h.base}/games/${gameId}/chat`,
     { form: { text: 'forged' }, maxRedirects: 0 });
   assert.equal(forged.status(), 403);
-  const forgedMove = await ann.page.request.post(`${base}/games/${gameId}/move`,
+  const forgedMove = await ann.page.request.post(`${h.base}/games/${gameId}/move`,
     { form: { move: 'end', mc: '0' }, maxRedirects: 0 });
   assert.equal(forgedMove.status(), 403);
   await ann.page.reload();
   assert.ok(!(await ann.page.locator('section.chat').textContent()).includes('forged'));
-  assert.equal(await ann.page.request.get(`${base}/games/${gameId}/history`).then((r) => r.text()), before);
+  assert.equal(await ann.page.request.get(`${h.base}/games/${gameId}/history`).then((r) => r.text()), before);
 
   // the account page too
-  await ann.page.goto(`${base}/account`);
+  await ann.page.goto(`${h.base}/account`);
   await snap(ann.page, 'account');
   await ann.ctx.close();
   await bob.ctx.close();

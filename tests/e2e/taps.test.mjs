@@ -1,56 +1,12 @@
 // tests/e2e/taps.test.mjs: a whole two-player Alien Frontiers game played only by taps on the board, on two phones
 // SPDX-License-Identifier: MIT
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, existsSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { harness, shots, SCREEN, look, tap, docShot } from './harness.mjs';
 
-const build = process.env.TOP_BUILDDIR || '../..';
-const dir = mkdtempSync(join(tmpdir(), 'tp-e2e-taps-'));
-const db = join(dir, 'turnpost.db');
-// screenshots and the measured counts stay in the build tree to be looked at
-const shots = join(build, 'tests/e2e-run/shots');
-let daemon, base, browser;
-
-async function waitForFile(path, ms) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (existsSync(path)) {
-      const text = readFileSync(path, 'utf8').trim();
-      if (text) return text;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no ${path} after ${ms} ms`);
-}
-
-before(async () => {
-  mkdirSync(shots, { recursive: true });
-  const cli = (...args) => execFileSync(join(build, 'tests/turnpost-test'), ['--db', db, ...args]).toString();
-  cli('user', 'add', 'admin@example.org', '--admin', '--create');
-  daemon = spawn(join(build, 'tests/turnpostd-test'),
-    ['--db', db, '--listen', '127.0.0.1:0', '--port-file', join(dir, 'port'), '--quiet'],
-    { stdio: ['ignore', 'ignore', 'inherit'] });
-  base = `http://127.0.0.1:${await waitForFile(join(dir, 'port'), 20000)}`;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (daemon && daemon.exitCode === null) {
-    const exited = new Promise((resolve) => daemon.once('exit', resolve));
-    daemon.kill('SIGTERM');
-    await exited;
-  }
-  if (!process.env.KEEP_TEST_DIRS) rmSync(dir, { recursive: true, force: true });
-});
+const h = harness('taps-af');
 
 // A small seeded generator: the same run taps the same parts.
 function prng(seed) {
@@ -87,163 +43,105 @@ function score(label, me, chosen) {
   return 1;
 }
 
-async function phone() {
-  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1,
-    isMobile: true, hasTouch: true });
-  const page = await ctx.newPage();
-  page.on('dialog', (d) => { throw new Error(`a dialog opened: ${d.message()}`); });
-  return { ctx, page };
-}
-
-async function tapAndWait(page, locator) {
-  await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded' }), locator.click()]);
-}
-
-const unescape = (s) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-
 /*
- * The turns the browser adds nothing to are tapped as plain requests: the
- * phone's cookies, the same links followed and the same confirm form posted
- * as the browser would. Both drivers answer look() (the confirm button and
- * the offered taps' names), tap(k), confirm() and board() (the board's text).
+ * Every turn opens on the phone of the player whose turn it is, and every
+ * step is tapped there in the browser: the parts on the board, then the
+ * confirm button. The turn's first screen is checked (the board's top
+ * edge, the taps offered, the controls to choose from) and, after the
+ * turn, the points on the board against the API's.
  */
-function browserDriver(page) {
-  return {
-    look: () => page.evaluate(() => ({ confirm: !!document.querySelector('#board button[name=confirm]'),
-      alert: document.querySelector('[role=alert]')?.textContent || '',
-      taps: [...document.querySelectorAll('#board a.tap')].map((a) => a.getAttribute('aria-label')) })),
-    tap: (k) => tapAndWait(page, page.locator('#board a.tap').nth(k)),
-    confirm: () => tapAndWait(page, page.locator('#board button[name=confirm]')),
-    board: () => page.locator('#board svg').textContent(),
-  };
-}
-
-async function requestDriver(ctx, url) {
-  const cookie = (await ctx.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
-  let html = '';
-  const get = async (path) => {
-    const res = await fetch(new URL(path, url), { headers: { Cookie: cookie } });
-    assert.equal(res.status, 200, `GET ${path}`);
-    html = await res.text();
-  };
-  const taps = () => [...html.matchAll(/<a class="tap"[^>]*>/g)].map((m) => ({
-    href: unescape(/ href="([^"]*)"/.exec(m[0])[1]), label: unescape(/ aria-label="([^"]*)"/.exec(m[0])?.[1] || '') }));
-  const form = () => /<form method="post" action="([^"]*)" class="confirm">([\s\S]*?)<\/form>/.exec(html);
-  await get(url);
-  return {
-    look: () => ({ confirm: !!form(), alert: /role="alert"/.test(html) ? 'alert' : '', taps: taps().map((t) => t.label) }),
-    tap: (k) => get(taps()[k].href),
-    confirm: async () => {
-      const f = form();
-      const fields = new URLSearchParams();
-      for (const m of f[2].matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)) fields.append(m[1], unescape(m[2]));
-      fields.append('confirm', '1');
-      const res = await fetch(new URL(unescape(f[1]), url), { method: 'POST', redirect: 'manual', body: fields,
-        headers: { Cookie: cookie, Origin: new URL(url).origin } });
-      assert.equal(res.status, 303, `confirming ${fields.get('move')}`);
-      await get(res.headers.get('location'));
-    },
-    board: () => unescape(/<svg[\s\S]*<\/svg>/.exec(html)?.[0].replace(/<[^>]*>/g, '') || ''),
-  };
-}
-
-test('a whole Alien Frontiers game by taps on the board, from two phones', { timeout: 600000 }, async () => {
-  const out = execFileSync(join(build, 'tests/turnpost-test'), ['--db', db, 'game', 'create', 'alien-frontiers',
-    '--player', 'Ann <ann@example.org>', '--player', 'Bob <bob@example.org>', '--seed', '7']).toString();
-  const id = Number(/^game (\d+) created/m.exec(out)[1]);
-  const tokens = out.split('\n').filter((l) => l.startsWith('seat ')).map((l) => l.split('\t').pop());
-  const api = async (seat, path) => (await fetch(`${base}/api/v1/games/${id}${path}`,
-    { headers: { Authorization: `Bearer ${tokens[seat]}` } })).json();
-  const phones = [await phone(), await phone()];
-  for (let s = 0; s < 2; s++) await phones[s].page.goto(`${base}/s/${tokens[s]}`);
+test('a whole Alien Frontiers game by taps on the board, from two phones', { timeout: 900000 }, async () => {
+  const g = h.newGame('alien-frontiers', ['Ann <ann@example.org>', 'Bob <bob@example.org>'], 7);
+  const api = async (seat) => (await fetch(`${h.base}/api/v1/games/${g.id}`,
+    { headers: { Authorization: `Bearer ${g.tokens[seat]}` } })).json();
+  const phones = [];
+  for (const token of g.tokens) {
+    const ctx = await h.phone({ deviceScaleFactor: 1 });
+    const page = await ctx.newPage();
+    await page.goto(`${h.base}/s/${token}`, { waitUntil: 'domcontentloaded' });
+    phones.push({ ctx, page, url: page.url() });
+  }
   const rand = prng(7);
-  const stats = { turns: 0, steps: 0, taps: 0, browserTaps: 0, offered: 0, maxOffered: 0, maxControls: 0, moves: 0 };
-  const every = Number(process.env.TAPS_EVERY || 16);
+  const stats = { turns: 0, steps: 0, taps: 0, offered: 0, maxOffered: 0, maxControls: 0, maxBytes: 0 };
+  const T0 = Date.now();
+  let game = await api(0);
   let over = false;
 
-  const T0 = Date.now();
-  for (let turn = 0; turn < 200 && !over; turn++) {
+  for (let turn = 0; turn < 200 && game.status === 'active'; turn++) {
     const tapsBefore = stats.taps;
-    let game = await api(0, '');
-    if (game.status !== 'active') break;
     const seat = game.active_seats[0];
-    game = await api(seat, '');
-    stats.moves = game.move_count;
-    const { page } = phones[seat];
-    await page.goto(`${base}/games/${id}?seat=${seat}`);
+    game = await api(seat);
+    let me = game.view.player_state[seat], chosen = [], moves = game.move_count;
+    const { page, url } = phones[seat];
+    await page.goto(url, { waitUntil: 'domcontentloaded' });
     // on the turn's first screen: the board's top edge shows, with a dozen controls or fewer to choose from
-    const top = (await page.locator('#board').boundingBox()).y;
-    assert.ok(top < 844, `the board starts at ${top}px`);
-    // the controls on the first screen: links, buttons and folded lists in the page, taps on the board
-    const controls = await page.evaluate(() => [...document.querySelectorAll('main a, main button, main summary')]
-      .filter((el) => { const r = el.getBoundingClientRect(); return r.height > 0 && r.top < 844; }).length);
-    const offered = await page.locator('#board a.tap').count();
+    let seen = await look(page, true);
+    assert.ok(seen.top !== null && seen.top < SCREEN.height, `the board starts at ${seen.top}px`);
+    const offered = seen.taps.length;
     assert.ok(offered >= 1 && offered <= 12, `${offered} taps offered at the start of a turn`);
-    assert.ok(controls <= 14, `${controls} controls on the first screen at the start of a turn`);
+    assert.ok(seen.screen <= 14, `${seen.screen} controls on the first screen at the start of a turn`);
     stats.maxOffered = Math.max(stats.maxOffered, offered);
     stats.offered += offered;
-    stats.maxControls = Math.max(stats.maxControls, controls);
+    stats.maxControls = Math.max(stats.maxControls, seen.screen);
     if (turn === 0) await page.screenshot({ path: join(shots, 'taps-af-turn.png') });
     stats.turns++;
-    // the browser taps the first turns and every `every`-th; the others are the same taps as plain requests
-    const inBrowser = turn < 2 || turn % every === 0;
-    const drive = inBrowser ? browserDriver(page) : await requestDriver(phones[seat].ctx, page.url());
+    const shotAfter = stats.steps;
     // the turn: taps until the turn passes or the game ends
-    let me = game.view.player_state[seat], chosen = [];
     for (let i = 0; i < 400; i++) {
-      // one look at the page: the confirm button, and the offered taps' names
-      const look = await drive.look();
-      if (look.confirm) {
-        const before = stats.moves;
-        await drive.confirm();
+      stats.maxBytes = Math.max(stats.maxBytes, seen.bytes);
+      assert.ok(seen.bytes < 100 * 1024, `a page of ${seen.bytes} bytes`);
+      if (seen.confirm) {
+        const move = seen.confirm.move;
+        if (turn === 4 && stats.steps === shotAfter) await docShot(page, 'alien-frontiers');
+        await tap(page, seen, 'confirm');
         stats.taps++;
         stats.steps++;
-        if (inBrowser) stats.browserTaps++;
-        assert.equal((await drive.look()).alert, '', 'the confirmed step was refused');
-        const after = await api(seat, '');
-        assert.equal(after.move_count, before + 1, 'the confirmed step was not stored');
-        stats.moves = after.move_count;
-        me = after.view.player_state[seat];
+        seen = await look(page);
+        assert.equal(seen.alert, '', `confirming ${move}: refused`);
+        game = await api(seat);
+        assert.equal(game.move_count, moves + 1, 'the confirmed step was not stored');
+        moves = game.move_count;
+        me = game.view.player_state[seat];
         chosen = [];
-        if (after.status !== 'active') { over = true; break; }
-        if (after.active_seats[0] !== seat) break;
+        if (game.status !== 'active') { over = true; break; }
+        if (game.active_seats[0] !== seat) break;
         continue;
       }
-      const taps = look.taps;
+      const taps = seen.taps.map((t) => t.label);
       assert.ok(taps.length, 'nothing to tap and nothing to confirm on my turn');
       const best = Math.max(...taps.map((t) => score(t, me, chosen)));
       const choices = taps.map((t, k) => k).filter((k) => score(taps[k], me, chosen) === best);
       const k = choices[Math.floor(rand() * choices.length)];
       const die = /^(?:Choose|Add) your (\d)/.exec(taps[k]);
       if (die) chosen.push(die[1]);
-      await drive.tap(k);
+      await tap(page, seen, k);
       stats.taps++;
-      if (inBrowser) stats.browserTaps++;
+      seen = await look(page);
+      assert.equal(seen.alert, '', `tapping "${taps[k]}"`);
     }
-    // the board shows the position the API gives: points and the ships still to place
-    const view = (await api(seat, '')).view;
-    const board = await drive.board();
-    for (const p of view.player_state) assert.ok(board.includes(`${p.vp} VP`), `the board lacks ${p.vp} VP`);
-    if (process.env.TAPS_DEBUG) console.log(`# turn ${turn} seat ${seat}: ${stats.taps - tapsBefore} taps, ${Date.now() - T0} ms, vp ${view.player_state.map((p) => p.vp)}`);
+    // the board shows the position the API gives: every player's points
+    const board = await page.locator('#board svg').textContent();
+    for (const p of game.view.player_state) assert.ok(board.includes(`${p.vp} VP`), `the board lacks ${p.vp} VP`);
+    if (process.env.TAPS_DEBUG) console.log(`# turn ${turn} seat ${seat}: ${stats.taps - tapsBefore} taps, ${Date.now() - T0} ms`);
   }
   assert.ok(over, `the game did not end in ${stats.turns} turns`);
-  const end = await api(0, '');
+  const end = await api(0);
   assert.equal(end.status, 'finished');
-  for (const { page } of phones) {
-    await page.goto(`${base}/games/${id}`);
-    const status = await page.locator('p.status').textContent();
-    assert.match(status, /Game over/);
-    // the final scores: the winner's in the status, every player's points on the board
-    for (const w of end.result.winners) assert.ok(status.includes(`(${end.result.scores[w]})`), `the winner: ${status}`);
-    // the others' scores too, after the winner's
-    end.result.scores.forEach((score) => assert.ok(status.includes(`(${score})`), `a score missing: ${status}`));
+  for (const { page, url } of phones) {
+    await page.goto(url, { waitUntil: 'domcontentloaded' });
+    const seen = await look(page);
+    assert.match(seen.status, /Game over/);
+    // the final scores: the winner's first, then every player's, in the status and on the board
+    for (const w of end.result.winners) assert.ok(seen.status.includes(`(${end.result.scores[w]})`), `the winner: ${seen.status}`);
+    end.result.scores.forEach((s) => assert.ok(seen.status.includes(`(${s})`), `a score missing: ${seen.status}`));
     const board = await page.locator('#board svg').textContent();
     for (const p of end.view.player_state) assert.ok(board.includes(`${p.vp} VP`), `the board lacks ${p.vp} VP`);
-    assert.equal(await page.locator('#board a.tap').count(), 0);
+    assert.equal(seen.taps.length, 0);
   }
   await phones[0].page.screenshot({ path: join(shots, 'taps-af-end.png') });
-  const summary = { ...stats, tapsPerTurn: +(stats.taps / stats.turns).toFixed(1),
-    stepsPerTurn: +(stats.steps / stats.turns).toFixed(1), meanOffered: +(stats.offered / stats.turns).toFixed(1), seconds: Math.round((Date.now() - T0) / 1000) };
+  const summary = { ...stats, moves: end.move_count, tapsPerTurn: +(stats.taps / stats.turns).toFixed(1),
+    stepsPerTurn: +(stats.steps / stats.turns).toFixed(1), meanOffered: +(stats.offered / stats.turns).toFixed(1),
+    seconds: Math.round((Date.now() - T0) / 1000) };
   writeFileSync(join(shots, 'taps-af.json'), JSON.stringify(summary, null, 1));
   console.log(`# ${JSON.stringify(summary)}`);
   for (const p of phones) await p.ctx.close();
