@@ -61,6 +61,18 @@ export function harness(name, { setup, daemonArgs = [], ready } = {}) {
       ctx.on('page', (page) => page.on('dialog', (d) => { throw new Error(`a dialog opened: ${d.message()}`); }));
       return ctx;
     },
+    // each player of game g on their own phone, signed in by their seat link: [{ ctx, page, url }], url the game's
+    // page for that seat; a scale of 1, as the whole games take many pages and screenshots
+    async seatPhones(g) {
+      const out = [];
+      for (const token of g.tokens) {
+        const ctx = await h.phone({ deviceScaleFactor: 1 });
+        const page = await ctx.newPage();
+        await page.goto(`${h.base}/s/${token}`, { waitUntil: 'domcontentloaded' });
+        out.push({ ctx, page, url: page.url() });
+      }
+      return out;
+    },
     // a page of ctx signed in as email, by the one-time link the command line prints and its button
     async signIn(ctx, email) {
       const link = h.cli('user', 'link', email, '--base-url', h.base).trim().split('\n').pop();
@@ -199,9 +211,13 @@ export async function tap(page, seen, k) {
 /*
  * The screenshots of docs/screenshots/: written only when SCREENSHOTS
  * names a directory (tests/e2e/run.sh --screenshots sets it to the
- * source tree's docs/screenshots), the phone's first screen as JPEG.
+ * source tree's docs/screenshots). The phone's screen scrolled to the
+ * board, as JPEG (a page of flat colours and text: some 60 KB).
  */
 export async function docShot(page, name) {
   if (!process.env.SCREENSHOTS) return;
+  // back where it was afterwards: the points look() found stay true
+  const y = await page.evaluate(() => { const y = scrollY; document.querySelector('#board').scrollIntoView(); return y; });
   await page.screenshot({ path: join(process.env.SCREENSHOTS, `${name}.jpg`), type: 'jpeg', quality: 80 });
+  await page.evaluate((y) => scrollTo(0, y), y);
 }

@@ -54,13 +54,7 @@ test('a whole Alien Frontiers game by taps on the board, from two phones', { tim
   const g = h.newGame('alien-frontiers', ['Ann <ann@example.org>', 'Bob <bob@example.org>'], 7);
   const api = async (seat) => (await fetch(`${h.base}/api/v1/games/${g.id}`,
     { headers: { Authorization: `Bearer ${g.tokens[seat]}` } })).json();
-  const phones = [];
-  for (const token of g.tokens) {
-    const ctx = await h.phone({ deviceScaleFactor: 1 });
-    const page = await ctx.newPage();
-    await page.goto(`${h.base}/s/${token}`, { waitUntil: 'domcontentloaded' });
-    phones.push({ ctx, page, url: page.url() });
-  }
+  const phones = await h.seatPhones(g);
   const rand = prng(7);
   const stats = { turns: 0, steps: 0, taps: 0, offered: 0, maxOffered: 0, maxControls: 0, maxBytes: 0 };
   const T0 = Date.now();

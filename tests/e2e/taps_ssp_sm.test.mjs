@@ -32,18 +32,6 @@ async function api(g, path) {
   return res.json();
 }
 
-// Each player on their own phone, signed in by their seat link.
-async function phones(g) {
-  const out = [];
-  for (const token of g.tokens) {
-    const ctx = await h.phone({ deviceScaleFactor: 1 });
-    const page = await ctx.newPage();
-    await page.goto(`${h.base}/s/${token}`, { waitUntil: 'domcontentloaded' });
-    out.push({ ctx, page, url: page.url() });
-  }
-  return out;
-}
-
 /*
  * A whole game, every step built by taps on the board and confirmed on the
  * phone of the seat whose decision it is. The test player follows the plan
@@ -58,7 +46,7 @@ async function phones(g) {
 async function play(game, seed, names, limits) {
   const T0 = Date.now();
   const g = h.newGame(game, [`Yara <${game}-y@example.org>`, `Zed <${game}-z@example.org>`], seed);
-  const ph = await phones(g);
+  const ph = await h.seatPhones(g);
   const planned = [];
   const stats = { turns: 0, steps: 0, taps: 0, offered: 0, maxOffered: 0, maxAhead: 0, maxScreen: 0, maxBytes: 0 };
   const ms = { open: 0, taps: 0, plan: 0, api: 0 };
