@@ -3,6 +3,7 @@
 import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { mkdtempSync, mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,7 +48,7 @@ export async function until(what, ms, fn) {
 export function harness(name, { setup, daemonArgs = [], ready } = {}) {
   const dir = mkdtempSync(join(tmpdir(), `tp-e2e-${name}-`));
   const db = join(dir, 'turnpost.db');
-  let daemon, launched;
+  let daemon, launched, planner, plans;
   const h = {
     dir,
     db,
@@ -72,6 +73,23 @@ export function harness(name, { setup, daemonArgs = [], ready } = {}) {
         out.push({ ctx, page, url: page.url() });
       }
       return out;
+    },
+    /*
+     * The step the game's level-2 bot takes for a seat of game id, and the
+     * parts of the board that build it (tests/e2e/botpath.c, reading the
+     * database beside the daemon): { text, parts }. Answers come in the
+     * order asked, so games may ask at once.
+     */
+    async plan(id, seat) {
+      if (!planner) {
+        planner = spawn(join(build, 'tests/e2e/botpath'), [db, '2'], { stdio: ['pipe', 'pipe', 'inherit'] });
+        plans = createInterface({ input: planner.stdout })[Symbol.asyncIterator]();
+      }
+      planner.stdin.write(`${id} ${seat}\n`);
+      const { value } = await plans.next();
+      const [text, path] = value.split('\t');
+      assert.notEqual(text, 'error', `no plan for seat ${seat}: ${path}`);
+      return { text, parts: path.split('.') };
     },
     // a page of ctx signed in as email, by the one-time link the command line prints and its button
     async signIn(ctx, email) {
@@ -115,6 +133,7 @@ export function harness(name, { setup, daemonArgs = [], ready } = {}) {
   });
 
   after(async () => {
+    if (planner) planner.stdin.end();
     if (launched) await launched.catch(() => {});
     if (h.browser) await h.browser.close();
     if (daemon && daemon.exitCode === null) {

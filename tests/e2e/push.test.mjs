@@ -1,90 +1,43 @@
 // tests/e2e/push.test.mjs: the account page's "Notify me in this browser" in a real browser (Debian's Chromium)
 // SPDX-License-Identifier: MIT
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { harness } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-const build = process.env.TOP_BUILDDIR || '../..';
-const dir = mkdtempSync(join(tmpdir(), 'tp-e2e-push-'));
-const db = join(dir, 'turnpost.db');
-const cli = (...args) => execFileSync(join(build, 'tests/turnpost-test'), ['--db', db, ...args]).toString();
-let daemon, base, browser, token;
 
 // RFC 8291's example browser key and secret, as a browser's subscription would carry them
 const P256DH = 'BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4';
 const AUTH = 'BTBZMqHH6r4Tts7J_aSIgg';
 
-async function waitForFile(path, ms) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (existsSync(path)) {
-      const text = readFileSync(path, 'utf8').trim();
-      if (text) return text;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no ${path} after ${ms} ms`);
-}
-
-before(async () => {
-  token = cli('user', 'add', 'ann@example.org', '--name', 'Ann', '--create').trim().split('\n').pop();
-  daemon = spawn(join(build, 'tests/turnpostd-test'),
-    // the subscriptions below name a push service on loopback, which only this setting lets be saved
-    ['--db', db, '--listen', '127.0.0.1:0', '--port-file', join(dir, 'port'), '--quiet',
-      '--allow-loopback-destinations'],
-    { stdio: ['ignore', 'ignore', 'inherit'] });
-  base = `http://127.0.0.1:${await waitForFile(join(dir, 'port'), 20000)}`;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+let token;
+const h = harness('push', {
+  setup: (h) => { token = h.cli('user', 'add', 'ann@example.org', '--name', 'Ann', '--create').trim().split('\n').pop(); },
+  // the subscriptions below name a push service on loopback, which only this setting lets be saved
+  daemonArgs: ['--allow-loopback-destinations'],
 });
-
-after(async () => {
-  if (browser) await browser.close();
-  if (daemon && daemon.exitCode === null) {
-    const exited = new Promise((resolve) => daemon.once('exit', resolve));
-    daemon.kill('SIGTERM');
-    await exited;
-  }
-  if (!process.env.KEEP_TEST_DIRS) rmSync(dir, { recursive: true, force: true });
-});
-
-async function signedIn(ctx) {
-  const link = cli('user', 'link', 'ann@example.org', '--base-url', base).trim().split('\n').pop();
-  const page = await ctx.newPage();
-  await page.goto(link);
-  await page.getByRole('button', { name: 'Sign me in' }).click();
-  await page.waitForLoadState();
-  return page;
-}
+const signedIn = (ctx) => h.signIn(ctx, 'ann@example.org');
 
 test('the service worker registers from /sw.js with the whole site as its scope', async () => {
-  const ctx = await browser.newContext();
+  const ctx = await h.browser.newContext();
   const page = await signedIn(ctx);
-  await page.goto(`${base}/account`);
+  await page.goto(`${h.base}/account`);
   const got = await page.evaluate(async () => {
     const reg = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
     await navigator.serviceWorker.ready;
     return { scope: reg.scope, script: (reg.active || reg.installing || reg.waiting).scriptURL };
   });
-  assert.equal(got.scope, `${base}/`);
-  assert.equal(got.script, `${base}/sw.js`);
+  assert.equal(got.scope, `${h.base}/`);
+  assert.equal(got.script, `${h.base}/sw.js`);
   await ctx.close();
 });
 
 test('the button subscribes this browser and the account page lists it, removable', async () => {
-  const ctx = await browser.newContext();
-  await ctx.grantPermissions(['notifications'], { origin: base });
+  const ctx = await h.browser.newContext();
+  await ctx.grantPermissions(['notifications'], { origin: h.base });
   // the browser's push service is out of reach here: its subscribe() answers with a subscription of our own,
   // after checking that the page asks with the server's key
   await ctx.addInitScript(({ p256dh, auth }) => {
@@ -102,20 +55,20 @@ test('the button subscribes this browser and the account page lists it, removabl
   const errors = [];
   const page = await signedIn(ctx);
   page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${base}/account`);
+  await page.goto(`${h.base}/account`);
   const button = page.getByRole('button', { name: 'Notify me in this browser' });
   await button.waitFor({ state: 'visible' });
   await button.click();
   await page.waitForURL(/\/account#notify$/);
   assert.deepEqual(errors, []);
   // asked for user-visible messages with the server's VAPID key
-  const key = (await (await fetch(`${base}/api/v1/me/push-subscriptions`,
+  const key = (await (await fetch(`${h.base}/api/v1/me/push-subscriptions`,
     { headers: { Authorization: `Bearer ${token}` } })).json()).vapid_public_key;
   const asked = JSON.parse(await page.evaluate(() => sessionStorage.getItem('asked')));
   assert.equal(asked.userVisibleOnly, true);
   assert.equal(Buffer.from(asked.key).toString('base64url'), key);
   // stored with the keys the browser gave, named after it
-  const list = await (await fetch(`${base}/api/v1/me/push-subscriptions`,
+  const list = await (await fetch(`${h.base}/api/v1/me/push-subscriptions`,
     { headers: { Authorization: `Bearer ${token}` } })).json();
   assert.equal(list.subscriptions.length, 1);
   assert.equal(list.subscriptions[0].service, 'https://127.0.0.1:8443');
@@ -132,7 +85,7 @@ test('the button subscribes this browser and the account page lists it, removabl
 });
 
 test('the account page with a browser listed has no serious or critical axe-core violations', async () => {
-  const res = await fetch(`${base}/api/v1/me/push-subscriptions`, {
+  const res = await fetch(`${h.base}/api/v1/me/push-subscriptions`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ endpoint: 'https://127.0.0.1:8443/wpush/a11y', keys: { p256dh: P256DH, auth: AUTH },
@@ -140,10 +93,9 @@ test('the account page with a browser listed has no serious or critical axe-core
   });
   assert.equal(res.status, 201);
   // axe runs inside the page: the page's own Content-Security-Policy would refuse the injected script
-  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true,
-    bypassCSP: true });
+  const ctx = await h.phone({ deviceScaleFactor: 1, bypassCSP: true });
   const page = await signedIn(ctx);
-  await page.goto(`${base}/account`);
+  await page.goto(`${h.base}/account`);
   await page.getByRole('button', { name: 'Notify me in this browser' }).waitFor({ state: 'visible' });
   await page.locator('.push-list li').first().waitFor();
   await page.evaluate(axeSource);

@@ -1,31 +1,12 @@
 // tests/e2e/taps_ssp_sm.test.mjs: whole Space Station Phoenix and Starship Merchants games played by taps on the board, two phones
 // SPDX-License-Identifier: MIT
-import { describe, it, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { harness, build, shots, SCREEN, look, tap, docShot } from './harness.mjs';
+import { harness, shots, SCREEN, look, tap, docShot } from './harness.mjs';
 
-let planner, plans;
-const h = harness('taps-ssp-sm', {
-  ready: (h) => {
-    // the test player's plan: the step the game's bot takes, cut into the parts to tap (tests/e2e/botpath.c)
-    planner = spawn(join(build, 'tests/e2e/botpath'), [h.db, '2'], { stdio: ['pipe', 'pipe', 'inherit'] });
-    plans = createInterface({ input: planner.stdout })[Symbol.asyncIterator]();
-  },
-});
-
-after(() => { if (planner) planner.stdin.end(); });
-
-async function plan(id, seat) {
-  planner.stdin.write(`${id} ${seat}\n`);
-  const { value } = await plans.next();
-  const [text, path] = value.split('\t');
-  assert.notEqual(text, 'error', `no plan for seat ${seat}: ${path}`);
-  return { text, parts: path.split('.') };
-}
+const h = harness('taps-ssp-sm');
 
 async function api(g, path) {
   const res = await fetch(`${h.base}/api/v1/games/${g.id}${path}`, { headers: { Authorization: `Bearer ${g.tokens[0]}` } });
@@ -84,7 +65,7 @@ async function play(game, seed, names, limits) {
       // the same player's next step, on the page the last confirm answered with
       seen = await look(page);
     }
-    const { text, parts } = await clock('plan', plan(g.id, seat));
+    const { text, parts } = await clock('plan', h.plan(g.id, seat));
     planned.push(text);
     const t = Date.now();
     for (let i = 0; i <= parts.length; i++) {

@@ -1,80 +1,24 @@
 // tests/e2e/textsize.test.mjs: every text of every board is at least 11 CSS pixels on a 390x844 phone, without zoom
 // SPDX-License-Identifier: MIT
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { mkdtempSync, mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { harness, shots, SCREEN } from './harness.mjs';
 
-const build = process.env.TOP_BUILDDIR || '../..';
-const dir = mkdtempSync(join(tmpdir(), 'tp-e2e-text-'));
-const db = join(dir, 'turnpost.db');
-// screenshots stay in the build tree to be looked at
-const shots = join(build, 'tests/e2e-run/shots');
-const SCREEN = { width: 390, height: 844 };
 // the smallest text a phone player reads without zooming, in CSS pixels
 const MIN_TEXT = 11;
 // a text squeezed to fit its box keeps at least this share of its natural width
 const MIN_SQUEEZE = 0.75;
-let daemon, base, browser, planner, plans;
-
-async function waitForFile(path, ms) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (existsSync(path)) {
-      const text = readFileSync(path, 'utf8').trim();
-      if (text) return text;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no ${path} after ${ms} ms`);
-}
-
-before(async () => {
-  mkdirSync(shots, { recursive: true });
-  execFileSync(join(build, 'tests/turnpost-test'), ['--db', db, 'user', 'add', 'admin@example.org', '--admin', '--create']);
-  daemon = spawn(join(build, 'tests/turnpostd-test'),
-    ['--db', db, '--listen', '127.0.0.1:0', '--port-file', join(dir, 'port'), '--quiet'],
-    { stdio: ['ignore', 'ignore', 'inherit'] });
-  base = `http://127.0.0.1:${await waitForFile(join(dir, 'port'), 20000)}`;
-  // the game's own bot picks the steps that take each game from its set-up to its end (tests/e2e/botpath.c)
-  planner = spawn(join(build, 'tests/e2e/botpath'), [db, '2'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  plans = createInterface({ input: planner.stdout })[Symbol.asyncIterator]();
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (planner) planner.stdin.end();
-  if (daemon && daemon.exitCode === null) {
-    const exited = new Promise((resolve) => daemon.once('exit', resolve));
-    daemon.kill('SIGTERM');
-    await exited;
-  }
-  if (!process.env.KEEP_TEST_DIRS) rmSync(dir, { recursive: true, force: true });
-});
+const h = harness('text');
 
 // Long names on purpose: the board must fit them without shrinking its text.
 async function newGame(game, n, seed) {
   const names = ['Yara Okonkwo-Lindqvist', 'Zed', 'Bob <b>&', 'Di'];
-  const players = names.slice(0, n).flatMap((name, i) => ['--player', `${name} <${game}-text-${seed}-${i}@example.org>`]);
-  const out = execFileSync(join(build, 'tests/turnpost-test'),
-    ['--db', db, 'game', 'create', game, ...players, '--seed', String(seed)]).toString();
-  const id = Number(/^game (\d+) created/m.exec(out)[1]);
-  const tokens = out.split('\n').filter((l) => l.startsWith('seat ')).map((l) => l.split('\t').pop());
-  assert.equal(tokens.length, n);
-  return { id, tokens };
+  return h.newGame(game, names.slice(0, n).map((name, i) => `${name} <${game}-text-${seed}-${i}@example.org>`), seed);
 }
 
 async function api(g, seat, path, body) {
-  const res = await fetch(`${base}/api/v1/games/${g.id}${path}`, {
+  const res = await fetch(`${h.base}/api/v1/games/${g.id}${path}`, {
     method: body ? 'POST' : 'GET',
     headers: { Authorization: `Bearer ${g.tokens[seat]}`, 'Content-Type': 'application/json' },
     body: body ? JSON.stringify(body) : undefined,
@@ -87,10 +31,7 @@ async function botStep(g) {
   const { json: now } = await api(g, 0, '');
   if (now.status !== 'active') return now;
   const seat = now.active_seats[0];
-  planner.stdin.write(`${g.id} ${seat}\n`);
-  const { value } = await plans.next();
-  const [text, why] = value.split('\t');
-  assert.notEqual(text, 'error', `no bot step for seat ${seat}: ${why}`);
+  const { text } = await h.plan(g.id, seat);
   const res = await api(g, seat, '/moves', { moves: [text] });
   assert.equal(res.status, 200, `${text}: ${JSON.stringify(res.json)}`);
   return res.json;
@@ -136,9 +77,7 @@ function measure(page) {
   });
 }
 
-function phone() {
-  return browser.newContext({ viewport: SCREEN, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
-}
+const phone = () => h.phone({ deviceScaleFactor: 1 });
 
 /*
  * One seat's page: every text of the board at least MIN_TEXT pixels, not
@@ -152,7 +91,7 @@ async function checkSeat(g, seat, at, shot, kb) {
   const ctx = await phone();
   const page = await ctx.newPage();
   const seen = { texts: 0, bytes: 0 };
-  await page.goto(`${base}/s/${g.tokens[seat]}`);
+  await page.goto(`${h.base}/s/${g.tokens[seat]}`);
   for (let tapped = 0; tapped < 2; tapped++) {
     const m = await measure(page);
     const where = `${at}, seat ${seat}${tapped ? ', after a tap' : ''}`;
