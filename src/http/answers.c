@@ -1,4 +1,4 @@
-/* http/answers.c: the text of recent game answers, served again while the database has not changed */
+/* http/answers.c: the text of recent game answers and pages, served again while the database has not changed */
 /* SPDX-License-Identifier: MIT */
 #include "http/answers.h"
 
@@ -12,19 +12,20 @@
 
 /*
  * A direct-mapped table: each key has one slot, a newer answer replaces
- * whatever held it. The key is the store, the game, the seat seen as and
- * whether emails are shown; an entry is good only for the data version it
- * was made at (store_data_version), so nothing ever needs invalidating.
+ * whatever held it. The key is the store and a text naming everything else
+ * the answer depends on (the game, the seat seen as and whether emails are
+ * shown; a page's reader); an entry is good only for the data version it was
+ * made at (store_data_version), and a page's only until its time, so nothing
+ * ever needs invalidating.
  */
 #define SLOTS 4096 /* a power of two */
 #define STRIPES 64
 
 struct slot {
 	uint64_t store;
-	int64_t game;
-	int seat;
-	int emails;
+	char *key;
 	uint64_t version;
+	int64_t until; /* 0: as long as the version lasts */
 	char etag[32];
 	char *text;
 	size_t len;
@@ -33,7 +34,7 @@ struct slot {
 static struct slot slots[SLOTS];
 static pthread_mutex_t locks[STRIPES];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-static atomic_ullong hits, misses;
+static atomic_ullong hits, misses, page_hits, page_misses;
 
 static void init_locks(void)
 {
@@ -41,35 +42,89 @@ static void init_locks(void)
 		pthread_mutex_init(&locks[i], NULL);
 }
 
-static size_t slot_of(uint64_t store, int64_t game, int seat, int emails)
+static size_t slot_of(uint64_t store, const char *key)
 {
-	uint64_t h = (uint64_t)game * 0x9E3779B97F4A7C15ull;
+	uint64_t h = 1469598103934665603ull ^ store * 0x94D049BB133111EBull;
 
-	h ^= ((uint64_t)(seat + 1) << 1 | (uint64_t)(emails != 0)) * 0xC2B2AE3D27D4EB4Full;
-	h ^= store * 0x94D049BB133111EBull;
+	for (const char *p = key; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ull;
 	h ^= h >> 29;
 	return (size_t)h & (SLOTS - 1);
 }
 
-int answers_get(uint64_t store, int64_t game, int seat, int emails, uint64_t version, struct buf *out,
-		char etag[32])
+/* The kept text of key at version (out NULL: the ETag is enough) that is still good at now. */
+static int kept_get(uint64_t store, const char *key, uint64_t version, int64_t now, struct buf *out, char etag[32])
 {
 	size_t i;
 	struct slot *s;
 	int found = 0;
 
 	pthread_once(&once, init_locks);
-	i = slot_of(store, game, seat, emails);
+	i = slot_of(store, key);
 	s = &slots[i];
 	pthread_mutex_lock(&locks[i % STRIPES]);
-	if (s->store == store && s->game == game && s->seat == seat && s->emails == emails &&
-	    s->version == version && (s->text || !out) && s->etag[0]) {
+	if (s->key && s->store == store && s->version == version && strcmp(s->key, key) == 0 && (s->text || !out) &&
+	    (!s->until || now < s->until)) {
 		if (out)
 			buf_add(out, s->text, s->len);
-		memcpy(etag, s->etag, sizeof(s->etag));
+		if (etag)
+			memcpy(etag, s->etag, sizeof(s->etag));
 		found = 1;
 	}
 	pthread_mutex_unlock(&locks[i % STRIPES]);
+	return found;
+}
+
+static void kept_put(uint64_t store, const char *key, uint64_t version, int64_t until, const char *text, size_t len,
+		     const char *etag)
+{
+	char *copy = NULL, *kcopy = strdup(key);
+	size_t i;
+	struct slot *s;
+
+	pthread_once(&once, init_locks);
+	if (!kcopy)
+		abort();
+	if (text) {
+		copy = malloc(len ? len : 1);
+		if (!copy)
+			abort();
+		memcpy(copy, text, len);
+	}
+	i = slot_of(store, key);
+	s = &slots[i];
+	pthread_mutex_lock(&locks[i % STRIPES]);
+	if (!text && s->text && s->key && s->store == store && s->version == version && strcmp(s->key, key) == 0) {
+		/* the whole answer at this version is already kept: it has the ETag too */
+		pthread_mutex_unlock(&locks[i % STRIPES]);
+		free(kcopy);
+		return;
+	}
+	free(s->text);
+	free(s->key);
+	s->store = store;
+	s->key = kcopy;
+	s->version = version;
+	s->until = until;
+	s->text = copy;
+	s->len = len;
+	snprintf(s->etag, sizeof(s->etag), "%s", etag ? etag : "");
+	pthread_mutex_unlock(&locks[i % STRIPES]);
+}
+
+static void game_key(char key[96], int64_t game, int seat, int emails)
+{
+	snprintf(key, 96, "game|%lld|%d|%d", (long long)game, seat, emails != 0);
+}
+
+int answers_get(uint64_t store, int64_t game, int seat, int emails, uint64_t version, struct buf *out,
+		char etag[32])
+{
+	char key[96];
+	int found;
+
+	game_key(key, game, seat, emails);
+	found = kept_get(store, key, version, 0, out, etag) && etag[0];
 	atomic_fetch_add(found ? &hits : &misses, 1);
 	return found;
 }
@@ -77,40 +132,33 @@ int answers_get(uint64_t store, int64_t game, int seat, int emails, uint64_t ver
 void answers_put(uint64_t store, int64_t game, int seat, int emails, uint64_t version, const char *text,
 		 size_t len, const char *etag)
 {
-	char *copy = NULL;
-	size_t i;
-	struct slot *s;
+	char key[96];
 
-	pthread_once(&once, init_locks);
-	if (text) {
-		copy = malloc(len ? len : 1);
-		if (!copy)
-			abort();
-		memcpy(copy, text, len);
-	}
-	i = slot_of(store, game, seat, emails);
-	s = &slots[i];
-	pthread_mutex_lock(&locks[i % STRIPES]);
-	if (!text && s->text && s->store == store && s->game == game && s->seat == seat && s->emails == emails &&
-	    s->version == version) {
-		/* the whole answer at this version is already kept: it has the ETag too */
-		pthread_mutex_unlock(&locks[i % STRIPES]);
-		return;
-	}
-	free(s->text);
-	s->store = store;
-	s->game = game;
-	s->seat = seat;
-	s->emails = emails;
-	s->version = version;
-	s->text = copy;
-	s->len = len;
-	snprintf(s->etag, sizeof(s->etag), "%s", etag);
-	pthread_mutex_unlock(&locks[i % STRIPES]);
+	game_key(key, game, seat, emails);
+	kept_put(store, key, version, 0, text, len, etag);
 }
 
 void answers_stats(uint64_t *h, uint64_t *m)
 {
 	*h = atomic_load(&hits);
 	*m = atomic_load(&misses);
+}
+
+int answers_page_get(uint64_t store, const char *key, uint64_t version, int64_t now, struct buf *out)
+{
+	int found = kept_get(store, key, version, now, out, NULL);
+
+	atomic_fetch_add(found ? &page_hits : &page_misses, 1);
+	return found;
+}
+
+void answers_page_put(uint64_t store, const char *key, uint64_t version, int64_t until, const char *text, size_t len)
+{
+	kept_put(store, key, version, until, text, len, NULL);
+}
+
+void answers_page_stats(uint64_t *h, uint64_t *m)
+{
+	*h = atomic_load(&page_hits);
+	*m = atomic_load(&page_misses);
 }

@@ -1,4 +1,4 @@
-/* http/answers.h: the text of recent game answers, served again while the database has not changed */
+/* http/answers.h: the text of recent game answers and pages, served again while the database has not changed */
 /* SPDX-License-Identifier: MIT */
 #ifndef TURNPOST_HTTP_ANSWERS_H
 #define TURNPOST_HTTP_ANSWERS_H
@@ -29,5 +29,19 @@ void answers_put(uint64_t store, int64_t game, int seat, int emails, uint64_t ve
 		 size_t len, const char *etag);
 /* Lookups that found an answer, and those that did not, since start. */
 void answers_stats(uint64_t *hits, uint64_t *misses);
+
+/*
+ * A page (the game page of one reader) is kept the same way, under a key
+ * that names everything else it depends on (the game, the session, the
+ * query), and also only until a time (ms since the epoch; 0: no limit) at
+ * which something it shows changes by itself ("5 min ago").
+ * answers_page_get appends the text kept for key at version, still good at
+ * now, to out: 1; else 0.
+ */
+int answers_page_get(uint64_t store, const char *key, uint64_t version, int64_t now, struct buf *out);
+void answers_page_put(uint64_t store, const char *key, uint64_t version, int64_t until, const char *text,
+		      size_t len);
+/* Page lookups that found a page, and those that did not, since start. */
+void answers_page_stats(uint64_t *hits, uint64_t *misses);
 
 #endif

@@ -57,6 +57,19 @@ void clock_format_ago(int64_t ms, char out[32])
 		snprintf(out, 32, "%lld d", (long long)(min / 1440));
 }
 
+int64_t clock_ago_next(int64_t ms)
+{
+	int64_t min = ms / 60000;
+
+	if (min < 1)
+		return 60000;
+	if (min < 60)
+		return (min + 1) * 60000;
+	if (min < 48 * 60)
+		return (min / 60 + 1) * 3600000;
+	return (min / 1440 + 1) * 86400000;
+}
+
 void clock_format_human(int64_t ms, char out[32])
 {
 	time_t t = (time_t)(ms / 1000);

@@ -17,6 +17,11 @@ double clock_mono_ms(void);
 void clock_set_fake_ms(int64_t ms);
 /* A duration for people: "just now", "5 min", "3 h", "2 d". */
 void clock_format_ago(int64_t ms, char out[32]);
+/*
+ * The smallest duration above ms whose clock_format_ago text differs from
+ * ms's: a page showing "5 min" ago is the same page until then.
+ */
+int64_t clock_ago_next(int64_t ms);
 /* A time for people: "2026-11-21 23:16 UTC". */
 void clock_format_human(int64_t ms, char out[32]);
 /* Format ms as RFC 3339 UTC ("2026-11-21T23:16:03Z") into out. */

@@ -9,6 +9,7 @@
 #include "engine/submit.h"
 #include "engine/views.h"
 #include "engine/registry.h"
+#include "http/answers.h"
 #include "http/jsonw.h"
 #include "store/store.h"
 #include "testutil.h"
@@ -654,6 +655,28 @@ static void test_store__read_begin_keeps_one_snapshot(void)
 	store_close(s);
 }
 
+/* A kept page answers only for its store, key and data version, and only before its time. */
+static void test_answers__page_by_version_and_time(void)
+{
+	struct buf b = BUF_INIT;
+	const char *page = "<!DOCTYPE html><p>the page</p>";
+
+	answers_page_put(7, "page|1|2|-|-", 40, 5000, page, strlen(page));
+	CU_ASSERT_EQUAL(answers_page_get(7, "page|1|2|-|-", 40, 4999, &b), 1);
+	ASSERT_STR_EQ(b.data, page);
+	buf_reset(&b);
+	CU_ASSERT_EQUAL(answers_page_get(7, "page|1|2|-|-", 40, 5000, &b), 0);
+	CU_ASSERT_EQUAL(answers_page_get(7, "page|1|2|-|-", 41, 10, &b), 0);
+	CU_ASSERT_EQUAL(answers_page_get(8, "page|1|2|-|-", 40, 10, &b), 0);
+	CU_ASSERT_EQUAL(answers_page_get(7, "page|1|3|-|-", 40, 10, &b), 0);
+	CU_ASSERT_EQUAL(b.len, 0);
+	/* no time: as long as the version lasts */
+	answers_page_put(7, "page|1|2|-|-", 41, 0, page, strlen(page));
+	CU_ASSERT_EQUAL(answers_page_get(7, "page|1|2|-|-", 41, INT64_MAX, &b), 1);
+	CU_ASSERT_EQUAL(answers_page_get(7, "page|1|2|-|-", 40, 10, &b), 0);
+	buf_release(&b);
+}
+
 static CU_TestInfo cases[] = {
 	{ "test_cache__cached_and_uncached_answer_alike", test_cache__cached_and_uncached_answer_alike },
 	{ "test_cache__follows_the_stored_snapshot", test_cache__follows_the_stored_snapshot },
@@ -662,6 +685,7 @@ static CU_TestInfo cases[] = {
 	{ "test_cache__bounded", test_cache__bounded },
 	{ "test_cache__memo_lives_with_its_position", test_cache__memo_lives_with_its_position },
 	{ "test_cache__jsonw_writes_what_jansson_writes", test_cache__jsonw_writes_what_jansson_writes },
+	{ "test_answers__page_by_version_and_time", test_answers__page_by_version_and_time },
 	{ "test_store__read_begin_keeps_one_snapshot", test_store__read_begin_keeps_one_snapshot },
 	CU_TEST_INFO_NULL,
 };

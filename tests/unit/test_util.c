@@ -8,6 +8,7 @@
 #include "engine/rng.h"
 #include "testutil.h"
 #include "util/buf.h"
+#include "util/clock.h"
 #include "util/svg.h"
 #include "util/tapdraw.h"
 #include "util/words.h"
@@ -335,6 +336,33 @@ static void test_err__set_and_name(void)
 	CU_ASSERT_EQUAL(err_set(NULL, ERR_INPUT, "x"), ERR_INPUT);
 }
 
+/* clock_ago_next is exactly where clock_format_ago's text changes: the same text before it, another at it. */
+static void test_clock__ago_next_is_where_the_text_changes(void)
+{
+	static const int64_t spans[] = { -90000, -1, 0, 1, 59999, 60000, 61000, 119999, 3599999, 3600000, 7199999,
+					 47 * 3600000LL + 3599999, 48 * 3600000LL, 86400000LL * 9 + 5, 86400000LL * 400 };
+	char a[32], b[32];
+
+	for (size_t i = 0; i < sizeof(spans) / sizeof(spans[0]); i++) {
+		int64_t ms = spans[i], next = clock_ago_next(ms);
+		CU_ASSERT(next > ms);
+		clock_format_ago(ms, a);
+		clock_format_ago(next - 1, b);
+		ASSERT_STR_EQ(a, b);
+		clock_format_ago(next, b);
+		CU_ASSERT(strcmp(a, b) != 0);
+	}
+	/* every minute of the first three days */
+	for (int64_t ms = 0; ms < 3 * 86400000LL; ms += 60000) {
+		int64_t next = clock_ago_next(ms);
+		clock_format_ago(ms, a);
+		clock_format_ago(next - 1, b);
+		CU_ASSERT_FATAL(strcmp(a, b) == 0);
+		clock_format_ago(next, b);
+		CU_ASSERT_FATAL(strcmp(a, b) != 0);
+	}
+}
+
 static void test_rng__deterministic_and_roundtrip(void)
 {
 	struct rng a, b;
@@ -467,6 +495,7 @@ static CU_TestInfo util_cases[] = {
 	{ "test_tapdraw__choices", test_tapdraw__choices },
 	{ "test_words__names_lists_counts", test_words__names_lists_counts },
 	{ "test_err__set_and_name", test_err__set_and_name },
+	{ "test_clock__ago_next_is_where_the_text_changes", test_clock__ago_next_is_where_the_text_changes },
 	{ "test_rng__deterministic_and_roundtrip", test_rng__deterministic_and_roundtrip },
 	{ "test_rng__die_is_uniform_enough", test_rng__die_is_uniform_enough },
 	{ "test_rng__shuffle_is_permutation", test_rng__shuffle_is_permutation },
