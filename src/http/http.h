@@ -89,6 +89,13 @@ struct web_session {
 	char email[256];
 	char csrf[48];      /* the token every form of this browser must carry */
 	char set_csrf_cookie; /* a new double-submit cookie must be sent */
+	/*
+	 * With a session cookie: the store's data version read before the
+	 * session was looked up (versioned: it could be read), so a page made
+	 * for this session can be kept at that version (http/answers.h).
+	 */
+	int versioned;
+	uint64_t version;
 };
 
 struct http_request;

@@ -277,6 +277,14 @@ void metrics_render(struct buf *out, struct store *store)
 		 "turnpost_game_answers_total{kept=\"yes\"} %llu\n"
 		 "turnpost_game_answers_total{kept=\"no\"} %llu\n",
 		 (unsigned long long)hits, (unsigned long long)misses);
+	answers_page_stats(&hits, &misses);
+	buf_addf(out,
+		 "# HELP turnpost_game_pages_total Game page reads with a session, by whether the kept page was still "
+		 "current.\n"
+		 "# TYPE turnpost_game_pages_total counter\n"
+		 "turnpost_game_pages_total{kept=\"yes\"} %llu\n"
+		 "turnpost_game_pages_total{kept=\"no\"} %llu\n",
+		 (unsigned long long)hits, (unsigned long long)misses);
 	render_latency(out);
 	render_notify(out);
 	render_inbound(out);

@@ -2,10 +2,12 @@
 /* SPDX-License-Identifier: MIT */
 #include "http/session.h"
 
+#include <pthread.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/health.h"
 #include "engine/signin.h"
 #include "engine/tokens.h"
 #include "util/clock.h"
@@ -34,6 +36,68 @@ static int csrf_cookie_valid(const char *v)
 	return 1;
 }
 
+/*
+ * Looking a session up (a read connection, the token and its account) was a
+ * tenth of a game page. What a lookup found is kept, keyed by the token's
+ * hash, with the store's data version it was made at
+ * (store_data_version, which moves with every commit of any process: a
+ * sign-out, a revocation, an account changed), and used only while the
+ * version is still that one and the token has not expired: a session that
+ * ended stops working at the next request. Failed lookups are not kept.
+ */
+#define SESSION_SLOTS 4096 /* a power of two */
+
+struct session_slot {
+	uint64_t store;
+	uint64_t version;
+	unsigned char hash[32];
+	struct tokens_holder t;
+	int used;
+};
+
+static struct session_slot session_slots[SESSION_SLOTS];
+static pthread_mutex_t session_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct session_slot *session_slot(const unsigned char hash[32])
+{
+	unsigned v;
+
+	memcpy(&v, hash, sizeof(v));
+	return &session_slots[v & (SESSION_SLOTS - 1)];
+}
+
+/* The session of cookie as signin_session_find finds it, from what was kept at version when it still holds. */
+static int session_find(struct store *st, const char *cookie, int versioned, uint64_t version, int64_t now,
+			struct tokens_holder *t, struct err *e)
+{
+	unsigned char hash[32];
+	struct session_slot *sl;
+	int hashed = versioned && token_hash(cookie, hash) == 0, rc;
+
+	if (hashed) {
+		sl = session_slot(hash);
+		pthread_mutex_lock(&session_lock);
+		if (sl->used && sl->store == health_store_key(st) && sl->version == version &&
+		    token_hash_equal(sl->hash, hash) && (!sl->t.expires_at || sl->t.expires_at > now)) {
+			*t = sl->t;
+			pthread_mutex_unlock(&session_lock);
+			return 0;
+		}
+		pthread_mutex_unlock(&session_lock);
+	}
+	if ((rc = signin_session_find(st, cookie, now, t, e)) < 0 || !hashed)
+		return rc;
+	sl = session_slot(hash);
+	pthread_mutex_lock(&session_lock);
+	sl->store = health_store_key(st);
+	sl->version = version;
+	memcpy(sl->hash, hash, sizeof(hash));
+	sl->t = *t;
+	sl->used = 1;
+	pthread_mutex_unlock(&session_lock);
+	return 0;
+}
+
 void session_load(struct http_request *rq)
 {
 	struct web_session *s = &rq->sess;
@@ -44,7 +108,11 @@ void session_load(struct http_request *rq)
 
 	memset(s, 0, sizeof(*s));
 	s->only_seat = -1;
-	if (cookie && signin_session_find(http_store(rq), cookie, clock_now_ms(), &t, &e) == 0) {
+	/* read before the lookup: what is made from it afterwards is at this version or stale at once */
+	if (cookie)
+		s->versioned = health_data_version(http_store(rq), &s->version, &e) == 0;
+	err_clear(&e);
+	if (cookie && session_find(http_store(rq), cookie, s->versioned, s->version, clock_now_ms(), &t, &e) == 0) {
 		s->token_id = t.token_id;
 		if (t.game_id) {
 			/* a seat link's session: signed in nowhere but its game's pages (routes_prepare) */

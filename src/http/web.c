@@ -35,7 +35,7 @@ void web_render(struct http_request *rq, struct http_reply *r, int status, const
 	}
 	json_decref(data);
 	r->status = status;
-	r->content_type = "text/html; charset=utf-8";
+	r->content_type = WEB_HTML;
 }
 
 void web_error_page(struct http_request *rq, struct http_reply *r, int status, const char *message)

@@ -7,6 +7,9 @@
 #include "engine/game.h"
 #include "http/http.h"
 
+/* The content type of every page. */
+#define WEB_HTML "text/html; charset=utf-8"
+
 /* An HTML error page with status and a message a person can act on. */
 void web_error_page(struct http_request *rq, struct http_reply *r, int status, const char *message);
 /* Render template name with data (stolen), adding the common fields (title, user, csrf). */

@@ -8,10 +8,12 @@
 
 #include "engine/cache.h"
 #include "engine/chat.h"
+#include "engine/health.h"
 #include "engine/story.h"
 #include "engine/engine.h"
 #include "engine/taps.h"
 #include "engine/views.h"
+#include "http/answers.h"
 #include "http/web.h"
 #include "http/web_channel.h"
 #include "http/web_join.h"
@@ -448,12 +450,17 @@ done:
 	return m;
 }
 
-/* Render the game page; error (stolen, may be NULL) is shown inline. */
-void web_game_page(struct http_request *rq, struct http_reply *r, int64_t id, int status, json_t *error,
-		      const char *typed)
+/*
+ * Render the game page; error (stolen, may be NULL) is shown inline. 1 when
+ * it was the game page that was drawn, with *until the time its story's
+ * "... ago" reads otherwise (0: never); 0 when another page answered (an
+ * error, the join page).
+ */
+static int game_page(struct http_request *rq, struct http_reply *r, int64_t id, int status, json_t *error,
+		     const char *typed, int64_t *until)
 {
 	struct err e = {0};
-	json_t *g = NULL, *chat = json_array(), *data, *seats, *s, *bp, *since_n;
+	json_t *g = NULL, *chat, *data, *seats, *s, *bp, *since_n;
 	json_t *msgs = NULL;
 	struct cache_pos *pos = NULL;
 	int held, seat, active;
@@ -462,13 +469,14 @@ void web_game_page(struct http_request *rq, struct http_reply *r, int64_t id, in
 
 	if (web_game_access(rq, r, id, &seat, &held) < 0) {
 		json_decref(error);
-		return;
+		return 0;
 	}
 	if (views_game_json_at(http_store(rq), id, seat, seat >= 0 || rq->sess.is_admin, 0, &g, &pos, &e) < 0) {
 		json_decref(error);
 		web_error_page(rq, r, e.code == ERR_NOTFOUND ? 404 : 500, e.code == ERR_NOTFOUND ? "No such game." : e.msg);
-		return;
+		return 0;
 	}
+	chat = json_array();
 	active = !strcmp(json_string_value(json_object_get(g, "status")), "active");
 	json_object_set_new(g, "can_undo", json_boolean(seat >= 0 && json_integer_value(json_object_get(g, "undo_seat")) == seat));
 	json_object_set_new(g, "finished", json_boolean(!active));
@@ -491,7 +499,7 @@ void web_game_page(struct http_request *rq, struct http_reply *r, int64_t id, in
 		json_object_set_new(g, "result_text", json_string(t));
 		free(t);
 	}
-	web_story_since(rq, id, seat, g);
+	*until = web_story_since(rq, id, seat, g);
 	since_n = json_object_get(json_object_get(g, "story"), "since_n");
 	/* a form's answer (a refused step) starts the taps over; a link carries the chosen parts in t */
 	bp = page_board(http_store(rq), id, seat, active, rq->form ? NULL : http_query(rq, "t"),
@@ -537,9 +545,66 @@ void web_game_page(struct http_request *rq, struct http_reply *r, int64_t id, in
 		json_object_set_new(data, "typed", json_string(typed));
 	snprintf(path, sizeof(path), "%s #%lld", json_string_value(json_object_get(g, "title")), (long long)id);
 	web_render(rq, r, status, "game", path, data);
+	return 1;
 }
 
+void web_game_page(struct http_request *rq, struct http_reply *r, int64_t id, int status, json_t *error,
+		   const char *typed)
+{
+	int64_t until;
+
+	game_page(rq, r, id, status, error, typed, &until);
+}
+
+/* A query parameter for a key: "-" when absent, else its length and text (so no two requests share a key). */
+static void key_param(struct buf *b, const char *v)
+{
+	if (v)
+		buf_addf(b, "|%zu:%s", strlen(v), v);
+	else
+		buf_adds(b, "|-");
+}
+
+/*
+ * The key the page of this request is kept under (http/answers.h): the
+ * game, the session (who reads, and the CSRF token in its forms) and the
+ * query the page reads (the seat asked for, the chosen parts). NULL when it
+ * is not kept: no session, or no data version to keep it at.
+ */
+static char *page_key(struct http_request *rq, int64_t id)
+{
+	struct buf b = BUF_INIT;
+
+	if (!rq->sess.token_id || !rq->sess.versioned)
+		return NULL;
+	buf_addf(&b, "page|%lld|%lld", (long long)id, (long long)rq->sess.token_id);
+	key_param(&b, http_query(rq, "seat"));
+	key_param(&b, http_query(rq, "t"));
+	return buf_detach(&b, NULL);
+}
+
+/*
+ * GET /games/{id}: the page as last drawn for this session, while the
+ * database is at the version it was drawn at (the session was looked up at
+ * that version too: session_load) and its story's "... ago" still reads
+ * the same; else drawn now, and kept under the same rules as a game's JSON
+ * answer (api_game_get): only when nothing was committed while it was made,
+ * and everything committed is on disk.
+ */
 void web_game_show(struct http_request *rq, struct http_reply *r)
 {
-	web_game_page(rq, r, rq->ids[0], 200, NULL, NULL);
+	struct store *store = http_store(rq);
+	int64_t id = rq->ids[0], until = 0;
+	char *key = page_key(rq, id);
+	struct err e = {0};
+	uint64_t v1;
+
+	if (key && answers_page_get(health_store_key(store), key, rq->sess.version, clock_now_ms(), &r->body)) {
+		r->status = 200;
+		r->content_type = WEB_HTML;
+	} else if (game_page(rq, r, id, 200, NULL, NULL, &until) && key && r->status == 200 &&
+		   health_data_version(store, &v1, &e) == 0 && v1 == rq->sess.version && health_synced(store)) {
+		answers_page_put(health_store_key(store), key, rq->sess.version, until, r->body.data, r->body.len);
+	}
+	free(key);
 }

@@ -93,21 +93,26 @@ static void share_json(struct http_request *rq, int64_t id, int seat, const json
 	buf_release(&waiting);
 }
 
-void web_story_since(struct http_request *rq, int64_t id, int seat, json_t *game)
+int64_t web_story_since(struct http_request *rq, int64_t id, int seat, json_t *game)
 {
 	struct err e = {0};
 	json_t *log = NULL, *since, *entries, *story;
-	int64_t now = clock_now_ms();
+	int64_t now = clock_now_ms(), until = 0;
 	size_t n, shown;
 
 	if (story_log(http_store(rq), id, reader_of(rq, seat), &log, &e) < 0)
-		return;
+		return 0;
 	since = story_since(log, seat, 0);
 	n = json_array_size(since);
 	shown = n < SINCE_SHOWN ? n : SINCE_SHOWN;
 	entries = json_array();
-	for (size_t i = 0; i < shown; i++)
-		json_array_append_new(entries, page_entry(json_array_get(since, n - 1 - i), now));
+	for (size_t i = 0; i < shown; i++) {
+		const json_t *entry = json_array_get(since, n - 1 - i);
+		int64_t at = json_integer_value(json_object_get(entry, "at")), next = at + clock_ago_next(now - at);
+		if (!until || next < until)
+			until = next;
+		json_array_append_new(entries, page_entry(entry, now));
+	}
 	story = json_pack("{s:s,s:o,s:b,s:I,s:b}", "title", seat >= 0 ? "Since your last turn" : "Latest",
 			  "entries", entries, "none", n == 0, "id", (json_int_t)id, "any", json_array_size(log) > 0);
 	/* the template's sections take 0 as true: only a count worth a link is set */
@@ -122,6 +127,7 @@ void web_story_since(struct http_request *rq, int64_t id, int seat, json_t *game
 	json_object_set_new(game, "story", story);
 	json_decref(since);
 	json_decref(log);
+	return until;
 }
 
 void web_story_log(struct http_request *rq, struct http_reply *r)

@@ -11,9 +11,11 @@
  * "earlier" (entries not shown, 0 when none),"id","seat"} with what
  * happened since seat's last turn (a spectator: the latest steps), newest
  * first. Rendered by templates/web/game_story.mustache. A failure leaves
- * game without "story" (the page shows the rest).
+ * game without "story" (the page shows the rest). Returns the time (ms since
+ * the epoch) at which an entry's "... ago" would read otherwise, 0 when none
+ * is shown.
  */
-void web_story_since(struct http_request *rq, int64_t id, int seat, json_t *game);
+int64_t web_story_since(struct http_request *rq, int64_t id, int seat, json_t *game);
 
 /* GET /games/{id}/history: the whole story in words, newest first, with who, when and the channel. */
 void web_story_log(struct http_request *rq, struct http_reply *r);

@@ -469,3 +469,22 @@ int ht_log_text(const struct ht_daemon *d, struct buf *out)
 	fclose(f);
 	return 0;
 }
+
+long ht_metric(const struct ht_daemon *dm, const char *series)
+{
+	struct ht_resp r;
+	const char *p;
+	size_t n = strlen(series);
+	long v = -1;
+
+	if (ht_request(dm, "GET", "/metrics", NULL, NULL, NULL, 0, &r) == 0 && r.body.data) {
+		for (p = r.body.data; (p = strstr(p, series)); p += n) {
+			if ((p == r.body.data || p[-1] == '\n') && p[n] == ' ') {
+				v = strtol(p + n + 1, NULL, 10);
+				break;
+			}
+		}
+	}
+	ht_resp_release(&r);
+	return v;
+}

@@ -96,4 +96,7 @@ int ht_two_players(const struct ht_daemon *d, char ann[64], char bob[64], int64_
 /* The daemon's log so far, appended to out. 0, or -1 when it cannot be read. */
 int ht_log_text(const struct ht_daemon *d, struct buf *out);
 
+/* The value of one series in daemon d's /metrics (its name with labels, as printed); -1 when it is missing. */
+long ht_metric(const struct ht_daemon *d, const char *series);
+
 #endif

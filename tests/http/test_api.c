@@ -66,26 +66,6 @@ static size_t body_len(const char *body)
 #define REQ(method, path, token, headers, body, resp) \
 	CU_ASSERT_EQUAL_FATAL(ht_request(&d, method, path, token, headers, body, body_len(body), resp), 0)
 
-/* The value of one series in daemon dm's /metrics (its name with labels, as printed); -1 when it is missing. */
-static long metric(const struct ht_daemon *dm, const char *series)
-{
-	struct ht_resp r;
-	const char *p;
-	size_t n = strlen(series);
-	long v = -1;
-
-	if (ht_request(dm, "GET", "/metrics", NULL, NULL, NULL, 0, &r) == 0 && r.body.data) {
-		for (p = r.body.data; (p = strstr(p, series)); p += n) {
-			if ((p == r.body.data || p[-1] == '\n') && p[n] == ' ') {
-				v = strtol(p + n + 1, NULL, 10);
-				break;
-			}
-		}
-	}
-	ht_resp_release(&r);
-	return v;
-}
-
 /* Game reads answered with a kept answer. */
 #define KEPT "turnpost_game_answers_total{kept=\"yes\"}"
 
@@ -116,7 +96,7 @@ static void test_api__health_catalog_metrics(void)
 	CU_ASSERT(strstr(r.body.data, build_info) != NULL);
 	/* the daemon synced the log at least once (when it opened the database) */
 	if (!on_pg)
-		CU_ASSERT(metric(&d, "turnpost_store_syncs_total") >= 1);
+		CU_ASSERT(ht_metric(&d, "turnpost_store_syncs_total") >= 1);
 	ht_resp_release(&r);
 	REQ("GET", "/api/v1/nowhere", NULL, NULL, NULL, &r);
 	CU_ASSERT_EQUAL(r.status, 404);
@@ -490,12 +470,12 @@ static void test_api__kept_answers(void)
 	snprintf(moves, sizeof(moves), "/api/v1/games/%lld/moves", (long long)id);
 
 	/* two reads with nothing committed between them: the second is the kept answer, the same bytes and ETag */
-	k0 = metric(&q, KEPT);
+	k0 = ht_metric(&q, KEPT);
 	CU_ASSERT_EQUAL_FATAL(ht_request(&q, "GET", path, tok[0], NULL, NULL, 0, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	CU_ASSERT_EQUAL_FATAL(ht_request(&q, "GET", path, tok[0], NULL, NULL, 0, &r2), 0);
 	CU_ASSERT_EQUAL(r2.status, 200);
-	CU_ASSERT_EQUAL(metric(&q, KEPT), k0 + 1);
+	CU_ASSERT_EQUAL(ht_metric(&q, KEPT), k0 + 1);
 	CU_ASSERT(r.body.len == r2.body.len && memcmp(r.body.data, r2.body.data, r.body.len) == 0);
 	ASSERT_STR_EQ(r2.etag, "\"0\"");
 	ASSERT_STR_EQ(r2.content_type, "application/json");
@@ -514,13 +494,13 @@ static void test_api__kept_answers(void)
 	ASSERT_STR_EQ(jstr(r.json, "status"), "active");
 	ht_resp_release(&r);
 	/* If-None-Match against the kept answer */
-	k0 = metric(&q, KEPT);
+	k0 = ht_metric(&q, KEPT);
 	CU_ASSERT_EQUAL_FATAL(ht_request(&q, "GET", path, tok[0], inm, NULL, 0, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 304);
 	CU_ASSERT_EQUAL(r.body.len, 0);
 	ASSERT_STR_EQ(r.etag, "\"1\"");
 	ht_resp_release(&r);
-	CU_ASSERT_EQUAL(metric(&q, KEPT), k0 + 1);
+	CU_ASSERT_EQUAL(ht_metric(&q, KEPT), k0 + 1);
 	/* another process (the command line, on the same database) ends the game: the next read says so */
 	snprintf(args, sizeof(args), "abort %lld --reason 'kept answers test'", (long long)id);
 	CU_ASSERT_EQUAL(ht_cli(&q, args, &out), 0);
@@ -532,16 +512,16 @@ static void test_api__kept_answers(void)
 	CU_ASSERT_EQUAL_FATAL(ht_api(&q, "POST", "/api/v1/games", admin, body, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 201);
 	ht_resp_release(&r);
-	k0 = metric(&q, KEPT);
+	k0 = ht_metric(&q, KEPT);
 	CU_ASSERT_EQUAL_FATAL(ht_request(&q, "GET", path, tok[0], inm, NULL, 0, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 304);
 	ht_resp_release(&r);
-	CU_ASSERT_EQUAL(metric(&q, KEPT), k0);
+	CU_ASSERT_EQUAL(ht_metric(&q, KEPT), k0);
 	CU_ASSERT_EQUAL_FATAL(ht_request(&q, "GET", path, tok[0], inm, NULL, 0, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 304);
 	ASSERT_STR_EQ(r.etag, "\"1\"");
 	ht_resp_release(&r);
-	CU_ASSERT_EQUAL(metric(&q, KEPT), k0 + 1);
+	CU_ASSERT_EQUAL(ht_metric(&q, KEPT), k0 + 1);
 	/* and a full read after it is still the whole answer */
 	CU_ASSERT_EQUAL_FATAL(ht_request(&q, "GET", path, tok[0], NULL, NULL, 0, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);

@@ -587,6 +587,152 @@ static void test_web__signout(void)
 	ht_resp_release(&r);
 }
 
+/* Game pages answered with the page kept for their session (http/answers.h). */
+#define PAGES_KEPT "turnpost_game_pages_total{kept=\"yes\"}"
+
+/*
+ * GET path until the next answer is the kept page, the same bytes (a change
+ * just made may still be followed by the notifier's commits, and a commit
+ * while a page is made keeps it from being kept). The page (200) into out.
+ */
+static void page_kept(const char *path, const char *cookie, struct ht_resp *out)
+{
+	struct ht_resp again;
+	int kept = 0;
+
+	for (int tries = 0; !kept && tries < 100; tries++) {
+		long k0;
+		if (tries) {
+			ht_resp_release(out);
+			usleep(20000);
+		}
+		CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, cookie, NULL, out), 0);
+		CU_ASSERT_EQUAL_FATAL(out->status, 200);
+		k0 = ht_metric(&d, PAGES_KEPT);
+		CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, cookie, NULL, &again), 0);
+		CU_ASSERT_EQUAL(again.status, 200);
+		if (ht_metric(&d, PAGES_KEPT) == k0 + 1) {
+			kept = 1;
+			CU_ASSERT(again.body.len == out->body.len &&
+				  memcmp(again.body.data, out->body.data, out->body.len) == 0);
+		}
+		ht_resp_release(&again);
+	}
+	CU_ASSERT(kept);
+}
+
+/* A kept game page is never shown once what it shows changed: a step, a chat message, a seat's name. */
+static void test_web__kept_page_follows_the_game(void)
+{
+	struct ht_resp r;
+	char gpath[64], bpath[64], path[64], csrf[64], mc[16], form[256], body[256];
+
+	snprintf(gpath, sizeof(gpath), "/games/%lld?seat=0", (long long)game_id);
+	snprintf(bpath, sizeof(bpath), "/games/%lld?seat=1", (long long)game_id);
+	/* a chat message */
+	page_kept(gpath, ann_cookie, &r);
+	CU_ASSERT(strstr(r.body.data, "the kept page is gone") == NULL);
+	ht_resp_release(&r);
+	page_csrf(bpath, bob_cookie, csrf, sizeof(csrf));
+	snprintf(path, sizeof(path), "/games/%lld/chat", (long long)game_id);
+	snprintf(form, sizeof(form), "csrf=%s&text=the+kept+page+is+gone", csrf);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	ht_resp_release(&r);
+	page_kept(gpath, ann_cookie, &r);
+	CU_ASSERT(strstr(r.body.data, "the kept page is gone") != NULL);
+	CU_ASSERT(strstr(r.body.data, "Bob: add 1") == NULL);
+	ht_resp_release(&r);
+	/* a step by Bob: Ann's story since her last turn shows it */
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", bpath, bob_cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(ht_form_value(&r, "mc", mc, sizeof(mc)), 0);
+	ht_resp_release(&r);
+	snprintf(path, sizeof(path), "/games/%lld/move", (long long)game_id);
+	snprintf(form, sizeof(form), "csrf=%s&move=add+1&mc=%s&seat=1", csrf, mc);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, bob_cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	ht_resp_release(&r);
+	page_kept(gpath, ann_cookie, &r);
+	CU_ASSERT(strstr(r.body.data, "Bob: add 1") != NULL);
+	CU_ASSERT(strstr(r.body.data, "Cleo Renamed") == NULL);
+	ht_resp_release(&r);
+	/* the open seat named by an admin */
+	snprintf(path, sizeof(path), "/api/v1/admin/games/%lld/seat", (long long)game_id);
+	snprintf(body, sizeof(body), "{\"seat\":2,\"name\":\"Cleo Renamed\",\"email\":null,\"reason\":\"a name\"}");
+	CU_ASSERT_EQUAL_FATAL(ht_request(&d, "POST", path, admin_token, NULL, body, strlen(body), &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	ht_resp_release(&r);
+	page_kept(gpath, ann_cookie, &r);
+	CU_ASSERT(strstr(r.body.data, "Cleo Renamed") != NULL);
+	ht_resp_release(&r);
+}
+
+/* A session token for Ann made as sign-in makes one, live until expires_at; cookie "tp_session=...", *id. */
+static void mint_session(int64_t expires_at, char *cookie, size_t size, int64_t *id)
+{
+	struct store *s = NULL;
+	struct store_conn *c;
+	struct store_user u;
+	struct err e = {0};
+	char tok[TOKEN_TEXT_MAX];
+	unsigned char hash[32];
+
+	token_new(tok, hash);
+	CU_ASSERT_EQUAL_FATAL(store_open(d.db, NULL, &s, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(s, &c, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(store_user_by_email(c, "ann@example.org", &u, &e), 0);
+	CU_ASSERT_EQUAL(store_token_add(c, hash, TOKEN_SESSION, u.id, 0, -1, "web session", expires_at, id, &e), 0);
+	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
+	store_user_release(&u);
+	store_close(s);
+	snprintf(cookie, size, "tp_session=%s", tok);
+}
+
+/* The page of a session that ended is not shown, kept or not: signed out, revoked by the CLI, expired. */
+static void test_web__ended_session_stops_at_once(void)
+{
+	struct ht_resp r;
+	struct buf out = BUF_INIT;
+	char gpath[64], cookie[256], csrf[64], form[128], args[96];
+	int64_t id = 0, expires;
+
+	snprintf(gpath, sizeof(gpath), "/games/%lld?seat=0", (long long)game_id);
+	/* signed out */
+	CU_ASSERT_EQUAL_FATAL(ht_sign_in(&d, "ann@example.org", cookie, sizeof(cookie)), 0);
+	page_kept(gpath, cookie, &r);
+	CU_ASSERT_EQUAL(ht_form_value(&r, "csrf", csrf, sizeof(csrf)), 0);
+	ht_resp_release(&r);
+	snprintf(form, sizeof(form), "csrf=%s", csrf);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/signout", cookie, form, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", gpath, cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	ASSERT_STR_EQ(r.location, "/signin");
+	ht_resp_release(&r);
+	/* revoked by another process (the turnpost command on the same database) */
+	mint_session(0, cookie, sizeof(cookie), &id);
+	page_kept(gpath, cookie, &r);
+	ht_resp_release(&r);
+	snprintf(args, sizeof(args), "token revoke %lld --reason \"lost phone\"", (long long)id);
+	CU_ASSERT_EQUAL(ht_cli(&d, args, &out), 0);
+	buf_release(&out);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", gpath, cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	ht_resp_release(&r);
+	/* expired, while nothing was committed since the page was kept */
+	expires = clock_now_ms() + 1500;
+	mint_session(expires, cookie, sizeof(cookie), &id);
+	page_kept(gpath, cookie, &r);
+	ht_resp_release(&r);
+	while (clock_now_ms() <= expires + 50)
+		usleep(50000);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", gpath, cookie, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	ASSERT_STR_EQ(r.location, "/signin");
+	ht_resp_release(&r);
+}
+
 static CU_TestInfo web_cases[] = {
 	{ "test_web__home_headers_and_404", test_web__home_headers_and_404 },
 	{ "test_web__signin_needs_csrf_and_tells_nothing", test_web__signin_needs_csrf_and_tells_nothing },
@@ -600,6 +746,8 @@ static CU_TestInfo web_cases[] = {
 	{ "test_web__new_game_options_and_clock", test_web__new_game_options_and_clock },
 	{ "test_web__history_names_the_player_of_each_step", test_web__history_names_the_player_of_each_step },
 	{ "test_web__signout", test_web__signout },
+	{ "test_web__kept_page_follows_the_game", test_web__kept_page_follows_the_game },
+	{ "test_web__ended_session_stops_at_once", test_web__ended_session_stops_at_once },
 	CU_TEST_INFO_NULL
 };
 
