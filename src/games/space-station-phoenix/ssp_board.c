@@ -555,9 +555,9 @@ static void station(struct buf *out, const json_t *p, const json_t *seats, int y
 		struct buf l = BUF_INIT;
 		const json_t *st = json_object_get(p, "standing_diplomacy"), *b;
 		if (json_is_string(json_object_get(p, "neutral_token"))) {
-			buf_adds(&l, "holds the Neutral Ship marker (");
-			buf_adds(&l, str(p, "neutral_token"));
-			buf_adds(&l, ")");
+			buf_adds(&l, "holds the Neutral Ship marker (the ");
+			ship_title(&l, str(p, "neutral_token"));
+			buf_adds(&l, " ship)");
 		}
 		if (json_array_size(st)) {
 			buf_adds(&l, l.len ? "; standing bonus choice:" : "standing bonus choice:");
