@@ -330,7 +330,8 @@ static long request(struct notify *n, const struct notify_msg *m, const char *me
 	if (notify_dest_check(url, &t, &e) < 0) {
 		/* refused now (its name resolves elsewhere since, or the setting changed): never sent */
 		snprintf(res->error, sizeof(res->error), "%s: %.200s", m->chan->kind, e.msg);
-		res->permanent = e.code == ERR_ILLEGAL || e.code == ERR_INPUT;
+		/* the name server failing for now is not a refusal: tried again later, as web push does */
+		res->permanent = !t.again && (e.code == ERR_ILLEGAL || e.code == ERR_INPUT);
 		goto done;
 	}
 	if (!(h = curl_easy_init())) {

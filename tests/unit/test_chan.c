@@ -444,6 +444,44 @@ static void test_chan__refused_at_send(void)
 	env_close(&E);
 }
 
+/* The name server failing for now at send is not a refusal: the message waits and goes once, later. */
+static void test_chan__name_server_down_at_send(void)
+{
+	struct env E;
+	struct notify_stats st;
+	struct err e = {0};
+	char url[256], why[256] = "";
+	json_t *body, *o = NULL;
+	int64_t t;
+
+	CU_ASSERT_EQUAL_FATAL(env_open(&E), 0);
+	/* the receiver under a name (its port from the base URL http://127.0.0.1:PORT) */
+	notify_dest_fake_host("chat.flaky.test", "127.0.0.1");
+	snprintf(url, sizeof(url), "http://chat.flaky.test:%s/api/webhooks/4/flakysecret",
+		 strrchr(crx_base(E.x), ':') + 1);
+	body = json_pack("{s:s}", "webhook_url", url);
+	CU_ASSERT_EQUAL_FATAL(channel_game_set(E.st, E.game, E.ann, 0, "discord", body, T0, &o, &e), 0);
+	json_decref(body);
+	json_decref(o);
+	notify_dest_fake_host("chat.flaky.test", "");
+	CU_ASSERT_EQUAL(turn(&E, 0, T0 + 1000), 0);
+	CU_ASSERT_EQUAL(notify_run_once(E.n, T0 + 2000, &st, &e), 0);
+	CU_ASSERT_EQUAL(st.dead, 0);
+	CU_ASSERT_EQUAL(crx_count(E.x), 0);
+	CU_ASSERT_EQUAL(channel_rows(&E, "pending", why, sizeof(why)), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "does not resolve"));
+	CU_ASSERT_PTR_NULL(strstr(why, "flakysecret"));
+	/* the name server is back: sent once */
+	notify_dest_fake_host("chat.flaky.test", "127.0.0.1");
+	for (t = T0 + 4000; t <= T0 + 120 * 1000; t += 10000)
+		CU_ASSERT_EQUAL(notify_run_once(E.n, t, &st, &e), 0);
+	CU_ASSERT_EQUAL(crx_count(E.x), 1);
+	CU_ASSERT_EQUAL(channel_rows(&E, "sent", NULL, 0), 1);
+	CU_ASSERT_EQUAL(channel_rows(&E, "dead", NULL, 0), 0);
+	notify_dest_fake_host(NULL, NULL);
+	env_close(&E);
+}
+
 /* A user's own destinations: chosen events only; ntfy's shape; a signed webhook with the secret shown once. */
 static void test_chan__user_destinations(void)
 {
@@ -567,6 +605,7 @@ static CU_TestInfo cases[] = {
 	{ "test_chan__matrix_retry_same_transaction", test_chan__matrix_retry_same_transaction },
 	{ "test_chan__rate_limited_waits", test_chan__rate_limited_waits },
 	{ "test_chan__refused_at_send", test_chan__refused_at_send },
+	{ "test_chan__name_server_down_at_send", test_chan__name_server_down_at_send },
 	{ "test_chan__user_destinations", test_chan__user_destinations },
 	CU_TEST_INFO_NULL,
 };
