@@ -1,8 +1,10 @@
 /* tests/games/test_taps.c: for every game with picks, the steps taps can build are exactly legal() */
 /* SPDX-License-Identifier: MIT */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../testutil.h"
 #include "engine/registry.h"
@@ -31,6 +33,20 @@ static void fail(struct walk *w, const char *fmt, const char *a, const char *b)
 	}
 }
 
+/* A label names players by GAME_NAME_MARK (the engine writes their names), never as "player 2" or "p2". */
+static int names_a_seat_number(const char *label)
+{
+	for (const char *p = label; *p; p++) {
+		if (p != label && isalnum((unsigned char)p[-1]))
+			continue;
+		if (!strncasecmp(p, "player ", 7) && isdigit((unsigned char)p[7]))
+			return 1;
+		if (*p == 'p' && isdigit((unsigned char)p[1]) && !isalnum((unsigned char)p[2]))
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * Every sequence of taps from chosen[0..n-1] on: the engine's offer over the
  * steps that start with them (taps_offer_find ignores the others, so
@@ -55,6 +71,8 @@ static void walk(struct walk *w, const struct taps_steps *sub, const char **chos
 	for (int k = 0; k < o->nnext && n < TAPS_MAX_CHOSEN; k++) {
 		if (!o->next[k].label[0])
 			fail(w, "the tap %s has no words%s\n", o->next[k].part, "");
+		if (names_a_seat_number(o->next[k].label))
+			fail(w, "the tap %s calls a player by number: %s\n", o->next[k].part, o->next[k].label);
 		next.n = 0;
 		for (int i = 0; i < sub->n; i++)
 			if (sub->steps[i].npicks > n && !strcmp(sub->steps[i].picks[n].part, o->next[k].part))

@@ -258,7 +258,7 @@ static int cut(const struct af_state *s, int p, const struct af_move *m, struct 
 
 				tok_words(m->tok[i] & 15, tw);
 				k = ship_pick(c, m->fac, m->tok[i] >> 4, m->tok[i] & 15);
-				picks_label(k, "%s player %d's %s at the %s", i ? "Also shoot" : "Shoot", (m->tok[i] >> 4) + 1, tw,
+				picks_label(k, "%s %c%d's %s at the %s", i ? "Also shoot" : "Shoot", GAME_NAME_MARK, m->tok[i] >> 4, tw,
 				      FAC_NAME(m->fac));
 				picks_cost(k, "%s", eff);
 			}
@@ -290,20 +290,22 @@ static int cut(const struct af_state *s, int p, const struct af_move *m, struct 
 			break;
 		case AF_TELEPORTER:
 			k = picks_add(c, "act-colony-%s-%d", af_terr_names[m->terr].id, m->seat1 + 1);
-			picks_label(k, "Move a colony of player %d from %s", m->seat1 + 1, TERR_NAME(m->terr));
+			picks_label(k, "Move a colony of %c%d's from %s", GAME_NAME_MARK, m->seat1, TERR_NAME(m->terr));
 			k = picks_add(c, "terr-%s", af_terr_names[m->terr2].id);
-			picks_label(k, "Move player %d's colony from %s to %s", m->seat1 + 1, TERR_NAME(m->terr), TERR_NAME(m->terr2));
+			picks_label(k, "Move %c%d's colony from %s to %s", GAME_NAME_MARK, m->seat1, TERR_NAME(m->terr),
+			      TERR_NAME(m->terr2));
 			break;
 		case AF_POLARITY:
 			k = picks_add(c, "act-colony-%s-%d", af_terr_names[m->terr].id, m->seat1 + 1);
-			picks_label(k, "Swap a colony of player %d on %s", m->seat1 + 1, TERR_NAME(m->terr));
+			picks_label(k, "Swap a colony of %c%d's on %s", GAME_NAME_MARK, m->seat1, TERR_NAME(m->terr));
 			k = picks_add(c, "act-colony-%s-%d", af_terr_names[m->terr2].id, m->seat2 + 1);
-			picks_label(k, "Swap it with a colony of player %d on %s", m->seat2 + 1, TERR_NAME(m->terr2));
+			picks_label(k, "Swap it with a colony of %c%d's on %s", GAME_NAME_MARK, m->seat2, TERR_NAME(m->terr2));
 			break;
 		case AF_CANNON:
 			tok_words(m->tok[0] & 15, w);
 			k = ship_pick(c, m->fac, m->tok[0] >> 4, m->tok[0] & 15);
-			picks_label(k, "Send player %d's %s at the %s back to the stock", (m->tok[0] >> 4) + 1, w, FAC_NAME(m->fac));
+			picks_label(k, "Send %c%d's %s at the %s back to the stock", GAME_NAME_MARK, m->tok[0] >> 4, w,
+			      FAC_NAME(m->fac));
 			break;
 		case AF_WARPER:
 			k = picks_add(c, "act-pile-%s", af_card_names[m->card2].id);
@@ -323,7 +325,7 @@ static int cut(const struct af_state *s, int p, const struct af_move *m, struct 
 	case AF_M_RAID:
 		if (m->card >= 0) {
 			k = picks_add(c, "act-take-%d-%s", m->seat1 + 1, af_card_names[m->card].id);
-			picks_label(k, "Steal the %s from player %d", CARD_NAME(m->card), m->seat1 + 1);
+			picks_label(k, "Steal the %s from %c%d", CARD_NAME(m->card), GAME_NAME_MARK, m->seat1);
 			picks_cost(k, "%s", eff);
 			break;
 		}
@@ -331,7 +333,7 @@ static int cut(const struct af_state *s, int p, const struct af_move *m, struct 
 			for (int r = 0; r < 2; r++)
 				for (int i = 0; i < m->take[v][r]; i++) {
 					k = picks_add(c, "act-take-%d-%s", v + 1, r ? "ore" : "fuel");
-					picks_label(k, "Steal 1 %s from player %d", r ? "ore" : "fuel", v + 1);
+					picks_label(k, "Steal 1 %s from %c%d", r ? "ore" : "fuel", GAME_NAME_MARK, v);
 					picks_cost(k, "+1 %s", r ? "ore" : "fuel");
 				}
 		break;
