@@ -31,12 +31,20 @@
  *       return=minimal" (the answer may leave the view out). A 412 resyncs
  *       the game (GET /api/v1/games/{id}); a finished game is replaced by a
  *       new one. Prints moves/s and latency percentiles.
- *   tp-load read URL ADMIN_TOKEN CLIENTS SECONDS inm|full|page
+ *   tp-load read URL ADMIN_TOKEN CLIENTS SECONDS inm|full|page|full-fresh|page-fresh
  *       GET /api/v1/games/{id} with a seat token, with If-None-Match (304) or
  *       without it (200 with the whole view); page: the phone game page
  *       GET /games/{id}?seat=0 of the seat on turn, signed in by its seat
  *       link (/s/{token}, not timed), board and taps included. Prints the
- *       mean size of an answer's body too.
+ *       mean size of an answer's body too. full-fresh and page-fresh: the
+ *       first read after a change, which nothing kept can answer: each
+ *       client steps its game (GET legal, POST move, as play does, not
+ *       timed), then reads it as the seat now on turn (the JSON GET with
+ *       its token, or the page signed in by its seat link); a finished game
+ *       is replaced. Only the reads are counted and timed; the steps made
+ *       are printed too. TP_LOAD_GZIP=1 sends "Accept-Encoding: gzip,
+ *       deflate, br" with every read, as a phone's browser does (the body
+ *       size is then the bytes received).
  *   tp-load raw URL CLIENTS SECONDS
  *       GET URL as fast as possible (the ceiling of the HTTP layer).
  * Every client has one keep-alive HTTP/1.1 connection (opened again when the
@@ -63,6 +71,7 @@ enum mode { PLAY, READ, RAW };
 
 static enum mode mode;
 static int read_page; /* read page: the games' players have emails, so their seat links sign in */
+static int accept_gzip; /* TP_LOAD_GZIP=1: the reads say Accept-Encoding as a browser does */
 static const char *admin_token;
 static int nplayers = 4;
 static double t_end;
@@ -142,9 +151,12 @@ struct client {
 	size_t nsteps, steps_alloc;
 	struct buf post;
 	/* read */
-	int inm, page;
+	int inm, page, fresh;
 	char read_path[96], inm_hdr[48], cookie_hdr[192];
+	char cookies[MAX_SEATS][192]; /* fresh page: each seat's session, as a header line */
+	int signing;                  /* fresh page: the seat being signed in */
 	long long body_bytes;
+	long steps_made;
 };
 
 /* One event loop and the clients it owns. */
@@ -1146,31 +1158,203 @@ static void play_next(struct client *c)
 		play_legal(c);
 }
 
+/* The session cookie the answer to a seat link set, as a header line into out; -1 when it set none. */
+static int session_cookie(const struct client *c, char out[192])
+{
+	const char *h = c->in.data, *end = h + c->head_len, *v, *e;
+
+	for (const char *line = h; line && line < end; line = strstr(line, "\r\n") ? strstr(line, "\r\n") + 2 : NULL) {
+		if (strncasecmp(line, "Set-Cookie: tp_session=", 23) != 0)
+			continue;
+		v = line + 12;
+		e = v + strcspn(v, ";\r");
+		snprintf(out, 192, "Cookie: %.*s", (int)(e - v), v);
+		return 0;
+	}
+	return -1;
+}
+
+/* Ask for seat's link: the answer signs its browser in. */
+static void seat_link_start(struct client *c, const struct game *g, int seat, void (*on_done)(struct client *c))
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/s/%s", g->tokens[seat]);
+	request_start(c, "GET", path, NULL, NULL, NULL, on_done);
+}
+
 /*
  * Sign the client in as its game's seat 0 through the seat link, as a
  * player's phone does: the session cookie of the answer, as a header line.
  */
 static int page_signin(struct client *c)
 {
-	char path[96];
-	const char *h, *end, *v, *e;
-
-	snprintf(path, sizeof(path), "/s/%s", c->games[0].tokens[0]);
-	request_start(c, "GET", path, NULL, NULL, NULL, NULL);
+	seat_link_start(c, &c->games[0], 0, NULL);
 	request_wait(c);
-	h = c->in.data;
-	end = h + c->head_len;
-	for (const char *line = h; line && line < end; line = strstr(line, "\r\n") ? strstr(line, "\r\n") + 2 : NULL) {
-		if (strncasecmp(line, "Set-Cookie: tp_session=", 23) != 0)
-			continue;
-		v = line + 12;
-		e = v + strcspn(v, ";\r");
-		snprintf(c->cookie_hdr, sizeof(c->cookie_hdr), "Cookie: %.*s", (int)(e - v), v);
+	if (session_cookie(c, c->cookie_hdr) == 0) {
 		snprintf(c->read_path, sizeof(c->read_path), "/games/%lld?seat=0", c->games[0].id);
 		return 0;
 	}
-	complain("the seat link set no session", path);
+	complain("the seat link set no session", c->games[0].tokens[0]);
 	return -1;
+}
+
+/* ---- fresh reads: a step, then the first read after it */
+
+static void fresh_next(struct client *c);
+static void fresh_new(struct client *c);
+
+static const char *gzip_hdr(const char *more, char *buf, size_t size)
+{
+	if (!accept_gzip)
+		return more;
+	snprintf(buf, size, "%s%sAccept-Encoding: gzip, deflate, br", more ? more : "", more ? "\r\n" : "");
+	return buf;
+}
+
+static void fresh_on_read(struct client *c)
+{
+	lat_add(c->lat, &c->nlat, lat_ms(c));
+	if (c->status == 200) {
+		c->ok++;
+		c->body_bytes += (long long)c->body_len;
+	} else {
+		c->errors++;
+		if (c->errors < 5)
+			fprintf(stderr, "tp-load: fresh read: HTTP %ld %.200s\n", c->status, c->body);
+	}
+	if (c->errors > 100)
+		client_stop(c);
+	else
+		fresh_next(c);
+}
+
+/* The read right after the step, as the seat now on turn. */
+static void fresh_read(struct client *c)
+{
+	struct game *g = &c->games[0];
+	char path[96], hdr[256];
+
+	if (c->page) {
+		snprintf(path, sizeof(path), "/games/%lld?seat=%d", g->id, g->seat);
+		request_start(c, "GET", path, NULL, gzip_hdr(c->cookies[g->seat], hdr, sizeof(hdr)), NULL, fresh_on_read);
+	} else {
+		snprintf(path, sizeof(path), "/api/v1/games/%lld", g->id);
+		request_start(c, "GET", path, g->tokens[g->seat], gzip_hdr(NULL, hdr, sizeof(hdr)), NULL, fresh_on_read);
+	}
+}
+
+static void fresh_on_sync(struct client *c)
+{
+	struct game *g = &c->games[0];
+
+	if (game_sync_end(c, g) < 0) {
+		client_stop(c);
+		return;
+	}
+	if (g->seat < 0)
+		fresh_new(c);
+	else
+		fresh_next(c);
+}
+
+static void fresh_on_move(struct client *c)
+{
+	struct game *g = &c->games[0];
+
+	if (c->status == 200 && scan_answer(c->body, &g->move_count, &g->seat) == 0) {
+		c->steps_made++;
+		if (g->seat < 0)
+			fresh_new(c);
+		else
+			fresh_read(c);
+		return;
+	}
+	if (c->status != 200 && c->status != 412 && c->errors++ < 5)
+		fprintf(stderr, "tp-load: move: HTTP %ld %.200s\n", c->status, c->body);
+	game_sync_start(c, g, fresh_on_sync);
+}
+
+static void fresh_on_legal(struct client *c)
+{
+	struct game *g = &c->games[0];
+	const struct step *pick;
+	char path[96], hdr[80];
+	int mc;
+
+	if (c->status != 200 || scan_legal(c, c->body, c->body + c->body_len, &mc) < 0 || !c->nsteps) {
+		game_sync_start(c, g, fresh_on_sync);
+		return;
+	}
+	pick = &c->steps[rng_below(&c->rng, (uint32_t)c->nsteps)];
+	g->move_count = mc;
+	buf_reset(&c->post);
+	buf_adds(&c->post, "{\"moves\":[\"");
+	buf_add(&c->post, pick->s, pick->n);
+	buf_adds(&c->post, "\"]}");
+	snprintf(hdr, sizeof(hdr), "If-Match: \"%d\"\r\nPrefer: return=minimal", g->move_count);
+	snprintf(path, sizeof(path), "/api/v1/games/%lld/moves", g->id);
+	request_start(c, "POST", path, g->tokens[g->seat], hdr, c->post.data, fresh_on_move);
+}
+
+/* A step of the acting seat: its legal steps, then one of them. */
+static void fresh_next(struct client *c)
+{
+	struct game *g = &c->games[0];
+	char path[96];
+
+	if (now_s() >= t_end) {
+		client_stop(c);
+		return;
+	}
+	snprintf(path, sizeof(path), "/api/v1/games/%lld/legal", g->id);
+	request_start(c, "GET", path, g->tokens[g->seat], NULL, NULL, fresh_on_legal);
+}
+
+/* Page: every seat signed in by its link, one after another, before the game is played. */
+static void fresh_on_signin(struct client *c)
+{
+	if (session_cookie(c, c->cookies[c->signing]) < 0) {
+		complain("the seat link set no session", NULL);
+		client_stop(c);
+		return;
+	}
+	if (++c->signing < nplayers)
+		seat_link_start(c, &c->games[0], c->signing, fresh_on_signin);
+	else
+		fresh_next(c);
+}
+
+static void fresh_on_new_sync(struct client *c)
+{
+	if (game_sync_end(c, &c->games[0]) < 0 || c->games[0].seat < 0) {
+		client_stop(c);
+		return;
+	}
+	c->signing = 0;
+	if (c->page)
+		seat_link_start(c, &c->games[0], 0, fresh_on_signin);
+	else
+		fresh_next(c);
+}
+
+static void fresh_on_new(struct client *c)
+{
+	if (game_new_end(c, &c->games[0]) < 0) {
+		client_stop(c);
+		return;
+	}
+	game_sync_start(c, &c->games[0], fresh_on_new_sync);
+}
+
+/* The game is over: a new one in its place (its seats signed in again for the page). */
+static void fresh_new(struct client *c)
+{
+	if (now_s() >= t_end) {
+		client_stop(c);
+		return;
+	}
+	game_new_start(c, fresh_on_new);
 }
 
 /* ---- read and raw */
@@ -1191,15 +1375,17 @@ static void read_on_done(struct client *c)
 
 static void read_next(struct client *c)
 {
+	char hdr[300];
+
 	if (now_s() >= t_end) {
 		client_stop(c);
 		return;
 	}
 	if (c->page)
-		request_start(c, "GET", c->read_path, NULL, c->cookie_hdr, NULL, read_on_done);
+		request_start(c, "GET", c->read_path, NULL, gzip_hdr(c->cookie_hdr, hdr, sizeof(hdr)), NULL, read_on_done);
 	else
-		request_start(c, "GET", c->read_path, c->games[0].tokens[0], c->inm ? c->inm_hdr : NULL, NULL,
-			      read_on_done);
+		request_start(c, "GET", c->read_path, c->games[0].tokens[0], gzip_hdr(c->inm ? c->inm_hdr : NULL, hdr, sizeof(hdr)),
+			      NULL, read_on_done);
 }
 
 static void raw_next(struct client *c);
@@ -1249,6 +1435,8 @@ static void *loop_run(void *arg)
 
 		if (mode == PLAY)
 			play_next(c);
+		else if (mode == READ && c->fresh)
+			fresh_next(c);
 		else if (mode == READ)
 			read_next(c);
 		else
@@ -1383,7 +1571,7 @@ static void percentiles(struct client *cs, int n, int gets, double p[4])
 static int usage(void)
 {
 	fprintf(stderr, "usage: tp-load play URL ADMIN_TOKEN CLIENTS GAMES SECONDS [PLAYERS]\n"
-			"       tp-load read URL ADMIN_TOKEN CLIENTS SECONDS inm|full|page\n"
+			"       tp-load read URL ADMIN_TOKEN CLIENTS SECONDS inm|full|page|full-fresh|page-fresh\n"
 			"       tp-load raw URL CLIENTS SECONDS\n");
 	return 2;
 }
@@ -1415,7 +1603,12 @@ int main(int argc, char **argv)
 		if (argc < 7)
 			return usage();
 		mode = READ;
-		read_page = strcmp(argv[6], "page") == 0;
+		if (strcmp(argv[6], "inm") && strcmp(argv[6], "full") && strcmp(argv[6], "page") &&
+		    strcmp(argv[6], "full-fresh") && strcmp(argv[6], "page-fresh"))
+			return usage();
+		/* the seats of the page's games have emails, so their links sign in; a fresh read's steps then
+		 * tell the next seat by email (as a site's do), and the JSON's fresh reads run on such games too */
+		read_page = strncmp(argv[6], "page", 4) == 0 || strstr(argv[6], "-fresh") != NULL;
 		admin_token = argv[3];
 		nclients = (int)strtol(argv[4], NULL, 10);
 		secs = strtod(argv[5], NULL);
@@ -1428,6 +1621,7 @@ int main(int argc, char **argv)
 	}
 	if (nclients < 1 || nclients > 1024 || secs <= 0 || nplayers < 2 || nplayers > MAX_SEATS)
 		return usage();
+	accept_gzip = getenv("TP_LOAD_GZIP") && strcmp(getenv("TP_LOAD_GZIP"), "1") == 0;
 	if (env && *env)
 		nloops = (int)strtol(env, NULL, 10);
 	if (nloops < 1)
@@ -1480,11 +1674,20 @@ int main(int argc, char **argv)
 					goto done;
 			}
 			c->inm = mode == READ && strcmp(argv[6], "inm") == 0;
-			c->page = mode == READ && strcmp(argv[6], "page") == 0;
+			c->page = mode == READ && strncmp(argv[6], "page", 4) == 0;
+			c->fresh = mode == READ && strstr(argv[6], "-fresh") != NULL;
 			snprintf(c->read_path, sizeof(c->read_path), "/api/v1/games/%lld", c->games[0].id);
 			snprintf(c->inm_hdr, sizeof(c->inm_hdr), "If-None-Match: \"%d\"", c->games[0].move_count);
-			if (c->page && page_signin(c) < 0)
+			if (c->page && !c->fresh && page_signin(c) < 0)
 				goto done;
+			for (int s = 0; c->page && c->fresh && s < nplayers; s++) {
+				seat_link_start(c, &c->games[0], s, NULL);
+				request_wait(c);
+				if (session_cookie(c, c->cookies[s]) < 0) {
+					complain("the seat link set no session", NULL);
+					goto done;
+				}
+			}
 		}
 	}
 	t0 = now_s();
@@ -1516,16 +1719,21 @@ int main(int argc, char **argv)
 		long long bytes = 0;
 		const char *what = mode != READ ? "" : cs[0].inm ? " (If-None-Match, 304)" : cs[0].page ? " (game page 200)"
 												   : " (full 200)";
+		long steps = 0;
 
-		for (int i = 0; i < nclients; i++)
+		for (int i = 0; i < nclients; i++) {
 			bytes += cs[i].body_bytes;
-		printf("%s%s: %d clients, %.1f s: %ld ok, %.0f requests/s, %ld errors; latency ms p50 %.2f p95 %.2f "
+			steps += cs[i].steps_made;
+		}
+		printf("%s%s%s%s: %d clients, %.1f s: %ld ok, %.0f requests/s, %ld errors; latency ms p50 %.2f p95 %.2f "
 		       "p99 %.2f max %.2f; %.0f bytes per body\n",
-		       argv[1], what, nclients, el, ok, (double)ok / el, errors, p[0], p[1], p[2], p[3],
-		       ok ? (double)bytes / (double)ok : 0.0);
-		printf("RESULT %s%s clients=%d req_per_s=%.0f p50_ms=%.2f p99_ms=%.2f errors=%ld body_bytes=%.0f\n", argv[1],
-		       mode == READ ? (cs[0].inm ? "_inm" : cs[0].page ? "_page" : "_full") : "", nclients, (double)ok / el,
-		       p[0], p[2], errors, ok ? (double)bytes / (double)ok : 0.0);
+		       argv[1], what, cs[0].fresh ? ", each the first read after a step" : "", accept_gzip ? ", Accept-Encoding gzip" : "",
+		       nclients, el, ok, (double)ok / el, errors, p[0], p[1], p[2], p[3], ok ? (double)bytes / (double)ok : 0.0);
+		if (cs[0].fresh)
+			printf("  steps made between the reads (not timed): %ld, %.0f/s\n", steps, (double)steps / el);
+		printf("RESULT %s%s%s clients=%d req_per_s=%.0f p50_ms=%.2f p99_ms=%.2f errors=%ld body_bytes=%.0f\n", argv[1],
+		       mode == READ ? (cs[0].inm ? "_inm" : cs[0].page ? "_page" : "_full") : "", cs[0].fresh ? "_fresh" : "",
+		       nclients, (double)ok / el, p[0], p[2], errors, ok ? (double)bytes / (double)ok : 0.0);
 	}
 	rc = errors > ok / 100 ? 1 : 0;
 done:
