@@ -29,10 +29,18 @@
  * Sentences are kept in a process-wide cache by (store, game, step, reader),
  * valid while the seats' names are the ones they were written with (a
  * stored step never changes), so a log after one more step describes only
- * that step.
+ * that step. The log itself is kept the same way for each reader, with the
+ * number of steps it tells: a read when nothing was stored since takes it
+ * whole, a read after more steps reads and adds only those (the whole log
+ * is made again when one of them is an undo, which changes earlier
+ * entries).
  */
 
-/* viewer: a seat, -1 (a spectator) or GAME_VIEWER_ALL. *entries: a new array, oldest first. */
+/*
+ * viewer: a seat, -1 (a spectator) or GAME_VIEWER_ALL. *entries: a new
+ * array, oldest first; its entries are shared with the cache: read them,
+ * never change them.
+ */
 int story_log(struct store *s, int64_t id, int viewer, json_t **entries, struct err *err);
 
 /*
@@ -52,6 +60,13 @@ json_t *story_since(const json_t *entries, int seat, int max);
  * when n is not a step of the game. New.
  */
 int story_position(struct store *s, int64_t id, int n, int viewer, json_t **out, struct err *err);
+
+/*
+ * story_position's "view" alone: the position after step n as viewer sees
+ * it, when viewer may see step n (or n is 0). *view new. ERR_NOTFOUND as
+ * story_position.
+ */
+int story_view(struct store *s, int64_t id, int n, int viewer, json_t **view, struct err *err);
 
 /*
  * The game's position now in words for viewer (a seat, -1 a spectator or

@@ -429,12 +429,12 @@ static json_t *page_board(struct store *store, int64_t id, int seat, int active,
 	}
 	json_object_set_new(m, "tapping", json_boolean(tapping));
 	/* the board as seat saw it before what happened since its last step: what differs is marked */
-	if (before_n >= 0 && story_position(store, id, before_n, seat, &then, &e) < 0)
+	if (before_n >= 0 && story_view(store, id, before_n, seat, &then, &e) < 0)
 		ok = 0; /* drawn without marks, and not kept */
 	if (views_view_json(cache_pos_game(pos), seat, seats, &view, &e) < 0)
 		ok = 0;
 	else if (web_board_marked(json_string_value(json_object_get(g, "game")), view, seats, seat,
-				  tapping ? &pt.set : NULL, json_object_get(then, "view"), &svg) == 0)
+				  tapping ? &pt.set : NULL, then, &svg) == 0)
 		json_object_set_new(m, "board", json_string(svg.data));
 	else
 		json_object_set_new(m, "view_items", view_items(view));

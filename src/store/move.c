@@ -107,15 +107,16 @@ int store_move_get(struct store_conn *c, int64_t game_id, int n, struct store_mo
 	return 0;
 }
 
-int store_moves_list(struct store_conn *c, int64_t game_id, int with_snapshots, struct store_move **out,
-		     int *n, struct err *err)
+/* The steps from step `from` on, in order: all of them from 1. */
+static int moves_list(struct store_conn *c, int64_t game_id, int from, int with_snapshots, struct store_move **out,
+		      int *n, struct err *err)
 {
 	static const char sql[] =
 		"SELECT n, seat, text, via, client, at, back, undo_seat, kind = 'rollback', target, snapshot FROM moves"
-		" WHERE game_id = ? ORDER BY n";
+		" WHERE game_id = ? AND n >= ? ORDER BY n";
 	static const char sql_nosnap[] =
 		"SELECT n, seat, text, via, client, at, back, undo_seat, kind = 'rollback', target FROM moves"
-		" WHERE game_id = ? ORDER BY n";
+		" WHERE game_id = ? AND n >= ? ORDER BY n";
 	struct store__st *st = store__stmt(c, with_snapshots ? sql : sql_nosnap, err);
 	struct store_move *list = NULL;
 	int count = 0, alloc = 0, r;
@@ -125,6 +126,7 @@ int store_moves_list(struct store_conn *c, int64_t game_id, int with_snapshots, 
 	if (!st)
 		return ERR_STORE;
 	store__bind_int64(st, 1, game_id);
+	store__bind_int(st, 2, from);
 	while ((r = store__step(st)) == STORE__ROW) {
 		list = store__grow(list, count, &alloc, sizeof(*list));
 		move_row(st, &list[count++], with_snapshots);
@@ -136,6 +138,18 @@ int store_moves_list(struct store_conn *c, int64_t game_id, int with_snapshots, 
 	*out = list;
 	*n = count;
 	return 0;
+}
+
+int store_moves_list(struct store_conn *c, int64_t game_id, int with_snapshots, struct store_move **out,
+		     int *n, struct err *err)
+{
+	return moves_list(c, game_id, 1, with_snapshots, out, n, err);
+}
+
+int store_moves_list_from(struct store_conn *c, int64_t game_id, int from, struct store_move **out, int *n,
+			  struct err *err)
+{
+	return moves_list(c, game_id, from, 0, out, n, err);
 }
 
 int store_move_set_snapshot(struct store_conn *c, int64_t game_id, int n, const char *snapshot, struct err *err)

@@ -34,6 +34,9 @@ int store_move_get(struct store_conn *c, int64_t game_id, int n, struct store_mo
 /* All steps in order, with snapshots when with_snapshots; *out new (store_moves_free). */
 int store_moves_list(struct store_conn *c, int64_t game_id, int with_snapshots, struct store_move **out,
 		     int *n, struct err *err);
+/* The steps from step number `from` on, in order, without snapshots; *out new (store_moves_free). */
+int store_moves_list_from(struct store_conn *c, int64_t game_id, int from, struct store_move **out, int *n,
+			  struct err *err);
 /*
  * Replace one stored snapshot. Nothing in turnpost calls it: it stands for a
  * row changed behind turnpost's back in the tests of verify. A running

@@ -252,12 +252,12 @@ static void test_story__sentences_are_kept_and_follow_names(void)
 	story_cache_stats(&h0, &m0);
 	CU_ASSERT_EQUAL(m0, 2);
 	CU_ASSERT_EQUAL(h0, 0);
-	/* one more step: only it is described */
+	/* one more step: only it is described, and the two before come with the kept log, looked up no more */
 	CU_ASSERT_EQUAL(play(id, 0, "end", NULL, NULL, NULL, 0), 0);
 	b = log_for(id, 1);
 	story_cache_stats(&h1, &m1);
 	CU_ASSERT_EQUAL(m1, 3);
-	CU_ASSERT_EQUAL(h1, 2);
+	CU_ASSERT_EQUAL(h1, 0);
 	ASSERT_STR_EQ(texts(b), "Ann added 1 | Ann added 2 | Ann ended the turn");
 	json_decref(a);
 	json_decref(b);
@@ -288,15 +288,97 @@ static void test_story__the_cache_is_bounded(void)
 	CU_ASSERT_EQUAL(m, 5);
 	ASSERT_STR_EQ(texts(log), "Ann added 1 | Ann added 2");
 	json_decref(log);
-	/* a few bytes: only the game just read is kept, whole */
+	/* a few bytes: only the game just read is kept, whole (b's log is read again without describing) */
 	story_cache_set_limits(0, 8);
 	json_decref(log_for(a, 1));
 	json_decref(log_for(b, 1));
 	json_decref(log_for(b, 1));
 	story_cache_stats(&h, &m);
-	CU_ASSERT_EQUAL(h, 1);
+	CU_ASSERT_EQUAL(h, 0);
 	CU_ASSERT_EQUAL(m, 3);
+	json_decref(log_for(a, 1));
+	story_cache_stats(&h, &m);
+	CU_ASSERT_EQUAL(m, 5);
 	story_cache_set_limits(0, 0);
+}
+
+/*
+ * The logs every viewer reads now, and those made from nothing (the kept
+ * sentences and logs dropped): the same. The logs made anew stay kept, so
+ * the next reads add to them.
+ */
+static void same_as_made_anew(int64_t id, const char *when)
+{
+	const int viewers[] = { 0, 1, 2, -1, GAME_VIEWER_ALL };
+	enum { NV = sizeof(viewers) / sizeof(viewers[0]) };
+	json_t *kept[NV];
+
+	for (size_t v = 0; v < NV; v++)
+		kept[v] = log_for(id, viewers[v]);
+	story_cache_clear();
+	for (size_t v = 0; v < NV; v++) {
+		json_t *anew = log_for(id, viewers[v]);
+		char *a = json_dumps(kept[v], JSON_SORT_KEYS), *b = json_dumps(anew, JSON_SORT_KEYS);
+		if (strcmp(a, b) != 0)
+			fprintf(stderr, "\n  %s, viewer %d:\n  kept: %s\n  anew: %s\n", when, viewers[v], a, b);
+		CU_ASSERT_STRING_EQUAL(a, b);
+		free(a);
+		free(b);
+		json_decref(kept[v]);
+		json_decref(anew);
+	}
+}
+
+/*
+ * The kept log grows with the game and is made again when what it says of
+ * earlier steps changes: every change of the story (steps, an undo that
+ * hides a step, a new name, a rollback) shows in the next read, as in a log
+ * made from nothing.
+ */
+static void test_story__the_kept_log_follows_every_change(void)
+{
+	int64_t id = new_game("counting-race-words", 3);
+	struct store_conn *c;
+	struct err e = {0};
+	json_t *log;
+
+	story_cache_clear();
+	same_as_made_anew(id, "set-up");
+	CU_ASSERT_EQUAL(play(id, 0, "add 1", "roll", NULL, NULL, 0), 0);
+	same_as_made_anew(id, "two steps");
+	CU_ASSERT_EQUAL(play(id, 0, "add 2", NULL, NULL, NULL, 0), 0);
+	same_as_made_anew(id, "one more");
+	/* an undo: the step it takes back leaves the others' logs */
+	CU_ASSERT_EQUAL(play(id, 0, "undo", NULL, NULL, NULL, 0), 0);
+	log = log_for(id, 1);
+	ASSERT_STR_EQ(texts(log), "Ann added 1 | Ann rolled a die");
+	json_decref(log);
+	same_as_made_anew(id, "undo");
+	CU_ASSERT_EQUAL(play(id, 0, "end", NULL, NULL, NULL, 0), 0);
+	CU_ASSERT_EQUAL(play(id, 1, "add 3", "end", NULL, NULL, 0), 0);
+	log = log_for(id, 2);
+	ASSERT_STR_EQ(texts(log), "Ann added 1 | Ann rolled a die | Ann ended the turn | Bob added 3 | Bob ended the turn");
+	json_decref(log);
+	same_as_made_anew(id, "after the undo");
+	/* a new name: every entry of hers reads it */
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(st, &c, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(store_seat_set(c, id, 0, 0, "Ada", NULL, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(store_write_commit(c, &e), 0);
+	log = log_for(id, 2);
+	ASSERT_STR_EQ(texts(log), "Ada added 1 | Ada rolled a die | Ada ended the turn | Bob added 3 | Bob ended the turn");
+	json_decref(log);
+	same_as_made_anew(id, "renamed");
+	/* a rollback, then an undo after it */
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(st, &c, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(submit_rollback_in_tx(c, id, 3, NULL, 5000, "a mistake", 1, NULL, NULL, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(store_write_commit(c, &e), 0);
+	same_as_made_anew(id, "rollback");
+	CU_ASSERT_EQUAL(play(id, 0, "add 3", "undo", NULL, NULL, 0), 0);
+	same_as_made_anew(id, "undo after the rollback");
+	log = log_for(id, 1);
+	CU_ASSERT_EQUAL_FATAL(json_array_size(log), 6);
+	ASSERT_STR_EQ(text_at(log, 5), "An admin rolled the game back to step 3");
+	json_decref(log);
 }
 
 static void test_story__since_your_last_turn(void)
@@ -360,6 +442,19 @@ static void test_story__replay_positions_per_reader(void)
 	p = NULL;
 	CU_ASSERT_EQUAL(story_position(st, id, 9, 1, &p, &e), ERR_NOTFOUND);
 	CU_ASSERT_EQUAL(story_position(st, 999999, 0, 1, &p, &e), ERR_NOTFOUND);
+	/* the view alone (the game page's marks) is the replay's, under the same rule */
+	for (int n = 0; n <= 4; n++)
+		for (int viewer = -1; viewer < 2; viewer++) {
+			json_t *v = NULL;
+			int rp = story_position(st, id, n, viewer, &p, &e), rv = story_view(st, id, n, viewer, &v, &e);
+			CU_ASSERT_EQUAL(rv, rp);
+			CU_ASSERT(rp < 0 || json_equal(v, json_object_get(p, "view")));
+			json_decref(p);
+			json_decref(v);
+			p = NULL;
+		}
+	CU_ASSERT_EQUAL(story_view(st, id, 2, 1, &p, &e), ERR_NOTFOUND);
+	CU_ASSERT_PTR_NULL(p);
 }
 
 static void test_story__undo_ends_when_the_turn_passes(void)
@@ -554,6 +649,7 @@ static CU_TestInfo cases[] = {
 	{ "test_story__sentences_are_kept_and_follow_names", test_story__sentences_are_kept_and_follow_names },
 	{ "test_story__the_cache_is_bounded", test_story__the_cache_is_bounded },
 	{ "test_story__since_your_last_turn", test_story__since_your_last_turn },
+	{ "test_story__the_kept_log_follows_every_change", test_story__the_kept_log_follows_every_change },
 	{ "test_story__replay_positions_per_reader", test_story__replay_positions_per_reader },
 	{ "test_story__undo_ends_when_the_turn_passes", test_story__undo_ends_when_the_turn_passes },
 	{ "test_story__sharing_needs_every_player_and_the_end", test_story__sharing_needs_every_player_and_the_end },
