@@ -94,6 +94,10 @@ say "read: game GETs, full answer and If-None-Match; the phone game page of the 
 "$BUILD/bench/tp-load" read "$URL" "$TOKEN" "$CLIENTS" "$SECONDS_EACH" full | tee "$RUN/read_full.out"
 "$BUILD/bench/tp-load" read "$URL" "$TOKEN" "$CLIENTS" "$SECONDS_EACH" inm | tee "$RUN/read_inm.out"
 "$BUILD/bench/tp-load" read "$URL" "$TOKEN" "$CLIENTS" "$SECONDS_EACH" page | tee "$RUN/read_page.out"
+TP_LOAD_GZIP=1 "$BUILD/bench/tp-load" read "$URL" "$TOKEN" "$CLIENTS" "$SECONDS_EACH" page | tee "$RUN/read_page_gz.out"
+say "read right after a change: each client steps its game, then reads it as the seat now on turn (JSON, page)"
+"$BUILD/bench/tp-load" read "$URL" "$TOKEN" "$CLIENTS" "$SECONDS_EACH" full-fresh | tee "$RUN/read_full_fresh.out"
+"$BUILD/bench/tp-load" read "$URL" "$TOKEN" "$CLIENTS" "$SECONDS_EACH" page-fresh | tee "$RUN/read_page_fresh.out"
 kill "$DPID"; wait "$DPID" 2>/dev/null || true
 
 # ---- 1 and 3 on PostgreSQL: the same loads, one daemon, then two daemons on one database
@@ -215,6 +219,13 @@ echo "read, full:         $full requests/s = $(awk "BEGIN{printf \"%.2f\", $full
 echo "read, If-None-Match: $inm requests/s = $(awk "BEGIN{printf \"%.2f\", $inm/$raw}") of the ceiling"
 echo "phone game page:    $page requests/s = $(awk "BEGIN{printf \"%.2f\", $page/$full}") of the JSON game GET;" \
 	"$(val read_page.out body_bytes) bytes per page"
+pagegz=$(val read_page_gz.out req_per_s)
+echo "  with Accept-Encoding: gzip: $pagegz requests/s = $(awk "BEGIN{printf \"%.2f\", $pagegz/$full}") of the JSON game GET;" \
+	"$(val read_page_gz.out body_bytes) bytes per page sent"
+ffull=$(val read_full_fresh.out req_per_s)
+fpage=$(val read_page_fresh.out req_per_s)
+echo "first read after a step: JSON $ffull/s (p50 $(val read_full_fresh.out p50_ms) ms), page $fpage/s" \
+	"(p50 $(val read_page_fresh.out p50_ms) ms) = $(awk "BEGIN{printf \"%.2f\", $fpage/$ffull}") of the JSON's (each with a step before it)"
 echo "storage:            $(val storage.out bytes_per_move) bytes per move"
 if [ -s "$RUN/pg_play1.out" ] && grep -q '^RESULT' "$RUN/pg_play1.out"; then
 	p1=$(val pg_play1.out moves_per_s)
