@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/clock.h"
 #include "util/embed.h"
 #include "util/log.h"
 #include "util/banned.h"
@@ -225,6 +226,28 @@ done:
 	return rc;
 }
 
+/*
+ * Run a connection's set-up pragmas. Turning a new database to WAL mode
+ * needs it to itself, and SQLite may answer "database is locked" at once
+ * rather than wait (waiting could deadlock), for instance while another
+ * process opening the same new database does the same: the pragmas (each
+ * harmless twice) are tried again until busy_ms have passed.
+ */
+static int set_up(sqlite3 *db, const char *pragmas, int busy_ms, char **msg)
+{
+	double until = clock_mono_ms() + busy_ms;
+	int rc;
+
+	for (;;) {
+		rc = sqlite3_exec(db, pragmas, NULL, NULL, msg);
+		if ((rc & 0xff) != SQLITE_BUSY || clock_mono_ms() >= until)
+			return rc;
+		sqlite3_free(*msg);
+		*msg = NULL;
+		sqlite3_sleep(5);
+	}
+}
+
 static int conn_open(struct store *s, struct store_conn *c, int writer, int busy_ms, struct err *err)
 {
 	int applied;
@@ -255,7 +278,7 @@ static int conn_open(struct store *s, struct store_conn *c, int writer, int busy
 		return err_set(err, ERR_STORE,
 			       "database %s is read-only: its owner and mode must let this user write it and the directory "
 			       "it is in", s->path);
-	if (sqlite3_exec(c->db, pragmas, NULL, NULL, &msg) != SQLITE_OK) {
+	if (set_up(c->db, pragmas, busy_ms, &msg) != SQLITE_OK) {
 		err_set(err, ERR_STORE, "cannot set up database %s: %s", s->path, msg ? msg : "?");
 		sqlite3_free(msg);
 		return ERR_STORE;
@@ -411,32 +434,46 @@ static int make_db_file(const char *path, struct err *err)
 	return 0;
 }
 
+/*
+ * Apply the migrations the database lacks, each in a transaction of its
+ * own. Each looks for its row only once it holds the write lock (BEGIN
+ * IMMEDIATE, waiting up to the busy timeout): several processes opening
+ * one new database at once (a daemon starting while the command line adds
+ * a user) would otherwise all find a migration missing and all run it,
+ * and all but the first would fail ("table users already exists").
+ */
 static int migrate(struct store *s, struct err *err)
 {
 	struct store_conn *c = &s->writer;
 	char *msg = NULL;
 	int rc = 0, applied = 0;
 
-	if (sqlite3_exec(c->db,
-			 "CREATE TABLE IF NOT EXISTS schema_migrations ("
-			 " name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)",
-			 NULL, NULL, &msg) != SQLITE_OK)
-		goto fail;
 	for (const struct embed_file *f = embed_sql; f->name; f++) {
 		sqlite3_stmt *st = NULL;
 		int have;
 
+		if (sqlite3_exec(c->db, "BEGIN IMMEDIATE", NULL, NULL, &msg) != SQLITE_OK)
+			goto fail;
+		if (f == embed_sql && sqlite3_exec(c->db,
+						   "CREATE TABLE IF NOT EXISTS schema_migrations ("
+						   " name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)",
+						   NULL, NULL, &msg) != SQLITE_OK)
+			goto fail;
 		if (sqlite3_prepare_v2(c->db, "SELECT 1 FROM schema_migrations WHERE name = ?", -1, &st,
-				       NULL) != SQLITE_OK)
-			return store__fail(c, "migrations", err);
+				       NULL) != SQLITE_OK) {
+			rc = store__fail(c, "migrations", err);
+			sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+			return rc;
+		}
 		sqlite3_bind_text(st, 1, f->name, -1, SQLITE_STATIC);
 		have = sqlite3_step(st) == SQLITE_ROW;
 		sqlite3_finalize(st);
 		applied++;
-		if (have)
+		if (have) {
+			if (sqlite3_exec(c->db, "COMMIT", NULL, NULL, &msg) != SQLITE_OK)
+				goto fail;
 			continue;
-		if (sqlite3_exec(c->db, "BEGIN IMMEDIATE", NULL, NULL, &msg) != SQLITE_OK)
-			goto fail;
+		}
 		if (sqlite3_exec(c->db, f->text, NULL, NULL, &msg) != SQLITE_OK) {
 			err_set(err, ERR_STORE, "migration %s failed: %s", f->name, msg ? msg : "?");
 			sqlite3_free(msg);
@@ -447,15 +484,17 @@ static int migrate(struct store *s, struct err *err)
 				       "INSERT INTO schema_migrations(name, applied_at)"
 				       " VALUES (?, CAST(strftime('%s','now') AS INTEGER) * 1000)",
 				       -1, &st, NULL) != SQLITE_OK) {
+			rc = store__fail(c, "migrations", err);
 			sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
-			return store__fail(c, "migrations", err);
+			return rc;
 		}
 		sqlite3_bind_text(st, 1, f->name, -1, SQLITE_STATIC);
 		rc = sqlite3_step(st);
 		sqlite3_finalize(st);
 		if (rc != SQLITE_DONE) {
+			rc = store__fail(c, "migrations", err);
 			sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
-			return store__fail(c, "migrations", err);
+			return rc;
 		}
 		if (sqlite3_exec(c->db, "COMMIT", NULL, NULL, &msg) != SQLITE_OK)
 			goto fail;
@@ -466,6 +505,8 @@ static int migrate(struct store *s, struct err *err)
 fail:
 	err_set(err, ERR_STORE, "migrations: %s", msg ? msg : sqlite3_errmsg(c->db));
 	sqlite3_free(msg);
+	if (!sqlite3_get_autocommit(c->db))
+		sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
 	return ERR_STORE;
 }
 

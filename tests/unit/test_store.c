@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -11,6 +12,7 @@
 #include "store/retention.h"
 #include "testutil.h"
 #include "util/embed.h"
+#include "util/log.h"
 #include "util/token.h"
 
 static char dir[64];
@@ -59,6 +61,146 @@ static void test_store__open_creates_and_migrates(void)
 	CU_ASSERT_EQUAL(store_open(path, NULL, &again, &e), 0);
 	CU_ASSERT_EQUAL(store_schema_version(again), migrations);
 	store_close(again);
+}
+
+/*
+ * The schema of the database at target, sorted, into out ("" when
+ * unreadable): on SQLite every table, index and trigger with its SQL; on
+ * PostgreSQL every column and index of the schema (psql, as tests/pg/run.sh
+ * sets it up).
+ */
+static void schema_text(const char *target, char *out, size_t size)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *q = NULL;
+	size_t n = 0;
+
+	out[0] = '\0';
+	if (pg) {
+		char cmd[1024];
+		FILE *p;
+
+		snprintf(cmd, sizeof(cmd),
+			 "psql -X -q -A -t -d '%s' -c \"SELECT table_name || ' ' || column_name || ' ' || data_type"
+			 " FROM information_schema.columns WHERE table_schema = current_schema()"
+			 " UNION ALL SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() ORDER BY 1\"",
+			 target);
+		if (!(p = popen(cmd, "r")))
+			return;
+		n = fread(out, 1, size - 1, p);
+		out[n] = '\0';
+		pclose(p);
+		return;
+	}
+	if (sqlite3_open_v2(target, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(db, "SELECT type, name, ifnull(sql, '') FROM sqlite_master ORDER BY type, name", -1, &q,
+			       NULL) == SQLITE_OK)
+		while (sqlite3_step(q) == SQLITE_ROW && n < size)
+			n += (size_t)snprintf(out + n, size - n, "%s %s %s\n", sqlite3_column_text(q, 0),
+					      sqlite3_column_text(q, 1), sqlite3_column_text(q, 2));
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+}
+
+/*
+ * A new, empty database named name into out (size bytes): a file in the
+ * suite's directory, or on PostgreSQL a database created beside the
+ * suite's, its URL the suite's with the name changed. 0 or -1.
+ */
+static int new_database(const char *name, char *out, size_t size)
+{
+	char cmd[256];
+	const char *q;
+
+	if (!pg) {
+		snprintf(out, size, "%s/%s.db", dir, name);
+		return 0;
+	}
+	snprintf(cmd, sizeof(cmd), "psql -X -q -d postgres -c 'CREATE DATABASE %s' >/dev/null", name);
+	if (system(cmd) != 0 || !(q = strchr(pg, '?')) || strncmp(pg, "postgresql://turnpost@/turnpost?", 32) != 0)
+		return -1;
+	snprintf(out, size, "postgresql://turnpost@/%s%s", name, q);
+	return 0;
+}
+
+static void test_store__concurrent_opens_migrate_once(void)
+{
+	enum { PROCS = 6, ROUNDS = 25 };
+	static char want[65536], got[65536];
+	char ref[600], file[600], name[32];
+	int migrations = 0, failed_rounds = 0;
+	struct store *one = NULL;
+	struct err e = {0};
+
+	for (const struct embed_file *f = pg ? embed_sql_pg : embed_sql; f->name; f++)
+		migrations++;
+	CU_ASSERT_EQUAL_FATAL(new_database("alone", ref, sizeof(ref)), 0);
+	CU_ASSERT_EQUAL_FATAL(store_open(ref, NULL, &one, &e), 0);
+	store_close(one);
+	schema_text(ref, want, sizeof(want));
+	CU_ASSERT_FATAL(strstr(want, "game_clocks") != NULL);
+	for (int round = 0; round < ROUNDS; round++) {
+		int go[2], said[2], ok = 0;
+		pid_t pids[PROCS];
+		char msg[4096] = "";
+		ssize_t n, len = 0;
+
+		snprintf(name, sizeof(name), "together%d", round);
+		CU_ASSERT_EQUAL_FATAL(new_database(name, file, sizeof(file)), 0);
+		CU_ASSERT_FATAL(pipe(go) == 0 && pipe(said) == 0);
+		for (int i = 0; i < PROCS; i++) {
+			pids[i] = fork();
+			CU_ASSERT_FATAL(pids[i] >= 0);
+			if (pids[i] == 0) {
+				struct store *s = NULL;
+				struct err ce = {0};
+				char c, line[600];
+				int rc;
+
+				close(go[1]);
+				close(said[0]);
+				/* not the migrations' lines of each round */
+				log_set_level(LOG_WARN);
+				/* all start when the parent closes the pipe */
+				while (read(go[0], &c, 1) > 0)
+					;
+				rc = store_open(file, NULL, &s, &ce);
+				if (rc == 0 && store_schema_version(s) != migrations)
+					rc = err_set(&ce, ERR_INTERNAL, "schema version %d, not %d", store_schema_version(s),
+						     migrations);
+				store_close(s);
+				if (rc < 0) {
+					snprintf(line, sizeof(line), "process %d: %s\n", i, ce.msg);
+					(void)!write(said[1], line, strlen(line));
+				}
+				_exit(rc < 0);
+			}
+		}
+		close(go[0]);
+		close(said[1]);
+		close(go[1]);
+		while ((n = read(said[0], msg + len, sizeof(msg) - 1 - (size_t)len)) > 0)
+			len += n;
+		msg[len] = '\0';
+		close(said[0]);
+		for (int i = 0; i < PROCS; i++) {
+			int status = 0;
+
+			waitpid(pids[i], &status, 0);
+			ok += WIFEXITED(status) && WEXITSTATUS(status) == 0;
+		}
+		schema_text(file, got, sizeof(got));
+		if (ok != PROCS || strcmp(got, want) != 0) {
+			if (!failed_rounds)
+				fprintf(stderr, "\n  round %d: %d of %d opens succeeded%s\n%s", round, ok, PROCS,
+					strcmp(got, want) != 0 ? ", and the schema differs from a single open's" : "",
+					msg);
+			failed_rounds++;
+		}
+	}
+	if (failed_rounds)
+		fprintf(stderr, "  %d of %d rounds failed\n", failed_rounds, ROUNDS);
+	CU_ASSERT_EQUAL(failed_rounds, 0);
 }
 
 static void test_store__open_bad_path_fails_clearly(void)
@@ -802,6 +944,7 @@ static CU_TestInfo store_cases[] = {
 	{ "test_store__head_reads_remember_committed_steps", test_store__head_reads_remember_committed_steps },
 	{ "test_store__change_generation_only_for_changed_credentials",
 	  test_store__change_generation_only_for_changed_credentials },
+	{ "test_store__concurrent_opens_migrate_once", test_store__concurrent_opens_migrate_once },
 	{ "test_store__users_and_duplicates", test_store__users_and_duplicates },
 	{ "test_store__rollback_keeps_nothing", test_store__rollback_keeps_nothing },
 	{ "test_store__tokens_hashed_revoked_expired", test_store__tokens_hashed_revoked_expired },
@@ -820,6 +963,7 @@ static CU_TestInfo store_cases[] = {
  */
 static CU_TestInfo store_pg_cases[] = {
 	{ "test_store__open_creates_and_migrates", test_store__open_creates_and_migrates },
+	{ "test_store__concurrent_opens_migrate_once", test_store__concurrent_opens_migrate_once },
 	{ "test_store__head_reads_remember_committed_steps", test_store__head_reads_remember_committed_steps },
 	{ "test_store__change_generation_only_for_changed_credentials",
 	  test_store__change_generation_only_for_changed_credentials },
