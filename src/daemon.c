@@ -102,6 +102,9 @@ int daemon_main(int argc, char **argv)
 		return 1;
 	}
 	log_set_json(cfg.log_json);
+	/* --quiet: only what needs a look; the request lines are off too (hc.log_requests) */
+	if (cfg.quiet)
+		log_set_level(LOG_WARN);
 	if (log_open(cfg.log_file, &e) < 0) {
 		fprintf(stderr, "turnpostd: %s\n", e.msg);
 		return 1;

@@ -148,7 +148,8 @@ static const struct settings_opt settings_table[] = {
 	  .help = "text lines, or one JSON object per line (request lines: time, client, method, route, path, status, "
 		  "ms, request_id)" },
 	{ .name = "quiet", .env = "TURNPOST_QUIET", .type = SETTINGS_SWITCH, AT(quiet), 0, .def = "no",
-	  .help = "no per-request log lines; -q for short, yes or no in the file and environment" },
+	  .help = "log warnings and errors only: no line per request, mail sent or start-up step; -q for short, yes "
+		  "or no in the file and environment" },
 
 	{ .name = "mail-transport", .env = "TURNPOST_MAIL_TRANSPORT", .arg = "T", .type = SETTINGS_CHOICE,
 	  STR(mail_transport), .choices = "file|smtp|webhook", .def = "file", .section = SEC_NOTIFY,

@@ -852,6 +852,57 @@ static int suite_clean(void)
 	return 0;
 }
 
+/*
+ * --quiet: the log holds only what needs a look, warnings and errors; no
+ * line per request, per mail sent or per step of the start and the stop.
+ * The same run without it logs those lines, and a warning (a fixed clock)
+ * is logged either way.
+ */
+static void test_ops__quiet_logs_warnings_only(void)
+{
+	const char *quiet[] = { "--quiet", NULL };
+	char admin[64], ann[64], maildir[160], now[32];
+	struct ht_daemon d;
+	struct ht_resp r;
+	struct buf log = BUF_INIT, mail = BUF_INIT;
+
+	snprintf(now, sizeof(now), "%lld000", (long long)time(NULL));
+	for (int q = 0; q < 2; q++) {
+		setenv("TURNPOST_FAKE_NOW_MS", now, 1);
+		CU_ASSERT_EQUAL_FATAL(ht_start(&d, q ? quiet : NULL), 0);
+		unsetenv("TURNPOST_FAKE_NOW_MS");
+		snprintf(maildir, sizeof(maildir), "%s/var/mail", d.dir);
+		CU_ASSERT_FATAL(game_for_two(&d, admin, ann) > 0);
+		/* the two invitations are written: each would have its log line */
+		for (int i = 0; i < 150 && count(mail.data, "Subject:") < 2; i++) {
+			sleep_ms(100);
+			read_mail(maildir, &mail);
+		}
+		CU_ASSERT_EQUAL(count(mail.data, "Subject:"), 2);
+		CU_ASSERT_EQUAL(ht_api(&d, "GET", "/healthz", NULL, NULL, &r), 0);
+		CU_ASSERT_EQUAL(r.status, 200);
+		ht_resp_release(&r);
+		CU_ASSERT_EQUAL(ht_stop(&d, SIGTERM), 0);
+		buf_reset(&log);
+		CU_ASSERT_EQUAL(ht_log_text(&d, &log), 0);
+		CU_ASSERT_EQUAL(count(log.data, " warn the clock is fixed at "), 1);
+		if (q) {
+			CU_ASSERT_EQUAL(count(log.data, " info "), 0);
+			if (count(log.data, " info "))
+				fprintf(stderr, "\n  --quiet, yet info lines:\n%s", log.data);
+		} else {
+			CU_ASSERT_EQUAL(count(log.data, " info GET /healthz 200 "), 1);
+			CU_ASSERT_EQUAL(count(log.data, "(invite) written to"), 2);
+			CU_ASSERT_EQUAL(count(log.data, " info listening on "), 1);
+			CU_ASSERT_EQUAL(count(log.data, " info stopped cleanly"), 1);
+		}
+		ht_cleanup(&d);
+		buf_reset(&mail);
+	}
+	buf_release(&log);
+	buf_release(&mail);
+}
+
 static CU_TestInfo ops_cases[] = {
 	{ "test_ops__trusted_proxy", test_ops__trusted_proxy },
 	{ "test_ops__ipv6_and_unix_socket", test_ops__ipv6_and_unix_socket },
@@ -859,6 +910,7 @@ static CU_TestInfo ops_cases[] = {
 	{ "test_ops__http_details", test_ops__http_details },
 	{ "test_ops__smtp_tls_required", test_ops__smtp_tls_required },
 	{ "test_ops__json_log_and_request_id", test_ops__json_log_and_request_id },
+	{ "test_ops__quiet_logs_warnings_only", test_ops__quiet_logs_warnings_only },
 	{ "test_ops__failed_disk_unready_with_retry_after", test_ops__failed_disk_unready_with_retry_after },
 	{ "test_ops__read_only_database_refused", test_ops__read_only_database_refused },
 	{ "test_ops__sighup_reopens_log_and_reloads_templates", test_ops__sighup_reopens_log_and_reloads_templates },
