@@ -36,10 +36,9 @@ export async function until(what, ms, fn) {
  * node:test hooks that start turnpostd-test on a fresh database in a
  * temporary directory (listening on a free port) and one chromium, and
  * stop both and remove the directory at the end (KEEP_TEST_DIRS=1 keeps
- * it). `setup(h)` runs first, before the daemon, and makes the database
- * with the users a test needs (h.cli runs the admin command line on the
- * same database); without it the database starts with one admin,
- * admin@example.org.
+ * it). `setup(h)` runs while the daemon starts and adds the users a test
+ * needs (h.cli runs the admin command line on the same database); without
+ * it the database starts with one admin, admin@example.org.
  * `daemonArgs` (or daemonArgs(h)) are added to the daemon's command line;
  * `ready(h)` runs last, with the daemon up (a file's own before hook may
  * run ahead of this one). The object it returns carries base (the
@@ -112,14 +111,15 @@ export function harness(name, { setup, daemonArgs = [], ready } = {}) {
 
   before(async () => {
     mkdirSync(shots, { recursive: true });
-    if (setup) await setup(h);
-    else h.cli('user', 'add', 'admin@example.org', '--admin', '--create');
     const portFile = join(dir, 'port');
     daemon = spawn(join(build, 'tests/turnpostd-test'),
       ['--db', db, '--listen', '127.0.0.1:0', '--port-file', portFile, '--quiet',
         ...(typeof daemonArgs === 'function' ? daemonArgs(h) : daemonArgs)],
       { stdio: ['ignore', 'ignore', 'inherit'] });
     const exited = new Promise((resolve) => daemon.once('exit', (code) => resolve(`turnpostd-test exited (${code})`)));
+    // the command line makes the users while the daemon opens the same new database, as an operator's may
+    if (setup) await setup(h);
+    else h.cli('user', 'add', 'admin@example.org', '--admin', '--create');
     // the browser starts while the daemon opens its database
     launched = chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS })
       .then((b) => { h.browser = b; });
