@@ -787,6 +787,24 @@ static void test_notify__smtp_aiosmtpd(void)
 
 /* ---- clocks: reminders, deadlines and each timeout action ---- */
 
+/* The id of the account of email (0 when there is none). */
+static int64_t user_id(struct env *E, const char *email)
+{
+	struct store_user u;
+	struct store_conn *c;
+	struct err e = {0};
+	int64_t id = 0;
+
+	if (store_read_acquire(E->st, &c, &e) < 0)
+		return 0;
+	if (store_user_by_email(c, email, &u, &e) == 0) {
+		id = u.id;
+		store_user_release(&u);
+	}
+	store_read_release(c);
+	return id;
+}
+
 static void seat_clock(struct env *E, int64_t game, int seat, struct store_seat_clock *out)
 {
 	struct store_seat_clock *all = NULL;
@@ -968,20 +986,12 @@ static void test_notify__vacation_pauses_clock(void)
 	struct store_seat_clock k;
 	struct err e = {0};
 	json_t *v = NULL;
-	int64_t id, ann = 0;
-	struct store_conn *c;
+	int64_t id, ann;
 
 	CU_ASSERT_EQUAL_FATAL(env_open(&E, NOTIFY_FILE, NULL), 0);
 	notify_set_vacation_days(10);
 	id = new_game(&E, "{\"mode\":\"per_turn\",\"turn_hours\":24,\"timeout\":\"notify\"}", T0);
-	store_read_acquire(E.st, &c, &e);
-	{
-		struct store_user u;
-		store_user_by_email(c, "ann@example.org", &u, &e);
-		ann = u.id;
-		store_user_release(&u);
-	}
-	store_read_release(c);
+	ann = user_id(&E, "ann@example.org");
 	/* two hours into her turn Ann leaves for 3 days: her deadline moves 3 days on */
 	CU_ASSERT_EQUAL(notify_vacation_set(E.st, ann, 3, T0 + 2 * HOUR, &e), 0);
 	seat_clock(&E, id, 0, &k);
@@ -1019,20 +1029,12 @@ static void test_notify__vacation_across_new_year(void)
 	struct env E;
 	struct err e = {0};
 	json_t *v = NULL;
-	int64_t ann = 0;
-	struct store_conn *c;
+	int64_t ann;
 
 	CU_ASSERT_EQUAL_FATAL(env_open(&E, NOTIFY_FILE, NULL), 0);
 	notify_set_vacation_days(10);
 	new_game(&E, "{\"mode\":\"per_turn\",\"turn_hours\":24,\"timeout\":\"notify\"}", dec25);
-	store_read_acquire(E.st, &c, &e);
-	{
-		struct store_user u;
-		store_user_by_email(c, "ann@example.org", &u, &e);
-		ann = u.id;
-		store_user_release(&u);
-	}
-	store_read_release(c);
+	ann = user_id(&E, "ann@example.org");
 	/* 25 days: 7 in 2026 (within 10) but 18 in 2027 (over 10): refused, and nothing starts */
 	CU_ASSERT_EQUAL(notify_vacation_set(E.st, ann, 25, dec25, &e), ERR_LIMIT);
 	CU_ASSERT(strstr(e.msg, "next year's") != NULL);
