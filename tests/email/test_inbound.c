@@ -1,6 +1,5 @@
 /* tests/email/test_inbound.c: play by email against a real daemon: reply addresses, the endpoint, answers by email */
 /* SPDX-License-Identifier: MIT */
-#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,98 +27,15 @@ static void sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
-/* Undo quoted-printable soft breaks and =XX escapes (the bodies the file transport writes). */
-static void unqp(struct buf *b)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	size_t o = 0;
-
-	for (size_t i = 0; i < b->len; i++) {
-		const char *h1, *h2;
-		if (b->data[i] == '=' && i + 2 < b->len && b->data[i + 1] == '\r' && b->data[i + 2] == '\n') {
-			i += 2;
-			continue;
-		}
-		if (b->data[i] == '=' && i + 2 < b->len && b->data[i + 1] && b->data[i + 2] &&
-		    (h1 = strchr(hex, b->data[i + 1])) && (h2 = strchr(hex, b->data[i + 2]))) {
-			b->data[o++] = (char)((h1 - hex) * 16 + (h2 - hex));
-			i += 2;
-			continue;
-		}
-		b->data[o++] = b->data[i];
-	}
-	buf_setlen(b, o);
-}
-
-static int read_file(const char *path, struct buf *out)
-{
-	char chunk[8192];
-	size_t n;
-	FILE *f = fopen(path, "rb");
-
-	if (!f)
-		return -1;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_add(out, chunk, n);
-	fclose(f);
-	return 0;
-}
-
-/*
- * The messages in the daemon's mail directory to `to` (an address) for
- * `event` that contain `needle` (NULL: any): how many, and the text of one
- * of them into out (may be NULL).
- */
+/* The messages to `to` for `event` containing `needle`, quoted-printable undone (ht_mails). */
 static int mails(const char *to, const char *event, const char *needle, struct buf *out)
 {
-	char dir[256], path[512], want_to[300], want_event[100];
-	struct dirent *de;
-	DIR *dh;
-	int count = 0;
-
-	snprintf(dir, sizeof(dir), "%s/var/mail", d.dir);
-	snprintf(want_to, sizeof(want_to), "<%s>\r\n", to);
-	snprintf(want_event, sizeof(want_event), "X-Turnpost-Event: %s\r\n", event);
-	if (!(dh = opendir(dir)))
-		return 0;
-	while ((de = readdir(dh))) {
-		struct buf b = BUF_INIT;
-		const char *to_line;
-		size_t n = strlen(de->d_name);
-
-		if (n < 5 || strcmp(de->d_name + n - 4, ".eml") != 0 || de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (read_file(path, &b) == 0 && (unqp(&b), 1) && (to_line = strstr(b.data, "\r\nTo: ")) &&
-		    strstr(to_line, want_to) == strchr(to_line + 2, '<') && strstr(b.data, want_event) &&
-		    (!needle || strstr(b.data, needle))) {
-			count++;
-			if (out) {
-				buf_reset(out);
-				buf_add(out, b.data, b.len);
-			}
-		}
-		buf_release(&b);
-	}
-	closedir(dh);
-	return count;
+	return ht_mails(&d, to, event, needle, 1, out);
 }
 
-/*
- * Wait (up to 60 s: a whole-suite run shares the machine with the browser
- * tests, and 15 s was seen to run out) until there are at least `want` such
- * messages; their count.
- */
 static int wait_mails(const char *to, const char *event, const char *needle, int want, struct buf *out)
 {
-	int n = 0;
-
-	for (int i = 0; i < 600; i++) {
-		if ((n = mails(to, event, needle, out)) >= want)
-			break;
-		sleep_ms(100);
-	}
-	return n;
+	return ht_wait_mails(&d, to, event, needle, 1, want, out);
 }
 
 /* The token of the Reply-To: play+TOKEN@DOMAIN of a message; 0 or -1. */
@@ -147,7 +63,7 @@ static int corpus(const char *name, const char *token, struct buf *out)
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/tests/email/corpus/%s", top && *top ? top : ".", name);
-	rc = read_file(path, &raw);
+	rc = ht_read_file(path, &raw);
 	for (size_t i = 0; rc == 0 && i < raw.len; i++) {
 		if (raw.len - i >= 9 && memcmp(raw.data + i, "{{TOKEN}}", 9) == 0) {
 			buf_adds(out, token);

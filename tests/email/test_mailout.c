@@ -1,6 +1,5 @@
 /* tests/email/test_mailout.c: the notification emails as mail clients see them: headers, threading, one-click unsubscribe */
 /* SPDX-License-Identifier: MIT */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,69 +26,15 @@ static void sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
-static int read_file(const char *path, struct buf *out)
-{
-	char chunk[8192];
-	size_t n;
-	FILE *f = fopen(path, "rb");
-
-	if (!f)
-		return -1;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_add(out, chunk, n);
-	fclose(f);
-	return 0;
-}
-
-/*
- * The raw messages in the daemon's mail directory to `to` for `event`
- * containing `needle` (NULL: any): how many; one of them into out (may be NULL).
- */
+/* The raw messages to `to` for `event` containing `needle` (ht_mails). */
 static int mails(const char *to, const char *event, const char *needle, struct buf *out)
 {
-	char dir[256], path[512], want_to[300], want_event[100];
-	struct dirent *de;
-	DIR *dh;
-	int count = 0;
-
-	snprintf(dir, sizeof(dir), "%s/var/mail", d.dir);
-	snprintf(want_to, sizeof(want_to), "<%s>\r\n", to);
-	snprintf(want_event, sizeof(want_event), "X-Turnpost-Event: %s\r\n", event);
-	if (!(dh = opendir(dir)))
-		return 0;
-	while ((de = readdir(dh))) {
-		struct buf b = BUF_INIT;
-		const char *to_line;
-		size_t n = strlen(de->d_name);
-
-		if (n < 5 || strcmp(de->d_name + n - 4, ".eml") != 0 || de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (read_file(path, &b) == 0 && (to_line = strstr(b.data, "\r\nTo: ")) && strstr(to_line, want_to) &&
-		    strstr(b.data, want_event) && (!needle || strstr(b.data, needle))) {
-			count++;
-			if (out) {
-				buf_reset(out);
-				buf_add(out, b.data, b.len);
-			}
-		}
-		buf_release(&b);
-	}
-	closedir(dh);
-	return count;
+	return ht_mails(&d, to, event, needle, 0, out);
 }
 
-/* Wait (up to 15 s) until there are at least `want` such messages; their count. */
 static int wait_mails(const char *to, const char *event, const char *needle, int want, struct buf *out)
 {
-	int n = 0;
-
-	for (int i = 0; i < 150; i++) {
-		if ((n = mails(to, event, needle, out)) >= want)
-			break;
-		sleep_ms(100);
-	}
-	return n;
+	return ht_wait_mails(&d, to, event, needle, 0, want, out);
 }
 
 /* The value of header name in msg, unfolded (continuation lines joined); 0 or -1. */
@@ -396,7 +341,7 @@ static void test_mailout__one_click_unsubscribe(void)
 	/* like a seat link, the link stays out of the request log */
 	{
 		struct buf log = BUF_INIT;
-		CU_ASSERT_EQUAL(read_file(d.log, &log), 0);
+		CU_ASSERT_EQUAL(ht_log_text(&d, &log), 0);
 		CU_ASSERT_PTR_NOT_NULL(strstr(log.data, "POST /unsubscribe/"));
 		CU_ASSERT_PTR_NULL(strstr(log.data, auth));
 		buf_release(&log);

@@ -4,6 +4,7 @@
 #include "../testutil.h"
 
 #include <curl/curl.h>
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -456,11 +457,11 @@ int ht_two_players(const struct ht_daemon *d, char ann[64], char bob[64], int64_
 	return *game > 0 ? 0 : -1;
 }
 
-int ht_log_text(const struct ht_daemon *d, struct buf *out)
+int ht_read_file(const char *path, struct buf *out)
 {
-	char chunk[4096];
+	char chunk[8192];
 	size_t n;
-	FILE *f = fopen(d->log, "rb");
+	FILE *f = fopen(path, "rb");
 
 	if (!f)
 		return -1;
@@ -468,6 +469,85 @@ int ht_log_text(const struct ht_daemon *d, struct buf *out)
 		buf_add(out, chunk, n);
 	fclose(f);
 	return 0;
+}
+
+int ht_log_text(const struct ht_daemon *d, struct buf *out)
+{
+	return ht_read_file(d->log, out);
+}
+
+/* Undo quoted-printable soft breaks and =XX escapes (the bodies the file transport writes). */
+static void unqp(struct buf *b)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t o = 0;
+
+	for (size_t i = 0; i < b->len; i++) {
+		const char *h1, *h2;
+		if (b->data[i] == '=' && i + 2 < b->len && b->data[i + 1] == '\r' && b->data[i + 2] == '\n') {
+			i += 2;
+			continue;
+		}
+		if (b->data[i] == '=' && i + 2 < b->len && b->data[i + 1] && b->data[i + 2] &&
+		    (h1 = strchr(hex, b->data[i + 1])) && (h2 = strchr(hex, b->data[i + 2]))) {
+			b->data[o++] = (char)((h1 - hex) * 16 + (h2 - hex));
+			i += 2;
+			continue;
+		}
+		b->data[o++] = b->data[i];
+	}
+	buf_setlen(b, o);
+}
+
+int ht_mails(const struct ht_daemon *d, const char *to, const char *event, const char *needle, int decode,
+	     struct buf *out)
+{
+	char dir[256], path[512], want_to[300], want_event[100];
+	struct dirent *de;
+	DIR *dh;
+	int count = 0;
+
+	snprintf(dir, sizeof(dir), "%s/var/mail", d->dir);
+	snprintf(want_to, sizeof(want_to), "<%s>\r\n", to);
+	snprintf(want_event, sizeof(want_event), "X-Turnpost-Event: %s\r\n", event);
+	if (!(dh = opendir(dir)))
+		return 0;
+	while ((de = readdir(dh))) {
+		struct buf b = BUF_INIT;
+		const char *to_line;
+		size_t n = strlen(de->d_name);
+
+		if (n < 5 || strcmp(de->d_name + n - 4, ".eml") != 0 || de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (ht_read_file(path, &b) == 0 && (!decode || (unqp(&b), 1)) &&
+		    (to_line = strstr(b.data, "\r\nTo: ")) && strstr(to_line, want_to) == strchr(to_line + 2, '<') &&
+		    strstr(b.data, want_event) && (!needle || strstr(b.data, needle))) {
+			count++;
+			if (out) {
+				buf_reset(out);
+				buf_add(out, b.data, b.len);
+			}
+		}
+		buf_release(&b);
+	}
+	closedir(dh);
+	return count;
+}
+
+int ht_wait_mails(const struct ht_daemon *d, const char *to, const char *event, const char *needle, int decode,
+		  int want, struct buf *out)
+{
+	int n = 0;
+
+	for (int i = 0; i < 600; i++) {
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+		if ((n = ht_mails(d, to, event, needle, decode, out)) >= want)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	return n;
 }
 
 long ht_metric(const struct ht_daemon *dm, const char *series)

@@ -93,8 +93,28 @@ int ht_cli(const struct ht_daemon *d, const char *args, struct buf *out);
  */
 int ht_two_players(const struct ht_daemon *d, char ann[64], char bob[64], int64_t *game);
 
+/* The bytes of the file at path, appended to out. 0, or -1 when it cannot be read. */
+int ht_read_file(const char *path, struct buf *out);
+
 /* The daemon's log so far, appended to out. 0, or -1 when it cannot be read. */
 int ht_log_text(const struct ht_daemon *d, struct buf *out);
+
+/*
+ * The messages the file transport wrote into d's mail directory (var/mail
+ * in its directory) to the address `to` for `event` that contain `needle`
+ * (NULL: any): how many, and the text of one of them into out (may be
+ * NULL). With decode, quoted-printable is undone first: needle is looked
+ * for in the decoded text, and out gets it.
+ */
+int ht_mails(const struct ht_daemon *d, const char *to, const char *event, const char *needle, int decode,
+	     struct buf *out);
+/*
+ * ht_mails, waiting (up to 60 s: a whole-suite run shares the machine with
+ * the browser tests, and 15 s was seen to run out) until there are at least
+ * `want`; their count.
+ */
+int ht_wait_mails(const struct ht_daemon *d, const char *to, const char *event, const char *needle, int decode,
+		  int want, struct buf *out);
 
 /* The value of one series in daemon d's /metrics (its name with labels, as printed); -1 when it is missing. */
 long ht_metric(const struct ht_daemon *d, const char *series);
