@@ -365,6 +365,27 @@ static const char *content(const struct crx_request *q)
 	return c ? c : "";
 }
 
+/* q is a new Discord dashboard message (POST ?wait=true, to hook unless NULL) saying it is Ann's turn in game id. */
+static void posted(const struct crx_request *q, const char *hook, int64_t id)
+{
+	char want[128];
+
+	CU_ASSERT_STRING_EQUAL(q->method, "POST");
+	if (hook)
+		CU_ASSERT_STRING_EQUAL(q->path, hook);
+	CU_ASSERT_STRING_EQUAL(q->wait, "true");
+	snprintf(want, sizeof(want), "Ann's turn in Counting Race (test game) #%lld", (long long)id);
+	CU_ASSERT_PTR_NOT_NULL(strstr(content(q), want));
+}
+
+/* q is the edit (PATCH) of the dashboard message msg of the webhook hook; that path into path. */
+static void edited(const struct crx_request *q, const char *hook, const char *msg, char *path, size_t size)
+{
+	CU_ASSERT_STRING_EQUAL(q->method, "PATCH");
+	snprintf(path, size, "%s/messages/%s", hook, msg);
+	CU_ASSERT_STRING_EQUAL(q->path, path);
+}
+
 static void test_chan_http__dashboard_discord(void)
 {
 	struct chatrx *rx = crx_start();
@@ -394,19 +415,12 @@ static void test_chan_http__dashboard_discord(void)
 	}
 	/* posted at once, with ?wait=true to learn its id */
 	wait_for(rx, 1);
-	q = crx_get(rx, 0);
-	CU_ASSERT_STRING_EQUAL(q->method, "POST");
-	CU_ASSERT_STRING_EQUAL(q->path, hook);
-	CU_ASSERT_STRING_EQUAL(q->wait, "true");
-	snprintf(want, sizeof(want), "Ann's turn in Counting Race (test game) #%lld", (long long)id);
-	CU_ASSERT_PTR_NOT_NULL(strstr(content(q), want));
+	posted(crx_get(rx, 0), hook, id);
 	/* a turn: the same message, edited (PATCH .../messages/1001), nobody pinged */
 	move(id, ann);
 	wait_for(rx, 2);
 	q = crx_get(rx, 1);
-	CU_ASSERT_STRING_EQUAL(q->method, "PATCH");
-	snprintf(want, sizeof(want), "%s/messages/1001", hook);
-	CU_ASSERT_STRING_EQUAL(q->path, want);
+	edited(q, hook, "1001", want, sizeof(want));
 	snprintf(want, sizeof(want), "Bob's turn in Counting Race (test game) #%lld", (long long)id);
 	CU_ASSERT_PTR_NOT_NULL(strstr(content(q), want));
 	CU_ASSERT_EQUAL(json_array_size(json_object_get(json_object_get(q->json, "allowed_mentions"), "parse")), 0);
@@ -417,18 +431,11 @@ static void test_chan_http__dashboard_discord(void)
 	wait_for(rx, 4);
 	CU_ASSERT_STRING_EQUAL(crx_get(rx, 2)->method, "PATCH");
 	CU_ASSERT_EQUAL(crx_get(rx, 2)->status, 404);
-	q = crx_get(rx, 3);
-	CU_ASSERT_STRING_EQUAL(q->method, "POST");
-	CU_ASSERT_STRING_EQUAL(q->wait, "true");
-	snprintf(want, sizeof(want), "Ann's turn in Counting Race (test game) #%lld", (long long)id);
-	CU_ASSERT_PTR_NOT_NULL(strstr(content(q), want));
+	posted(crx_get(rx, 3), NULL, id);
 	/* and that one is edited from then on */
 	move(id, ann);
 	wait_for(rx, 5);
-	q = crx_get(rx, 4);
-	CU_ASSERT_STRING_EQUAL(q->method, "PATCH");
-	snprintf(want, sizeof(want), "%s/messages/1002", hook);
-	CU_ASSERT_STRING_EQUAL(q->path, want);
+	edited(crx_get(rx, 4), hook, "1002", want, sizeof(want));
 	/* Discord fails once (503): the same edit again after the back-off, and once only */
 	crx_push(rx, 503, 0, NULL);
 	move(id, bob);
