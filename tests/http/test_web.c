@@ -103,6 +103,70 @@ static int moves_stored(void)
 	return n;
 }
 
+/*
+ * A token of kind for Ann, written to the database as the server mints
+ * them (label, live until expires_at): its text into tok, its id into *id
+ * (may be NULL).
+ */
+static void mint_token(enum store_token_kind kind, const char *label, int64_t expires_at, char tok[TOKEN_TEXT_MAX],
+		       int64_t *id)
+{
+	struct store *s = NULL;
+	struct store_conn *c;
+	struct store_user u;
+	struct err e = {0};
+	unsigned char hash[32];
+
+	token_new(tok, hash);
+	CU_ASSERT_EQUAL_FATAL(store_open(d.db, NULL, &s, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(store_write_begin(s, &c, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(store_user_by_email(c, "ann@example.org", &u, &e), 0);
+	CU_ASSERT_EQUAL(store_token_add(c, hash, kind, u.id, 0, -1, label, expires_at, id, &e), 0);
+	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
+	store_user_release(&u);
+	store_close(s);
+}
+
+/*
+ * GET path without a session: its status; the CSRF token it sets into
+ * csrf, "tp_csrf=TOKEN" into cookie (128 bytes) and "csrf=TOKEN" into
+ * form (64 bytes or more).
+ */
+static long csrf_cookie(const char *path, char csrf[64], char cookie[128], char *form, size_t form_size)
+{
+	struct ht_resp r;
+	long status;
+
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL(ht_cookie(&r, "tp_csrf", csrf, 64), 0);
+	status = r.status;
+	ht_resp_release(&r);
+	snprintf(cookie, 128, "tp_csrf=%s", csrf);
+	snprintf(form, form_size, "csrf=%s", csrf);
+	return status;
+}
+
+/*
+ * POST form to the sign-in link path with cookie: its status, and when
+ * session is not NULL, the session it starts as "tp_session=..." into it
+ * (128 bytes).
+ */
+static long sign_in_by_link(const char *path, const char *cookie, const char *form, char *session)
+{
+	struct ht_resp r;
+	char sess[80];
+	long status;
+
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, cookie, form, &r), 0);
+	status = r.status;
+	if (session) {
+		CU_ASSERT_EQUAL(ht_cookie(&r, "tp_session", sess, sizeof(sess)), 0);
+		snprintf(session, 128, "tp_session=%s", sess);
+	}
+	ht_resp_release(&r);
+	return status;
+}
+
 static void test_web__home_headers_and_404(void)
 {
 	struct ht_resp r;
@@ -142,10 +206,7 @@ static void test_web__signin_needs_csrf_and_tells_nothing(void)
 	CU_ASSERT_EQUAL(r.status, 403);
 	ht_resp_release(&r);
 	/* the double-submit cookie and the form field together */
-	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/signin", NULL, NULL, &r), 0);
-	CU_ASSERT_EQUAL(ht_cookie(&r, "tp_csrf", csrf, sizeof(csrf)), 0);
-	ht_resp_release(&r);
-	snprintf(cookie, sizeof(cookie), "tp_csrf=%s", csrf);
+	csrf_cookie("/signin", csrf, cookie, form, sizeof(form));
 	snprintf(form, sizeof(form), "csrf=%s&email=ann%%40example.org", csrf);
 	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/signin", cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
@@ -172,38 +233,15 @@ static void test_web__signin_needs_csrf_and_tells_nothing(void)
 
 static void test_web__signin_link_single_use(void)
 {
-	struct store *s = NULL;
-	struct store_conn *c;
-	struct store_user u;
-	struct err e = {0};
 	struct ht_resp r;
-	char tok[TOKEN_TEXT_MAX], path[96], csrf[64], cookie[128], form[128], sess[80];
-	unsigned char hash[32];
+	char tok[TOKEN_TEXT_MAX], path[96], csrf[64], cookie[128], form[128];
 
 	/* a sign-in token as the notifier mints it */
-	token_new(tok, hash);
-	CU_ASSERT_EQUAL_FATAL(store_open(d.db, NULL, &s, &e), 0);
-	CU_ASSERT_EQUAL_FATAL(store_write_begin(s, &c, &e), 0);
-	CU_ASSERT_EQUAL_FATAL(store_user_by_email(c, "ann@example.org", &u, &e), 0);
-	CU_ASSERT_EQUAL(store_token_add(c, hash, TOKEN_SIGNIN, u.id, 0, -1, "signin", clock_now_ms() + 900000, NULL,
-					&e), 0);
-	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
-	store_user_release(&u);
-	store_close(s);
-
+	mint_token(TOKEN_SIGNIN, "signin", clock_now_ms() + 900000, tok, NULL);
 	snprintf(path, sizeof(path), "/signin/%s", tok);
-	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, NULL, NULL, &r), 0);
-	CU_ASSERT_EQUAL(r.status, 200);
-	CU_ASSERT_EQUAL(ht_cookie(&r, "tp_csrf", csrf, sizeof(csrf)), 0);
-	ht_resp_release(&r);
-	snprintf(cookie, sizeof(cookie), "tp_csrf=%s", csrf);
-	snprintf(form, sizeof(form), "csrf=%s", csrf);
-	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, cookie, form, &r), 0);
-	CU_ASSERT_EQUAL(r.status, 303);
-	CU_ASSERT_EQUAL(ht_cookie(&r, "tp_session", sess, sizeof(sess)), 0);
-	ht_resp_release(&r);
+	CU_ASSERT_EQUAL(csrf_cookie(path, csrf, cookie, form, sizeof(form)), 200);
 	/* the session works: the home page greets Ann */
-	snprintf(cookie, sizeof(cookie), "tp_session=%s", sess);
+	CU_ASSERT_EQUAL(sign_in_by_link(path, cookie, form, cookie), 303);
 	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/", cookie, NULL, &r), 0);
 	CU_ASSERT(strstr(r.body.data, "Your games") != NULL);
 	CU_ASSERT(strstr(r.body.data, "Waiting for you") != NULL);
@@ -244,12 +282,9 @@ static void find_signin_link(char *token, size_t size)
 static void test_web__signin_by_email_end_to_end(void)
 {
 	struct ht_resp r;
-	char csrf[64], cookie[128], form[256], tok[64], path[96], sess[80];
+	char csrf[64], cookie[128], form[256], tok[64], path[96];
 
-	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/signin", NULL, NULL, &r), 0);
-	CU_ASSERT_EQUAL(ht_cookie(&r, "tp_csrf", csrf, sizeof(csrf)), 0);
-	ht_resp_release(&r);
-	snprintf(cookie, sizeof(cookie), "tp_csrf=%s", csrf);
+	csrf_cookie("/signin", csrf, cookie, form, sizeof(form));
 	snprintf(form, sizeof(form), "csrf=%s&email=bob%%40example.org", csrf);
 	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", "/signin", cookie, form, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
@@ -259,11 +294,7 @@ static void test_web__signin_by_email_end_to_end(void)
 	CU_ASSERT_EQUAL_FATAL(strncmp(tok, "tp_", 3), 0);
 	snprintf(path, sizeof(path), "/signin/%s", tok);
 	snprintf(form, sizeof(form), "csrf=%s", csrf);
-	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, cookie, form, &r), 0);
-	CU_ASSERT_EQUAL(r.status, 303);
-	CU_ASSERT_EQUAL(ht_cookie(&r, "tp_session", sess, sizeof(sess)), 0);
-	ht_resp_release(&r);
-	snprintf(cookie, sizeof(cookie), "tp_session=%s", sess);
+	CU_ASSERT_EQUAL(sign_in_by_link(path, cookie, form, cookie), 303);
 	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/account", cookie, NULL, &r), 0);
 	CU_ASSERT_EQUAL(r.status, 200);
 	CU_ASSERT(strstr(r.body.data, "bob@example.org") != NULL);
@@ -273,7 +304,6 @@ static void test_web__signin_by_email_end_to_end(void)
 static void test_web__cli_signin_link(void)
 {
 	struct buf out = BUF_INIT;
-	struct ht_resp r;
 	char link[200], path[96], csrf[64], cookie[128], form[96], *p;
 
 	CU_ASSERT_EQUAL(ht_cli(&d, "user link admin@example.org --base-url https://games.example.org/", &out), 0);
@@ -284,14 +314,8 @@ static void test_web__cli_signin_link(void)
 	buf_reset(&out);
 	CU_ASSERT_NOT_EQUAL(ht_cli(&d, "user link nobody@example.org", &out), 0);
 	buf_release(&out);
-	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, NULL, NULL, &r), 0);
-	CU_ASSERT_EQUAL(ht_cookie(&r, "tp_csrf", csrf, sizeof(csrf)), 0);
-	ht_resp_release(&r);
-	snprintf(cookie, sizeof(cookie), "tp_csrf=%s", csrf);
-	snprintf(form, sizeof(form), "csrf=%s", csrf);
-	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "POST", path, cookie, form, &r), 0);
-	CU_ASSERT_EQUAL(r.status, 303);
-	ht_resp_release(&r);
+	csrf_cookie(path, csrf, cookie, form, sizeof(form));
+	CU_ASSERT_EQUAL(sign_in_by_link(path, cookie, form, NULL), 303);
 }
 
 static void test_web__seat_link_and_game_page(void)
@@ -670,21 +694,9 @@ static void test_web__kept_page_follows_the_game(void)
 /* A session token for Ann made as sign-in makes one, live until expires_at; cookie "tp_session=...", *id. */
 static void mint_session(int64_t expires_at, char *cookie, size_t size, int64_t *id)
 {
-	struct store *s = NULL;
-	struct store_conn *c;
-	struct store_user u;
-	struct err e = {0};
 	char tok[TOKEN_TEXT_MAX];
-	unsigned char hash[32];
 
-	token_new(tok, hash);
-	CU_ASSERT_EQUAL_FATAL(store_open(d.db, NULL, &s, &e), 0);
-	CU_ASSERT_EQUAL_FATAL(store_write_begin(s, &c, &e), 0);
-	CU_ASSERT_EQUAL_FATAL(store_user_by_email(c, "ann@example.org", &u, &e), 0);
-	CU_ASSERT_EQUAL(store_token_add(c, hash, TOKEN_SESSION, u.id, 0, -1, "web session", expires_at, id, &e), 0);
-	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
-	store_user_release(&u);
-	store_close(s);
+	mint_token(TOKEN_SESSION, "web session", expires_at, tok, id);
 	snprintf(cookie, size, "tp_session=%s", tok);
 }
 
