@@ -105,26 +105,31 @@ static int moves_stored(void)
 
 /*
  * A token of kind for Ann, written to the database as the server mints
- * them (label, live until expires_at): its text into tok, its id into *id
- * (may be NULL).
+ * them (label, live for lifetime_ms from its writing, 0: for ever): its
+ * text into tok, its id into *id (may be NULL). When it expires (0: never).
+ * The store is open before the lifetime starts, so a short one is not
+ * spent on connecting.
  */
-static void mint_token(enum store_token_kind kind, const char *label, int64_t expires_at, char tok[TOKEN_TEXT_MAX],
-		       int64_t *id)
+static int64_t mint_token(enum store_token_kind kind, const char *label, int64_t lifetime_ms,
+			  char tok[TOKEN_TEXT_MAX], int64_t *id)
 {
 	struct store *s = NULL;
 	struct store_conn *c;
 	struct store_user u;
 	struct err e = {0};
 	unsigned char hash[32];
+	int64_t expires_at;
 
 	token_new(tok, hash);
-	CU_ASSERT_EQUAL_FATAL(store_open(d.db, NULL, &s, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(store_open(d.db, &(struct store_options){ .read_connections = 1 }, &s, &e), 0);
 	CU_ASSERT_EQUAL_FATAL(store_write_begin(s, &c, &e), 0);
 	CU_ASSERT_EQUAL_FATAL(store_user_by_email(c, "ann@example.org", &u, &e), 0);
+	expires_at = lifetime_ms ? clock_now_ms() + lifetime_ms : 0;
 	CU_ASSERT_EQUAL(store_token_add(c, hash, kind, u.id, 0, -1, label, expires_at, id, &e), 0);
 	CU_ASSERT_EQUAL(store_write_commit(c, &e), 0);
 	store_user_release(&u);
 	store_close(s);
+	return expires_at;
 }
 
 /*
@@ -237,7 +242,7 @@ static void test_web__signin_link_single_use(void)
 	char tok[TOKEN_TEXT_MAX], path[96], csrf[64], cookie[128], form[128];
 
 	/* a sign-in token as the notifier mints it */
-	mint_token(TOKEN_SIGNIN, "signin", clock_now_ms() + 900000, tok, NULL);
+	mint_token(TOKEN_SIGNIN, "signin", 900000, tok, NULL);
 	snprintf(path, sizeof(path), "/signin/%s", tok);
 	CU_ASSERT_EQUAL(csrf_cookie(path, csrf, cookie, form, sizeof(form)), 200);
 	/* the session works: the home page greets Ann */
@@ -691,13 +696,17 @@ static void test_web__kept_page_follows_the_game(void)
 	ht_resp_release(&r);
 }
 
-/* A session token for Ann made as sign-in makes one, live until expires_at; cookie "tp_session=...", *id. */
-static void mint_session(int64_t expires_at, char *cookie, size_t size, int64_t *id)
+/*
+ * A session token for Ann made as sign-in makes one, live for lifetime_ms (0: for ever); cookie
+ * "tp_session=...", *id. When it expires.
+ */
+static int64_t mint_session(int64_t lifetime_ms, char *cookie, size_t size, int64_t *id)
 {
 	char tok[TOKEN_TEXT_MAX];
+	int64_t expires_at = mint_token(TOKEN_SESSION, "web session", lifetime_ms, tok, id);
 
-	mint_token(TOKEN_SESSION, "web session", expires_at, tok, id);
 	snprintf(cookie, size, "tp_session=%s", tok);
+	return expires_at;
 }
 
 /* The page of a session that ended is not shown, kept or not: signed out, revoked by the CLI, expired. */
@@ -733,8 +742,7 @@ static void test_web__ended_session_stops_at_once(void)
 	CU_ASSERT_EQUAL(r.status, 303);
 	ht_resp_release(&r);
 	/* expired, while nothing was committed since the page was kept */
-	expires = clock_now_ms() + 1500;
-	mint_session(expires, cookie, sizeof(cookie), &id);
+	expires = mint_session(1500, cookie, sizeof(cookie), &id);
 	page_kept(gpath, cookie, &r);
 	ht_resp_release(&r);
 	while (clock_now_ms() <= expires + 50)
