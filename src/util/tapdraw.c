@@ -2,6 +2,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "util/tapdraw.h"
 
+#include <stdio.h>
+
 #include "util/svg.h"
 #include "util/banned.h"
 
@@ -62,6 +64,43 @@ const char *tapdraw_width(enum game_tap_look look)
 	return look == GAME_TAP_CHOSEN ? "3" : look == GAME_TAP_OFFERED ? "2" : "1";
 }
 
+void tapdraw_box(struct buf *out, enum game_tap_look look, double x, double y, double w, double h, double rx,
+		 const char *fill, const char *stroke, const char *width)
+{
+	int plain = look == GAME_TAP_PLAIN || look == GAME_TAP_GREY;
+
+	buf_addf(out, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"%g\" fill=\"%s\" stroke=\"%s\" "
+		      "stroke-width=\"%s\"/>", x, y, w, h, rx, fill, tapdraw_stroke(look, stroke),
+		 plain ? width : tapdraw_width(look));
+}
+
+enum game_tap_look tapdraw_look_any(const struct game_tapset *t, const char *const *verbs, size_t n, const char *id,
+				    const struct game_tap **tap)
+{
+	enum game_tap_look look = GAME_TAP_PLAIN;
+
+	*tap = NULL;
+	for (size_t i = 0; i < n; i++) {
+		char part[64];
+
+		snprintf(part, sizeof(part), "%s-%s", verbs[i], id);
+		look = game_tap_look(t, part, 0, tap);
+		if (look == GAME_TAP_OFFERED || look == GAME_TAP_CHOSEN)
+			return look;
+	}
+	return look;
+}
+
+void tapdraw_board(struct buf *out, const struct buf *body, int width, double height, const char *name, int taps)
+{
+	buf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %g\" role=\"%s\" aria-label=\"",
+		 width, height, taps ? "group" : "img");
+	svg_esc(out, name);
+	buf_adds(out, "\" font-family=\"system-ui, sans-serif\" fill=\"#1b1f24\">");
+	buf_add(out, body->data, body->len);
+	buf_adds(out, "</svg>");
+}
+
 /* The height of a button of the row of choices: 44 CSS pixels where the 390-unit board is 358 pixels wide. */
 #define CHOICE_H 48
 
@@ -103,8 +142,7 @@ void tapdraw_choices(struct buf *out, const struct game_tapset *t, const json_t 
 		}
 		x = 4 + col;
 		tapdraw_open(out, GAME_TAP_OFFERED, tap, seats);
-		buf_addf(out, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%d\" rx=\"6\" fill=\"#eef3fa\" stroke=\"%s\" "
-			      "stroke-width=\"2\"/>", x, top, bw, CHOICE_H, TAPDRAW_OFFERED);
+		tapdraw_box(out, GAME_TAP_OFFERED, x, top, bw, CHOICE_H, 6, "#eef3fa", TAPDRAW_OFFERED, "2");
 		svg_text_fit(out, x + 6, top + (c.len ? 20 : 29), SVG_TEXT, bw - 12, "font-weight=\"700\"", l.data, l.len);
 		if (c.len)
 			svg_text_fit(out, x + 6, top + 39, SVG_TEXT, bw - 12, "fill=\"" TAPDRAW_OFFERED "\"", c.data, c.len);

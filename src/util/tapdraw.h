@@ -25,6 +25,28 @@ void tapdraw_close(struct buf *out, enum game_tap_look look);
 const char *tapdraw_stroke(enum game_tap_look look, const char *plain);
 const char *tapdraw_width(enum game_tap_look look);
 /*
+ * The box of a part of the look: a rectangle at x, y, w wide and h tall
+ * with corners of radius rx, filled with fill, outlined in stroke and width
+ * when neither chosen nor offered, else as tapdraw_stroke and tapdraw_width
+ * say (a chosen part golden, an offered one blue).
+ */
+void tapdraw_box(struct buf *out, enum game_tap_look look, double x, double y, double w, double h, double rx,
+		 const char *fill, const char *stroke, const char *width);
+/*
+ * The first of the parts "<verb>-<id>" for each of the n verbs that is
+ * offered or chosen, its look and *tap (as game_tap_look); else the last
+ * one's. For a thing on the board several steps begin with (a ship to
+ * run, repay or put a card on).
+ */
+enum game_tap_look tapdraw_look_any(const struct game_tapset *t, const char *const *verbs, size_t n, const char *id,
+				    const struct game_tap **tap);
+/*
+ * The whole board: an SVG width wide and height tall named name (escaped
+ * here), body inside. With taps in it (taps != 0) it is a group of links,
+ * otherwise one picture.
+ */
+void tapdraw_board(struct buf *out, const struct buf *body, int width, double height, const char *name, int taps);
+/*
  * The row of choices at *y across a board width wide while a step is built:
  * each offered part that in_place (ctx) says the board does not draw where
  * it is, as a button with what it does and costs, two to a row (one whose

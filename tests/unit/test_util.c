@@ -218,6 +218,53 @@ static void test_tapdraw__choices(void)
 	json_decref(seats);
 }
 
+/*
+ * A part's box outlined by its look, the first offered or chosen of a
+ * thing's parts, and the whole board: a group of links with taps, one
+ * picture without, its name escaped.
+ */
+static void test_tapdraw__box_look_board(void)
+{
+	static const char *const verbs[] = { "ship", "run-ship", "repay-ship" };
+	const struct game_tap taps[] = { { .part = "run-ship-2", .href = "#r", .label = "Run it", .cost = "" } };
+	const char *const chosen[] = { "ship-3" };
+	const struct game_tapset set = { .next = taps, .nnext = 1, .chosen = chosen, .nchosen = 1 };
+	const struct game_tap *tap;
+	struct buf b = BUF_INIT, body = BUF_INIT;
+
+	tapdraw_box(&b, GAME_TAP_PLAIN, 4, 10.5, 189, 48, 6, "#fff", "#9fb3cc", "1");
+	ASSERT_STR_EQ(b.data, "<rect x=\"4\" y=\"10.5\" width=\"189\" height=\"48\" rx=\"6\" fill=\"#fff\" "
+			      "stroke=\"#9fb3cc\" stroke-width=\"1\"/>");
+	buf_reset(&b);
+	tapdraw_box(&b, GAME_TAP_GREY, 0, 0, 10, 10, 2, "none", "#123456", "3");
+	CU_ASSERT(strstr(b.data, "stroke=\"#123456\" stroke-width=\"3\"") != NULL);
+	buf_reset(&b);
+	tapdraw_box(&b, GAME_TAP_OFFERED, 0, 0, 10, 10, 2, "none", "#123456", "3");
+	CU_ASSERT(strstr(b.data, "stroke=\"" TAPDRAW_OFFERED "\" stroke-width=\"2\"") != NULL);
+	buf_reset(&b);
+	tapdraw_box(&b, GAME_TAP_CHOSEN, 0, 0, 10, 10, 2, "none", "#123456", "1");
+	CU_ASSERT(strstr(b.data, "stroke=\"" TAPDRAW_HIGHLIGHT "\" stroke-width=\"3\"") != NULL);
+	buf_reset(&b);
+
+	CU_ASSERT_EQUAL(tapdraw_look_any(&set, verbs, 3, "2", &tap), GAME_TAP_OFFERED);
+	CU_ASSERT_PTR_EQUAL(tap, &taps[0]);
+	CU_ASSERT_EQUAL(tapdraw_look_any(&set, verbs, 3, "3", &tap), GAME_TAP_CHOSEN);
+	CU_ASSERT_EQUAL(tapdraw_look_any(&set, verbs, 3, "4", &tap), GAME_TAP_GREY);
+	CU_ASSERT_PTR_NULL(tap);
+	CU_ASSERT_EQUAL(tapdraw_look_any(NULL, verbs, 3, "2", &tap), GAME_TAP_PLAIN);
+
+	buf_adds(&body, "<text>x</text>");
+	tapdraw_board(&b, &body, 390, 812, "Ann & Bob's board", 1);
+	ASSERT_STR_EQ(b.data, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 390 812\" role=\"group\" "
+			      "aria-label=\"Ann &amp; Bob&#39;s board\" font-family=\"system-ui, sans-serif\" "
+			      "fill=\"#1b1f24\"><text>x</text></svg>");
+	buf_reset(&b);
+	tapdraw_board(&b, &body, 390, 812, "Board", 0);
+	CU_ASSERT(strstr(b.data, "role=\"img\" aria-label=\"Board\"") != NULL);
+	buf_release(&b);
+	buf_release(&body);
+}
+
 static void test_svg__seats_and_heading(void)
 {
 	struct buf b = BUF_INIT;
@@ -493,6 +540,7 @@ static CU_TestInfo util_cases[] = {
 	{ "test_buf__addf_is_printf", test_buf__addf_is_printf },
 	{ "test_svg__seats_and_heading", test_svg__seats_and_heading },
 	{ "test_tapdraw__choices", test_tapdraw__choices },
+	{ "test_tapdraw__box_look_board", test_tapdraw__box_look_board },
 	{ "test_words__names_lists_counts", test_words__names_lists_counts },
 	{ "test_err__set_and_name", test_err__set_and_name },
 	{ "test_clock__ago_next_is_where_the_text_changes", test_clock__ago_next_is_where_the_text_changes },

@@ -16,43 +16,6 @@ static int seat_of(const json_t *ship)
 	return svg_seat_colour(json_integer_value(json_object_get(ship, "seat")));
 }
 
-/* Open a part: a link with its accessible name when offered, a greyed group while choosing. */
-static void part_open(struct buf *out, enum game_tap_look look, const struct game_tap *tap)
-{
-	if (look == GAME_TAP_OFFERED) {
-		buf_adds(out, "<a class=\"tap\" href=\"");
-		svg_esc(out, tap->href);
-		buf_adds(out, "\" aria-label=\"");
-		svg_esc(out, tap->label);
-		if (tap->cost && *tap->cost) {
-			buf_adds(out, " (");
-			svg_esc(out, tap->cost);
-			buf_adds(out, ")");
-		}
-		buf_adds(out, "\">");
-	} else if (look == GAME_TAP_GREY) {
-		buf_adds(out, "<g opacity=\"0.4\">");
-	} else {
-		buf_adds(out, "<g>");
-	}
-}
-
-static void part_close(struct buf *out, enum game_tap_look look)
-{
-	buf_adds(out, look == GAME_TAP_OFFERED ? "</a>" : "</g>");
-}
-
-/* The outline of a part's box: thick and golden when chosen, blue when offered. */
-static const char *part_stroke(enum game_tap_look look, const char *plain)
-{
-	return look == GAME_TAP_CHOSEN ? TAPDRAW_HIGHLIGHT : look == GAME_TAP_OFFERED ? TAPDRAW_OFFERED : plain;
-}
-
-static const char *part_stroke_width(enum game_tap_look look, const char *plain)
-{
-	return look == GAME_TAP_CHOSEN ? "4" : look == GAME_TAP_OFFERED ? "2" : plain;
-}
-
 /* A die: a rounded square in the owner's colour with its value (blank for a new ship). */
 static void die(struct buf *out, double x, double y, double size, const json_t *ship)
 {
@@ -96,8 +59,8 @@ static double fac_height(const json_t *f, const struct game_tap *tap)
 	       (tap && tap->cost && *tap->cost ? SVG_LINE + 2 : 0) + 4;
 }
 
-static void facility(struct buf *out, const json_t *f, const json_t *before, const struct game_tapset *taps, double x,
-		     double top, double h)
+static void facility(struct buf *out, const json_t *f, const json_t *before, const json_t *seats,
+		     const struct game_tapset *taps, double x, double top, double h)
 {
 	const json_t *ships = json_object_get(f, "ships"), *sh, *tracks = json_object_get(f, "tracks");
 	const char *name = json_string_value(json_object_get(f, "name")) ? json_string_value(json_object_get(f, "name")) : "";
@@ -109,10 +72,8 @@ static void facility(struct buf *out, const json_t *f, const json_t *before, con
 
 	snprintf(part, sizeof(part), "fac-%s", json_string_value(json_object_get(f, "id")));
 	look = game_tap_look(taps, part, 0, &tap);
-	part_open(out, look, tap);
-	buf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"6\" fill=\"#eef3fa\" "
-		      "stroke=\"%s\" stroke-width=\"%s\"/>", x, top, COL_W, h, part_stroke(look, "#9fb3cc"),
-		 part_stroke_width(look, "1"));
+	tapdraw_open(out, look, tap, seats);
+	tapdraw_box(out, look, x, top, COL_W, h, 6, "#eef3fa", "#9fb3cc", "1");
 	/* the ships docked of the ports open */
 	snprintf(ports, sizeof(ports), "%zu/%lld", json_array_size(ships),
 		 (long long)json_integer_value(json_object_get(f, "ports")));
@@ -141,7 +102,7 @@ static void facility(struct buf *out, const json_t *f, const json_t *before, con
 			     tap->cost, strlen(tap->cost));
 	if (tapdraw_changed(before, tapdraw_before(before, "facilities", "id", f), f))
 		tapdraw_mark(out, x, top, COL_W, h);
-	part_close(out, look);
+	tapdraw_close(out, look);
 }
 
 /* The facility's offered tap, if any (for its height). */
@@ -155,8 +116,8 @@ static const struct game_tap *fac_tap(const json_t *f, const struct game_tapset 
 	return tap;
 }
 
-static void facilities(struct buf *out, const json_t *view, const json_t *before, const struct game_tapset *taps,
-		       double *y)
+static void facilities(struct buf *out, const json_t *view, const json_t *before, const json_t *seats,
+		       const struct game_tapset *taps, double *y)
 {
 	const json_t *list = json_object_get(view, "facilities");
 
@@ -168,9 +129,9 @@ static void facilities(struct buf *out, const json_t *view, const json_t *before
 			h = fac_height(b, fac_tap(b, taps));
 		if (h < 48)
 			h = 48;
-		facility(out, a, before, taps, 4, *y, h);
+		facility(out, a, before, seats, taps, 4, *y, h);
 		if (b)
-			facility(out, b, before, taps, 8 + COL_W, *y, h);
+			facility(out, b, before, seats, taps, 8 + COL_W, *y, h);
 		*y += h + 4;
 	}
 }
@@ -210,8 +171,8 @@ static int terr_lines(const json_t *terr, const json_t *relic, const struct game
 	return n;
 }
 
-static void territories(struct buf *out, const json_t *view, const json_t *before, const struct game_tapset *taps,
-			double *y)
+static void territories(struct buf *out, const json_t *view, const json_t *before, const json_t *seats,
+			const struct game_tapset *taps, double *y)
 {
 	const json_t *list = json_object_get(view, "territories"), *t;
 	const json_t *relic = json_object_get(view, "relic_ship");
@@ -244,11 +205,11 @@ static void territories(struct buf *out, const json_t *view, const json_t *befor
 
 		snprintf(part, sizeof(part), "terr-%s", id ? id : "");
 		look = game_tap_look(taps, part, 0, &tap);
-		part_open(out, look, tap);
-		buf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"6\" fill=\"#f6efe4\" "
-			      "stroke=\"%s\" stroke-width=\"%s\"/>", x, top, COL_W, row_h,
-			 part_stroke(look, json_is_integer(ctl) ? svg_seat_fill(json_integer_value(ctl) % 6) : "#c9b79c"),
-			 part_stroke_width(look, json_is_integer(ctl) ? "3" : "1"));
+		tapdraw_open(out, look, tap, seats);
+		/* a controlled territory outlined thick in its controller's colour */
+		tapdraw_box(out, look, x, top, COL_W, row_h, 6, "#f6efe4",
+			    json_is_integer(ctl) ? svg_seat_fill(json_integer_value(ctl) % 6) : "#c9b79c",
+			    json_is_integer(ctl) ? "3" : "1");
 		svg_text_fit(out, x + 6, top + 16, SVG_TEXT, COL_W - 12, "font-weight=\"700\"", name, strlen(name));
 		json_array_foreach(cols, k, c) {
 			for (json_int_t n = 0; n < json_integer_value(c) && cx < x + COL_W - 8; n++) {
@@ -269,12 +230,13 @@ static void territories(struct buf *out, const json_t *view, const json_t *befor
 				     tap->cost, strlen(tap->cost));
 		if (tapdraw_changed(before, tapdraw_before(before, "territories", "id", t), t))
 			tapdraw_mark(out, x, top, COL_W, row_h);
-		part_close(out, look);
+		tapdraw_close(out, look);
 	}
 	*y += (double)((json_array_size(list) + 1) / 2) * (row_h + 4);
 }
 
-static void tech_and_turn(struct buf *out, const json_t *view, const struct game_tapset *t, double *y)
+static void tech_and_turn(struct buf *out, const json_t *view, const json_t *seats, const struct game_tapset *t,
+			  double *y)
 {
 	const json_t *tech = json_object_get(view, "tech"), *c;
 	const json_t *turn = json_object_get(view, "this_turn"), *sh;
@@ -292,16 +254,14 @@ static void tech_and_turn(struct buf *out, const json_t *view, const struct game
 
 		snprintf(part, sizeof(part), "display-%s", json_is_string(c) ? json_string_value(c) : "");
 		look = game_tap_look(t, part, 0, &tap);
-		part_open(out, look, tap);
-		buf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.0f\" rx=\"5\" fill=\"#fff\" "
-			      "stroke=\"%s\" stroke-width=\"%s\"/>", x, *y, cw, h, part_stroke(look, "#9fb3cc"),
-			 part_stroke_width(look, "1"));
+		tapdraw_open(out, look, tap, seats);
+		tapdraw_box(out, look, x, *y, cw, h, 5, "#fff", "#9fb3cc", "1");
 		svg_text_wrap(out, x + 6, *y + 16, SVG_TEXT, cw - 12, 2, NULL,
 			      json_is_string(c) ? card_name(json_string_value(c)) : "(empty)");
 		if (look == GAME_TAP_OFFERED)
 			buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"middle\" font-weight=\"700\" "
 				      "fill=\"#1f5fae\">claim</text>", x + cw / 2, *y + 53, SVG_TEXT);
-		part_close(out, look);
+		tapdraw_close(out, look);
 	}
 	*y += h + 6;
 	if (!t && json_array_size(json_object_get(turn, "unplaced"))) {
@@ -312,20 +272,11 @@ static void tech_and_turn(struct buf *out, const json_t *view, const struct game
 	}
 }
 
-/* A full-width button of the row of actions (act-* parts): what it does, and its cost under it. */
-static void action(struct buf *out, const struct game_tap *tap, double *y)
+/* Every part but the row of actions (act-*) is drawn in its place on the board. */
+static int in_place(const void *ctx, const char *part)
 {
-	int cost = tap->cost && *tap->cost;
-
-	part_open(out, GAME_TAP_OFFERED, tap);
-	buf_addf(out, "<rect x=\"4\" y=\"%.1f\" width=\"%d\" height=\"48\" rx=\"8\" fill=\"#eef3fa\" stroke=\"#1f5fae\" "
-		      "stroke-width=\"2\"/>", *y, W - 8);
-	svg_text_fit(out, 14, *y + (cost ? 20 : 29), 13, W - 28, "font-weight=\"600\"", tap->label, strlen(tap->label));
-	if (cost)
-		svg_text_fit(out, 14, *y + 39, SVG_TEXT, W - 28, "fill=\"#1f5fae\" font-weight=\"700\"", tap->cost,
-			     strlen(tap->cost));
-	part_close(out, GAME_TAP_OFFERED);
-	*y += 52;
+	(void)ctx;
+	return strncmp(part, "act-", 4) != 0;
 }
 
 #define AF_BOARD_MAX_DICE 16
@@ -341,7 +292,8 @@ static int die_value(const json_t *sh)
  * big dice, its alien tech with Use and Discard, and the actions that have
  * no place of their own on the board.
  */
-static void turn_area(struct buf *out, const json_t *view, int you, const struct game_tapset *t, double *y)
+static void turn_area(struct buf *out, const json_t *view, const json_t *seats, int you, const struct game_tapset *t,
+		      double *y)
 {
 	const json_t *unplaced = json_object_get(json_object_get(view, "this_turn"), "unplaced"), *sh, *c;
 	const json_t *me = NULL, *p;
@@ -382,13 +334,11 @@ static void turn_area(struct buf *out, const json_t *view, int you, const struct
 
 			snprintf(part, sizeof(part), "die-%s%d", relic ? "r" : "", v);
 			look = game_tap_look(t, part, nth[v | (relic ? 8 : 0)]++, &tap);
-			part_open(out, look, tap);
+			tapdraw_open(out, look, tap, seats);
 			if (look == GAME_TAP_CHOSEN || look == GAME_TAP_OFFERED)
-				buf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"50\" height=\"50\" rx=\"8\" fill=\"none\" "
-					      "stroke=\"%s\" stroke-width=\"%s\"/>", x, *y, part_stroke(look, ""),
-					 look == GAME_TAP_CHOSEN ? "4" : "2");
+				tapdraw_box(out, look, x, *y, 50, 50, 8, "none", "none", "0");
 			die(out, x + 4, *y + 4, 42, sh);
-			part_close(out, look);
+			tapdraw_close(out, look);
 		}
 		*y += 56;
 	}
@@ -413,23 +363,19 @@ static void turn_area(struct buf *out, const json_t *view, int you, const struct
 				snprintf(part, sizeof(part), "%s-%s", use ? "use" : "discard", id);
 				look = game_tap_look(t, part, 0, &tap);
 				cost = tap && tap->cost && *tap->cost;
-				part_open(out, look, tap);
-				buf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"48\" rx=\"8\" fill=\"#eef3fa\" "
-					      "stroke=\"%s\" stroke-width=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" "
-					      "font-weight=\"600\">%s</text>",
-					 x, *y, COL_W, part_stroke(look, "#9fb3cc"), part_stroke_width(look, "1"), x + 8,
+				tapdraw_open(out, look, tap, seats);
+				tapdraw_box(out, look, x, *y, COL_W, 48, 8, "#eef3fa", "#9fb3cc", "1");
+				buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" font-weight=\"600\">%s</text>", x + 8,
 					 *y + (cost ? 20 : 29), use ? "Use" : "Discard");
 				if (cost)
 					svg_text_fit(out, x + 8, *y + 39, SVG_TEXT, COL_W - 16, "fill=\"#1f5fae\"", tap->cost,
 						     strlen(tap->cost));
-				part_close(out, look);
+				tapdraw_close(out, look);
 			}
 			*y += 52;
 		}
 	}
-	for (int k = 0; t && k < t->nnext; k++)
-		if (!strncmp(t->next[k].part, "act-", 4))
-			action(out, &t->next[k], y);
+	tapdraw_choices(out, t, seats, W, y, in_place, NULL);
 	*y += 4;
 }
 
@@ -489,20 +435,15 @@ int af_board(const struct game_board_in *in, struct buf *out, struct err *err)
 	if (!json_is_object(view))
 		return err_set(err, ERR_INPUT, "the board is drawn from a view object");
 	if (in->taps)
-		turn_area(&body, view, seat, in->taps, &y);
-	facilities(&body, view, in->before, in->taps, &y);
+		turn_area(&body, view, seats, seat, in->taps, &y);
+	facilities(&body, view, in->before, seats, in->taps, &y);
 	y += 6;
-	territories(&body, view, in->before, in->taps, &y);
+	territories(&body, view, in->before, seats, in->taps, &y);
 	y += 6;
-	tech_and_turn(&body, view, in->taps, &y);
+	tech_and_turn(&body, view, seats, in->taps, &y);
 	y += 4;
 	players(&body, view, in->before, seats, seat, &y);
-	/* with taps in it the board is a group of links, not one picture */
-	buf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %.0f\" role=\"%s\" "
-		      "aria-label=\"Alien Frontiers board\" font-family=\"system-ui, sans-serif\" fill=\"#1b1f24\">",
-		 W, y + 4, in->taps ? "group" : "img");
-	buf_add(out, body.data, body.len);
-	buf_adds(out, "</svg>");
+	tapdraw_board(out, &body, W, (double)(int)(y + 4.5), "Alien Frontiers board", in->taps != NULL);
 	buf_release(&body);
 	return 0;
 }
