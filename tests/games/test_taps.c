@@ -33,20 +33,80 @@ static void fail(struct walk *w, const char *fmt, const char *a, const char *b)
 	}
 }
 
-/* A label names players by GAME_NAME_MARK (the engine writes their names), never as "player 2" or "p2". */
-static int names_a_seat_number(const char *label)
+/*
+ * Notation a player of the board game would not recognise, in text meant for
+ * them: an id ("ice-9", "survey-robot", "transport-2a": lowercase words
+ * joined by hyphens) or a seat by number ("p2", "player 2", "seat 0": the
+ * engine writes names by GAME_NAME_MARK). The first such token goes into
+ * found; 0 when there is none.
+ */
+static int notation_in(const char *text, char *found, size_t size)
 {
-	for (const char *p = label; *p; p++) {
-		if (p != label && isalnum((unsigned char)p[-1]))
+	for (const char *p = text; *p; p++) {
+		size_t n = 0;
+		int hyphen = 0;
+
+		if (p != text && (isalnum((unsigned char)p[-1]) || p[-1] == '-' || p[-1] == '_'))
 			continue;
 		if (!strncasecmp(p, "player ", 7) && isdigit((unsigned char)p[7]))
+			n = 8;
+		else if (!strncasecmp(p, "seat ", 5) && isdigit((unsigned char)p[5]))
+			n = 6;
+		else if (*p == 'p' && isdigit((unsigned char)p[1]) && !isalnum((unsigned char)p[2]))
+			n = 2;
+		else if (islower((unsigned char)*p)) {
+			while (islower((unsigned char)p[n]) || isdigit((unsigned char)p[n]) ||
+			       (p[n] == '-' && isalnum((unsigned char)p[n + 1]) && (hyphen = 1)))
+				n++;
+			if (!hyphen || isalnum((unsigned char)p[n]) || p[n] == '_')
+				n = 0;
+		}
+		if (n) {
+			snprintf(found, size, "%.*s", (int)n, p);
 			return 1;
-		if (*p == 'p' && isdigit((unsigned char)p[1]) && !isalnum((unsigned char)p[2]))
-			return 1;
+		}
 	}
 	return 0;
 }
 
+/*
+ * The words an SVG shows or says: each run of text between its tags (titles
+ * included) and each aria-label, with entities as spaces, handed to each().
+ */
+static void svg_words(const char *svg, void (*each)(void *ctx, const char *words), void *ctx)
+{
+	struct buf b = BUF_INIT;
+	const char *p = svg;
+
+	while (*p) {
+		if (*p == '<') {
+			const char *end = strchr(p, '>'), *al = strstr(p, "aria-label=\"");
+			if (!end)
+				break;
+			if (al && al < end) {
+				const char *q = strchr(al + 12, '"');
+				buf_reset(&b);
+				buf_add(&b, al + 12, (size_t)(q ? q - al - 12 : 0));
+				each(ctx, b.data);
+			}
+			p = end + 1;
+			continue;
+		}
+		buf_reset(&b);
+		for (; *p && *p != '<'; p++) {
+			if (*p == '&') {
+				const char *semi = strchr(p, ';');
+				buf_addc(&b, ' ');
+				p = semi && semi < p + 10 ? semi : p;
+			} else {
+				buf_addc(&b, *p);
+			}
+		}
+		if (b.len)
+			each(ctx, b.data);
+	}
+	buf_release(&b);
+}
 /*
  * Every sequence of taps from chosen[0..n-1] on: the engine's offer over the
  * steps that start with them (taps_offer_find ignores the others, so
@@ -56,6 +116,7 @@ static void walk(struct walk *w, const struct taps_steps *sub, const char **chos
 {
 	struct taps_offer *o = malloc(sizeof(*o));
 	struct taps_steps next = { calloc((size_t)sub->n, sizeof(*sub->steps)), 0 };
+	char found[48];
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
 	w->nodes++;
@@ -71,8 +132,10 @@ static void walk(struct walk *w, const struct taps_steps *sub, const char **chos
 	for (int k = 0; k < o->nnext && n < TAPS_MAX_CHOSEN; k++) {
 		if (!o->next[k].label[0])
 			fail(w, "the tap %s has no words%s\n", o->next[k].part, "");
-		if (names_a_seat_number(o->next[k].label))
-			fail(w, "the tap %s calls a player by number: %s\n", o->next[k].part, o->next[k].label);
+		if (notation_in(o->next[k].label, found, sizeof(found)))
+			fail(w, "the tap's words are notation, not names: '%s' in %s\n", found, o->next[k].label);
+		if (notation_in(o->next[k].cost, found, sizeof(found)))
+			fail(w, "the tap's cost is notation, not names: '%s' in %s\n", found, o->next[k].cost);
 		next.n = 0;
 		for (int i = 0; i < sub->n; i++)
 			if (sub->steps[i].npicks > n && !strcmp(sub->steps[i].picks[n].part, o->next[k].part))
@@ -104,6 +167,16 @@ static void text_big_enough(struct walk *w, const char *svg)
 			return;
 		}
 	}
+}
+
+/* A run of the board's words (svg_words): names and words, never notation. */
+static void words_not_notation(void *ctx, const char *words)
+{
+	struct walk *w = ctx;
+	char found[48];
+
+	if (notation_in(words, found, sizeof(found)))
+		fail(w, "the board shows notation, not names: '%s' in '%s'\n", found, words);
 }
 
 /* The board drawn for the offer after chosen: every offered part is a link with its own href, every text big enough. */
@@ -144,6 +217,7 @@ static void board_draws_taps(struct walk *w, const struct game_ops *g, const voi
 			fail(w, "the board draws no tap for %s (after %s)\n", o->next[k].part, n ? chosen[n - 1] : "nothing");
 	}
 	text_big_enough(w, svg.data);
+	svg_words(svg.data, words_not_notation, w);
 	buf_release(&svg);
 	json_decref(view);
 	json_decref(seats);
@@ -223,13 +297,14 @@ static void final_boards(struct walk *w, const struct game_ops *g, const void *s
 		in.view = view;
 		CU_ASSERT_EQUAL(g->board(&in, &svg, &e), 0);
 		text_big_enough(w, svg.data);
+		svg_words(svg.data, words_not_notation, w);
 		buf_release(&svg);
 		json_decref(view);
 	}
 	json_decref(seats);
 }
 
-/* Bot games of g (random and greedy players) with every position checked. */
+/* Bot games of g (random and greedy players) with every position checked (TAPS_GAME=id: that game's only). */
 static void check_game(const struct game_ops *g)
 {
 	struct walk w = { NULL, 0, 0, g->id };
@@ -279,7 +354,7 @@ static void test_taps__every_game_with_picks(void)
 	for (size_t i = 0; registry_at(i); i++) {
 		const struct game_ops *g = registry_at(i);
 
-		if (!g->picks)
+		if (!g->picks || (getenv("TAPS_GAME") && strcmp(getenv("TAPS_GAME"), g->id)))
 			continue;
 		CU_ASSERT_PTR_NOT_NULL_FATAL(g->bot);
 		check_game(g);

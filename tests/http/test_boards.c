@@ -392,7 +392,7 @@ static void test_boards__ssp_offturn_decision(void)
 static void test_boards__sm_page_and_taps(void)
 {
 	static const char *const words[] = { "Starship Merchants board", "The circuit", "1. Shipyard", "2. Market", "3. Belt",
-					     "4. Dock", "Players", "Mark 1 scout", "Mark 1 tug", "Known space",
+					     "4. Dock", "Players", "Mark 1 Scout", "Mark 1 Tug", "Known space",
 					     "Destinations", "Ann", "Cy", "15 credits", NULL };
 	static const char *const later[] = { "Starship Merchants board", "The circuit", "Refineries", "Destinations",
 					     "credits", NULL };

@@ -41,7 +41,7 @@ static const char *token_fill(const char *slug)
 
 /*
  * Tokens of a {"ice-9": n, ...} object as chips (a disc in the kind's colour
- * with the count) from x on the line at *y (the discs' centre); claimed (may
+ * with its name and the count) from x on the line at *y (the discs' centre); claimed (may
  * be NULL) ones get a dark ring. A chip that would run past the board's edge
  * starts a new line at left, and *y moves to it. "none" when there are none.
  */
@@ -53,7 +53,8 @@ static void chips(struct buf *out, double x, double left, double *y, const json_
 
 	json_object_foreach((json_t *)counts, k, v) {
 		long long n = (long long)json_integer_value(v), c = num(claimed, k);
-		double w = 19 + (double)(strlen(k) + 3 + (c > 0)) * SVG_TEXT * SVG_CHAR_W;
+		const char *name = sm_slug_name(k);
+		double w = 19 + (double)(strlen(name) + 3 + (c > 0)) * SVG_TEXT * SVG_CHAR_W;
 		if (n <= 0)
 			continue;
 		if (any && x + w > W - 4) {
@@ -64,7 +65,7 @@ static void chips(struct buf *out, double x, double left, double *y, const json_
 		buf_addf(out, "<circle cx=\"%g\" cy=\"%g\" r=\"6.5\" fill=\"%s\"%s/>", x + 6.5, *y, token_fill(k),
 			 c > 0 ? " stroke=\"#1b1f24\" stroke-width=\"1.6\"" : "");
 		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%d\">", x + 16, *y + 4.5, SVG_TEXT);
-		svg_esc(out, k);
+		svg_esc(out, name);
 		buf_addf(out, " %lld%s</text>", n, c > 0 ? "*" : "");
 		x += w;
 	}
@@ -186,9 +187,9 @@ static void circuit(struct buf *out, const json_t *view, const json_t *seats, co
 		else if (taps)
 			look = GAME_TAP_GREY;
 		tapdraw_open(out, look, tap, seats);
-		buf_addf(out, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"8\" fill=\"#eef3fa\" stroke=\"%s\" "
-			      "stroke-width=\"%s\"/><text x=\"%g\" y=\"%g\" font-size=\"13\" font-weight=\"700\">%d. %s</text>",
-			 x, top, bw, bh, tapdraw_stroke(look, "#9fb3cc"), tapdraw_width(look), x + 7, top + 16, q + 1, places[q]);
+		tapdraw_box(out, look, x, top, bw, bh, 8, "#eef3fa", "#9fb3cc", "1");
+		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"13\" font-weight=\"700\">%d. %s</text>", x + 7, top + 16,
+			 q + 1, places[q]);
 		if (tap)
 			buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%d\" text-anchor=\"end\" fill=\"%s\" "
 				      "font-weight=\"700\">%s</text>", x + bw - 7, top + 16, SVG_TEXT, TAPDRAW_OFFERED,
@@ -247,7 +248,7 @@ static void shipyard(struct buf *out, const json_t *view, double *y)
 			buf_addf(out, "<g><rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"50\" rx=\"6\" fill=\"%s\" stroke=\"#9fb3cc\"/>"
 				      "<text x=\"%g\" y=\"%g\" font-size=\"13\" font-weight=\"700\">Mark %lld ",
 				 x, *y, w, sold ? "#e3e5e8" : "#fff", x + 7, *y + 16, mark);
-			svg_esc(out, str(s, "type"));
+			svg_esc(out, sm_slug_name(str(s, "type")));
 			buf_addf(out, "</text><text x=\"%g\" y=\"%g\" font-size=\"%d\" text-anchor=\"end\" fill=\"%s\" font-weight=\"600\">"
 				      "%lld left</text>"
 				      "<text x=\"%g\" y=\"%g\" font-size=\"%d\" fill=\"#333\">%lld cr (lease %lld)"
@@ -268,7 +269,22 @@ static void shipyard(struct buf *out, const json_t *view, double *y)
 	buf_release(&later);
 }
 
-/* Cards (market, refineries, destinations) two to a row: name, cost, effect. */
+/* What kind of card c is, and where it goes: its line under the name. */
+static void card_kind(struct buf *out, const json_t *c)
+{
+	const char *type = str(c, "type");
+
+	if (!strcmp(type, "pilot"))
+		buf_adds(out, "Pilot · one per ship");
+	else if (!strcmp(type, "gear"))
+		buf_addf(out, "Gear · up to %d per ship", SM_MAX_GEAR);
+	else if (!strcmp(type, "refinery"))
+		buf_adds(out, "Refinery · all your ships");
+	else
+		buf_adds(out, "Destination · ends a run");
+}
+
+/* Cards (market, refineries, destinations) two to a row: name, cost, kind, effect. */
 static void cards(struct buf *out, const json_t *list, const char *cost_unit, int dim, const char *prefix,
 		  const json_t *seats, const struct game_tapset *taps, double *y)
 {
@@ -296,9 +312,8 @@ static void cards(struct buf *out, const json_t *list, const char *cost_unit, in
 			snprintf(part, sizeof(part), "%s%s", prefix, str(c, "slug"));
 			look = game_tap_look(taps, part, 0, &tap);
 			tapdraw_open(out, look, tap, seats);
-			buf_addf(out, "<g%s><rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"6\" fill=\"#fff\" stroke=\"%s\" "
-				      "stroke-width=\"%s\"/>", dim ? " opacity=\".55\"" : "", x, *y, w, h, tapdraw_stroke(look, "#9fb3cc"),
-				 tapdraw_width(look));
+			buf_adds(out, dim ? "<g opacity=\".55\">" : "<g>");
+			tapdraw_box(out, look, x, *y, w, h, 6, "#fff", "#9fb3cc", "1");
 			{
 				char cost[48];
 				snprintf(cost, sizeof(cost), "%lld %s", num(c, "cost"), cost_unit);
@@ -307,13 +322,9 @@ static void cards(struct buf *out, const json_t *list, const char *cost_unit, in
 				buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%d\" text-anchor=\"end\" fill=\"#1f5fae\" "
 					      "font-weight=\"700\">%s</text>", x + w - 7, *y + 16, SVG_TEXT, cost);
 			}
-			/* the slug is what a step names ("buy survey-robot ship 1") */
+			/* what kind of card it is and where it goes, as the rulebook says it */
 			buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%d\" fill=\"#5b6470\">", x + 7, *y + 31, SVG_TEXT);
-			if (json_is_string(json_object_get(c, "type"))) {
-				svg_esc(out, str(c, "type"));
-				buf_adds(out, " · ");
-			}
-			svg_esc(out, str(c, "slug"));
+			card_kind(out, c);
 			buf_adds(out, "</text>");
 			buf_add(out, body[k].data, body[k].len);
 			buf_adds(out, "</g>");
@@ -375,7 +386,7 @@ static void belt(struct buf *out, const json_t *view, const json_t *seats, const
 		struct buf t = BUF_INIT;
 		buf_addf(&t, "Run: ship %lld, %lld energy left", num(run, "ship"), num(run, "energy"));
 		if (json_is_string(json_object_get(run, "drawn")))
-			buf_addf(&t, "; explored %s: load it or leave it", str(run, "drawn"));
+			buf_addf(&t, "; explored %s: load it or leave it", sm_slug_name(str(run, "drawn")));
 		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"20\" rx=\"4\" fill=\"#fff4cc\" stroke=\"#e0a800\"/>", *y,
 			 W - 8);
 		svg_text_fit(out, 10, *y + 14.5, SVG_TEXT, W - 20, "font-weight=\"600\"", t.data, t.len);
@@ -394,17 +405,10 @@ static void belt(struct buf *out, const json_t *view, const json_t *seats, const
 static enum game_tap_look ship_look(const struct game_tapset *taps, long long no, const struct game_tap **tap)
 {
 	static const char *const verbs[] = { "ship", "run-ship", "repay-ship" };
-	enum game_tap_look look = GAME_TAP_PLAIN;
+	char id[24];
 
-	*tap = NULL;
-	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
-		char part[48];
-		snprintf(part, sizeof(part), "%s-%lld", verbs[i], no);
-		look = game_tap_look(taps, part, 0, tap);
-		if (look == GAME_TAP_OFFERED || look == GAME_TAP_CHOSEN)
-			return look;
-	}
-	return look;
+	snprintf(id, sizeof(id), "%lld", no);
+	return tapdraw_look_any(taps, verbs, sizeof(verbs) / sizeof(verbs[0]), id, tap);
 }
 
 #define SM_SHIP_MIN_H 48 /* a tap target: 44 CSS pixels where the 390-unit board is 358 pixels wide */
@@ -441,7 +445,7 @@ static void ship_box(struct buf *out, const json_t *sh, int running, int mine, c
 	line += 10;
 	if (json_is_string(json_object_get(sh, "destination")) || num(sh, "payment")) {
 		if (json_is_string(json_object_get(sh, "destination")))
-			buf_addf(&t, "bound for %s", str(sh, "destination"));
+			buf_addf(&t, "bound for the %s", sm_slug_name(str(sh, "destination")));
 		if (num(sh, "payment"))
 			buf_addf(&t, "%spays %lld at the Dock", t.len ? " · " : "", num(sh, "payment"));
 		svg_text_fit(&lines, 20, line + SVG_TEXT, SVG_TEXT, W - 40, "fill=\"#1f5fae\" font-weight=\"600\"", t.data, t.len);
@@ -458,9 +462,9 @@ static void ship_box(struct buf *out, const json_t *sh, int running, int mine, c
 		buf_reset(&t);
 	}
 	if (json_is_string(json_object_get(sh, "pilot")))
-		buf_addf(&t, "pilot %s", str(sh, "pilot"));
+		buf_addf(&t, "pilot %s", sm_slug_name(str(sh, "pilot")));
 	json_array_foreach(gear, i, g)
-		buf_addf(&t, "%s%s", t.len ? (i ? ", " : " · gear ") : (i ? ", " : "gear "), json_string_value(g));
+		buf_addf(&t, "%s%s", t.len ? (i ? ", " : " · gear ") : (i ? ", " : "gear "), sm_slug_name(json_string_value(g)));
 	if (t.len) {
 		svg_text_fit(&lines, 20, line + SVG_TEXT, SVG_TEXT, W - 40, "fill=\"#333\"", t.data, t.len);
 		line += SVG_LINE + 1;
@@ -470,10 +474,10 @@ static void ship_box(struct buf *out, const json_t *sh, int running, int mine, c
 	if (h < SM_SHIP_MIN_H)
 		h = SM_SHIP_MIN_H;
 	tapdraw_open(out, look, tap, seats);
-	buf_addf(out, "<rect x=\"14\" y=\"%g\" width=\"%d\" height=\"%g\" rx=\"5\" fill=\"%s\" stroke=\"%s\" stroke-width=\"%s\"/>",
-		 top, W - 20, h, obsolete ? "#eceef1" : "#fff", tapdraw_stroke(look, running ? "#e0a800" : "#c5d3e6"),
-		 look == GAME_TAP_PLAIN || look == GAME_TAP_GREY ? (running ? "2" : "1") : tapdraw_width(look));
-	buf_addf(&t, "Ship %lld · Mark %lld %s", num(sh, "no"), num(sh, "mark"), str(sh, "type"));
+	/* the ship on its run outlined gold */
+	tapdraw_box(out, look, 14, top, W - 20, h, 5, obsolete ? "#eceef1" : "#fff", running ? "#e0a800" : "#c5d3e6",
+		    running ? "2" : "1");
+	buf_addf(&t, "Ship %lld · Mark %lld %s", num(sh, "no"), num(sh, "mark"), sm_slug_name(str(sh, "type")));
 	svg_text_fit(out, 20, top + 16, 13, 190, "font-weight=\"700\"", t.data, t.len);
 	buf_reset(&t);
 	buf_addf(&t, "energy %lld · cargo %lld/%lld", num(sh, "energy"), load, cap);
@@ -542,9 +546,10 @@ static void players(struct buf *out, const json_t *view, const json_t *before, c
 			}
 		}
 		json_array_foreach(json_object_get(p, "refineries"), k, c)
-			buf_addf(&t, "%s%s", k ? ", " : "refineries: ", json_string_value(c));
+			buf_addf(&t, "%s%s", k ? ", " : "refineries: ", sm_slug_name(json_string_value(c)));
 		json_array_foreach(json_object_get(p, "set_aside"), k, c)
-			buf_addf(&t, "%s%s", k ? ", " : (t.len ? " · set aside: " : "set aside: "), json_string_value(c));
+			buf_addf(&t, "%s%s", k ? ", " : (t.len ? " · set aside: " : "set aside: "),
+				 sm_slug_name(json_string_value(c)));
 		if (t.len) {
 			*y += SVG_LINE * svg_text_wrap(out, 15, *y + 12, SVG_TEXT, W - 21, 3, "fill=\"#333\"", t.data) + 3;
 		}
@@ -613,11 +618,7 @@ int sm_board(const struct game_board_in *in, struct buf *out, struct err *err)
 	market(&body, view, seats, in->taps, &y);
 	belt(&body, view, seats, in->taps, &y);
 	players(&body, view, in->before, seats, in->taps, &y);
-	buf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %g\" role=\"%s\" "
-		      "aria-label=\"Starship Merchants board\" font-family=\"system-ui, sans-serif\" fill=\"#1b1f24\">",
-		 W, (double)(int)(y + 4), in->taps ? "group" : "img");
-	buf_add(out, body.data, body.len);
-	buf_adds(out, "</svg>");
+	tapdraw_board(out, &body, W, (double)(int)(y + 4), "Starship Merchants board", in->taps != NULL);
 	buf_release(&body);
 	return 0;
 }

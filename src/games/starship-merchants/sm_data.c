@@ -59,6 +59,7 @@ const struct sm_ship_kind sm_ships[SM_NMARKS][SM_NTYPES] = {
 };
 
 const char *const sm_type_slugs[SM_NTYPES] = { "scout", "tug" };
+const char *const sm_type_names[SM_NTYPES] = { "Scout", "Tug" };
 const char *const sm_place_names[4] = { "Shipyard", "Market", "Belt", "Dock" };
 
 const struct sm_card sm_cards[SM_NCARDS] = {

@@ -108,6 +108,7 @@ extern const struct sm_consts sm_consts;
 extern const struct sm_token_kind sm_kinds[SM_NKINDS];
 extern const struct sm_ship_kind sm_ships[SM_NMARKS][SM_NTYPES];
 extern const char *const sm_type_slugs[SM_NTYPES];
+extern const char *const sm_type_names[SM_NTYPES]; /* what players call them: "Scout", "Tug" */
 extern const char *const sm_place_names[4];
 extern const struct sm_card sm_cards[SM_NCARDS];
 extern const struct sm_dest sm_dests[SM_NDESTS];

@@ -192,6 +192,14 @@ int sm_move_parse(const struct sm_state *s, int seat, const char *text, struct s
 /* Append the canonical text; parse(format(m)) == m for every well-formed m. */
 int sm_move_format(const struct sm_move *m, struct buf *out, struct err *err);
 
+/*
+ * The name a player knows for a slug the view uses (a token kind, a card, a
+ * destination or a ship type): "ice-9" is "Ice-9", "survey-robot" "Survey
+ * Robot", "scout" "Scout". Borrowed; the slug itself when it names nothing
+ * ("" for NULL).
+ */
+const char *sm_slug_name(const char *slug);
+
 /* sm_rules.c: checking and applying steps */
 
 #define SM_MAX_LEGAL 1024

@@ -27,9 +27,7 @@
 
 static const char *type_name(int t)
 {
-	static const char *const names[SM_NTYPES] = { "Scout", "Tug" };
-
-	return t >= 0 && t < SM_NTYPES ? names[t] : "ship";
+	return t >= 0 && t < SM_NTYPES ? sm_type_names[t] : "ship";
 }
 
 /* The ship numbered no of seat, as words: "your Tug 2 (Mark 1)". */

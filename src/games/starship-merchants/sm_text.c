@@ -126,6 +126,25 @@ static int match_dest(const struct words *ws, int *i)
 	return match_name(ws, i, slugs, SM_NDESTS);
 }
 
+const char *sm_slug_name(const char *slug)
+{
+	if (!slug)
+		return "";
+	for (int k = 0; k < SM_NKINDS; k++)
+		if (!strcmp(slug, sm_kinds[k].slug))
+			return sm_kinds[k].name;
+	for (int c = 0; c < SM_NCARDS; c++)
+		if (!strcmp(slug, sm_cards[c].slug))
+			return sm_cards[c].name;
+	for (int d = 0; d < SM_NDESTS; d++)
+		if (!strcmp(slug, sm_dests[d].slug))
+			return sm_dests[d].name;
+	for (int t = 0; t < SM_NTYPES; t++)
+		if (!strcmp(slug, sm_type_slugs[t]))
+			return sm_type_names[t];
+	return slug;
+}
+
 static int read_number(const char *w, int *out)
 {
 	char *end;
