@@ -163,6 +163,14 @@ int ssp_rules_usable(const struct ssp_state *st, int seat, int ship);
 /* The GEMs seat pays to use ship: its cost plus the owner's fee. */
 int ssp_rules_price(const struct ssp_state *st, int seat, int ship);
 int ssp_rules_nsectors(const struct ssp_state *st, int seat);
+/*
+ * The lowest-numbered ship that is the same card as ship in this position
+ * (the same printed values, at the same place, used alike): legal() names
+ * only it of such cards; apply() takes any of them as itself.
+ */
+int ssp_rules_first_card(const struct ssp_state *st, int ship);
+/* What a Human ally costs seat now: food, water, metal (215 and A-10 waive one). */
+void ssp_rules_human_cost(const struct ssp_state *st, int seat, int need[3]);
 /* The state invariants (supplies non-negative, quarters left-filled, ...); 0 or -1 with a message. */
 int ssp_rules_check(const struct ssp_state *st, struct err *err);
 

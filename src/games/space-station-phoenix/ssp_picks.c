@@ -71,43 +71,66 @@ static void target_part(struct picks_cut *c, int t)
 	picks_label(p, "in %s", w);
 }
 
+/* What a step changes of its player's goods: food, water, metal, GEMs (enum ssp_res), then points. */
+#define NGOODS 5
+
 /*
- * What m costs and gives seat, in words ("pay 3 GEMs, 1 metal: +2 points"),
- * found by playing it on a copy with a throwaway generator (what it draws is
- * never shown: only counts are compared). "" when nothing of seat's changes.
+ * What m changes of seat's goods, found by playing it on a copy with a
+ * throwaway generator (what it draws is never shown: only counts are
+ * compared). -1 when m does not apply.
  */
-static void effect(const struct ssp_state *st, int seat, const struct ssp_move *m, char *out, size_t size)
+static int delta(const struct ssp_state *st, int seat, const struct ssp_move *m, int d[NGOODS])
 {
-	static const char *const what[4] = { "food", "water", "metal", "GEM" };
 	struct ssp_state *w = malloc(sizeof(*w));
 	struct rng r;
-	struct err e = { 0 };
-	char pay[64] = "", gain[64] = "";
-	size_t lp = 0, lg = 0;
-	static const int order[4] = { SSP_GEM, SSP_FOOD, SSP_WATER, SSP_METAL };
+	int rc = -1;
 
-	out[0] = '\0';
 	if (!w)
-		return;
+		return -1;
 	*w = *st;
 	rng_seed(&r, 1);
-	if (ssp_rules_apply(w, seat, m, &r, &e) < 0) {
-		free(w);
-		return;
+	/* no message wanted (NULL): only whether it applies */
+	if (ssp_rules_apply(w, seat, m, &r, NULL) >= 0) {
+		for (int i = 0; i < 4; i++)
+			d[i] = w->pl[seat].res[i] - st->pl[seat].res[i];
+		d[4] = w->pl[seat].points - st->pl[seat].points;
+		rc = 0;
 	}
-	for (int k = 0; k < 4; k++) {
-		int i = order[k], d = w->pl[seat].res[i] - st->pl[seat].res[i];
-		const char *s = i == SSP_GEM && (d > 1 || d < -1) ? "s" : "";
-		if (d < 0 && lp < sizeof(pay))
-			lp += (size_t)snprintf(pay + lp, sizeof(pay) - lp, "%s%d %s%s", lp ? ", " : "", -d, what[i], s);
-		else if (d > 0 && lg < sizeof(gain))
-			lg += (size_t)snprintf(gain + lg, sizeof(gain) - lg, "%s+%d %s%s", lg ? ", " : "", d, what[i], s);
-	}
-	{
-		int d = w->pl[seat].points - st->pl[seat].points;
-		if (d && lg < sizeof(gain))
-			lg += (size_t)snprintf(gain + lg, sizeof(gain) - lg, "%s%+d point%s", lg ? ", " : "", d,
-					       d == 1 || d == -1 ? "" : "s");
+	free(w);
+	return rc;
+}
+
+/*
+ * Goods changes from lo to hi (equal when the step is one) in words: "pay 3
+ * GEMs, 1 metal: +2 points", "pay 1 food, 1 water: +8 to 10 GEMs"; "" when
+ * nothing changes.
+ */
+static void goods_words(const int lo[NGOODS], const int hi[NGOODS], char *out, size_t size)
+{
+	static const char *const what[NGOODS] = { "food", "water", "metal", "GEM", "point" };
+	static const int order[NGOODS] = { SSP_GEM, SSP_FOOD, SSP_WATER, SSP_METAL, 4 };
+	char pay[96] = "", gain[96] = "";
+	size_t lp = 0, lg = 0;
+
+	for (int k = 0; k < NGOODS; k++) {
+		int i = order[k], a = lo[i], b = hi[i], pl = (a < -1 || b > 1 || a != b) && (i == SSP_GEM || i == 4);
+		const char *s = pl ? "s" : "";
+		if (i != 4 && b < 0 && lp < sizeof(pay)) {
+			if (a == b)
+				lp += (size_t)snprintf(pay + lp, sizeof(pay) - lp, "%s%d %s%s", lp ? ", " : "", -a, what[i], s);
+			else
+				lp += (size_t)snprintf(pay + lp, sizeof(pay) - lp, "%s%d to %d %s%s", lp ? ", " : "", -b, -a,
+						       what[i], s);
+		} else if ((a || b) && lg < sizeof(gain)) {
+			if (a == b)
+				lg += (size_t)snprintf(gain + lg, sizeof(gain) - lg, "%s%+d %s%s", lg ? ", " : "", a, what[i], s);
+			else if (a == 0)
+				lg += (size_t)snprintf(gain + lg, sizeof(gain) - lg, "%sup to %+d %s%s", lg ? ", " : "", b,
+						       what[i], s);
+			else
+				lg += (size_t)snprintf(gain + lg, sizeof(gain) - lg, "%s%+d to %d %s%s", lg ? ", " : "", a, b,
+						       what[i], s);
+		}
 	}
 	if (lp && lg)
 		snprintf(out, size, "pay %s: %s", pay, gain);
@@ -115,7 +138,56 @@ static void effect(const struct ssp_state *st, int seat, const struct ssp_move *
 		snprintf(out, size, "pay %s", pay);
 	else
 		snprintf(out, size, "%s", gain);
-	free(w);
+}
+
+/* What m costs and gives seat, in words ("pay 3 GEMs, 1 metal: +2 points"); "" when nothing of seat's changes. */
+static void effect(const struct ssp_state *st, int seat, const struct ssp_move *m, char *out, size_t size)
+{
+	int d[NGOODS];
+
+	out[0] = '\0';
+	if (delta(st, seat, m, d) == 0)
+		goods_words(d, d, out, size);
+}
+
+/*
+ * Hub A-8's Income with a Human: its first tap says what it costs and gives
+ * wherever the Human goes: the Human's price, then the income with what the
+ * Human adds where it goes ("pay 1 food, 1 water, 1 metal for the Human:
+ * income +9 GEMs, up to +1 water"), the same on every such step's cut.
+ */
+static void income_human_cost(const struct ssp_state *st, int seat, struct game_pick *p)
+{
+	static const char *const what[3] = { "food", "water", "metal" };
+	int lo[NGOODS], hi[NGOODS], need[3], n = 0;
+	char pay[64] = "", gain[96], all[192];
+	size_t lp = 0;
+
+	if (!p)
+		return;
+	ssp_rules_human_cost(st, seat, need);
+	for (int t = 0; t <= SSP_NSECTORS; t++) {
+		struct ssp_move m = { .kind = MV_INCOME, .a = t < SSP_NSECTORS ? t : SSP_HUBQ };
+		int d[NGOODS];
+		if ((t < SSP_NSECTORS && st->sec_loc[t] != seat) || delta(st, seat, &m, d) < 0)
+			continue;
+		for (int i = 0; i < 3; i++)
+			d[i] += need[i];
+		for (int i = 0; i < NGOODS; i++) {
+			lo[i] = n && lo[i] < d[i] ? lo[i] : d[i];
+			hi[i] = n && hi[i] > d[i] ? hi[i] : d[i];
+		}
+		n++;
+	}
+	if (!n)
+		return;
+	for (int i = 0; i < 3; i++)
+		if (need[i] && lp < sizeof(pay))
+			lp += (size_t)snprintf(pay + lp, sizeof(pay) - lp, "%s%d %s", lp ? ", " : "", need[i], what[i]);
+	goods_words(lo, hi, gain, sizeof(gain));
+	snprintf(all, sizeof(all), "%s%s%s%s%s", lp ? "pay " : "", pay, lp ? " for the Human" : "",
+		 gain[0] ? (lp ? ": income " : "income ") : "", gain);
+	snprintf(p->cost, sizeof(p->cost), "%.*s", (int)sizeof(p->cost) - 1, all);
 }
 
 /*
@@ -135,7 +207,7 @@ static void kind_part(const struct ssp_state *st, int seat, int ship, struct pic
 
 	for (int s = 0; s < SSP_NSHIPS; s++) {
 		int price;
-		if (ssp_ships[s].type != type || !ssp_rules_usable(st, seat, s))
+		if (ssp_ships[s].type != type || ssp_rules_first_card(st, s) != s || !ssp_rules_usable(st, seat, s))
 			continue;
 		price = ssp_rules_price(st, seat, s);
 		lo = n && lo < price ? lo : price;
@@ -218,7 +290,9 @@ static int cut_move(const struct ssp_state *st, int seat, const struct ssp_move 
 		if (m->a < 0) {
 			picks_label(picks_add(c, "act-income"), "Take income");
 		} else {
-			picks_label(picks_add(c, "act-income-human"), "Take income with a Human");
+			p = picks_add(c, "act-income-human");
+			picks_label(p, "Take income with a Human");
+			income_human_cost(st, seat, p);
 			target_part(c, m->a);
 		}
 		break;

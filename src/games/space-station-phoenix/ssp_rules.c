@@ -318,6 +318,11 @@ static void human_cost(const struct ssp_state *st, int p, int need[3])
 		}
 }
 
+void ssp_rules_human_cost(const struct ssp_state *st, int seat, int need[3])
+{
+	human_cost(st, seat, need);
+}
+
 static int pay_human(struct ssp_state *st, int p, struct err *err)
 {
 	int need[3];
@@ -387,6 +392,31 @@ int ssp_rules_cost(const struct ssp_state *st, int p, int s)
 	if (has_hub(st, p, HA(10)) && sh->type == SSP_EXPEDITION)
 		c -= 1;
 	return c < 1 ? 1 : c;
+}
+
+/*
+ * Ships a and b are the same card in this position: the same printed values
+ * (level, kind, cost, fee, metal, power, dice), at the same place (one owner's
+ * fleet, the draft display, the ships drawn at set-up) and used alike. No rule
+ * tells such cards apart, so a choice between them is no choice.
+ */
+static int same_card(const struct ssp_state *st, int a, int b)
+{
+	const struct ssp_ship_info *x = &ssp_ships[a], *y = &ssp_ships[b];
+
+	return x->level == y->level && x->type == y->type && x->cost == y->cost && x->fee == y->fee &&
+	       x->metal == y->metal && x->power == y->power && x->roll == y->roll && x->keep == y->keep &&
+	       st->ship_loc[a] == st->ship_loc[b] && st->ship_used[a] == st->ship_used[b];
+}
+
+int ssp_rules_first_card(const struct ssp_state *st, int s)
+{
+	if (s < 0 || s >= SSP_NSHIPS)
+		return s;
+	for (int o = 0; o < s; o++)
+		if (same_card(st, o, s))
+			return o;
+	return s;
 }
 
 static int ship_fee(const struct ssp_state *st, int p, int s)
@@ -2003,7 +2033,7 @@ static void cand_task(const struct ssp_state *st, int p, struct mlist *l)
 	switch (t->kind) {
 	case TK_DISMANTLE:
 		for (int s = 0; s < SSP_NSHIPS; s++)
-			if (st->ship_loc[s] == p && !st->ship_used[s])
+			if (st->ship_loc[s] == p && !st->ship_used[s] && ssp_rules_first_card(st, s) == s)
 				add(l, MV_DISMANTLE, s, 0, 0);
 		break;
 	case TK_BUILD:
@@ -2137,14 +2167,19 @@ static void cand_task(const struct ssp_state *st, int p, struct mlist *l)
 		break;
 	case TK_DISCARD:
 		for (int s = 0; s < SSP_NSHIPS; s++)
-			if ((t->a == 0 && st->ship_loc[s] == SL_DRAWN + p) ||
-			    (t->a == 1 && st->ship_loc[s] == p && ssp_ships[s].level == 2))
+			if (((t->a == 0 && st->ship_loc[s] == SL_DRAWN + p) ||
+			     (t->a == 1 && st->ship_loc[s] == p && ssp_ships[s].level == 2)) &&
+			    ssp_rules_first_card(st, s) == s)
 				add(l, MV_DISCARD, s, 0, 0);
 		break;
 	default:
 		break;
 	}
 }
+
+/* The ship actions in the order of the rulebook's "Ships and Their Actions" (pages 12-16). */
+static const int kind_order[] = { SSP_DISMANTLE, SSP_CONSTRUCT, SSP_EXPEDITION, SSP_TRANSPORT,
+				  SSP_FARM,      SSP_ICE,       SSP_DIPLOMACY };
 
 static void cand(const struct ssp_state *st, int p, struct mlist *l, int extras)
 {
@@ -2155,7 +2190,7 @@ static void cand(const struct ssp_state *st, int p, struct mlist *l, int extras)
 	case PH_DRAFT2:
 		if (p == st->active)
 			for (int s = SSP_SHIP_L2; s < SSP_SHIP_NEUTRAL; s++)
-				if (st->ship_loc[s] == SL_DISPLAY)
+				if (st->ship_loc[s] == SL_DISPLAY && ssp_rules_first_card(st, s) == s)
 					add(l, MV_DRAFT, s, 0, 0);
 		return;
 	case PH_HUB:
@@ -2181,9 +2216,13 @@ static void cand(const struct ssp_state *st, int p, struct mlist *l, int extras)
 		if (st->ntask > 0) {
 			cand_task(st, p, l);
 		} else if (st->phase == PH_TURN) {
-			for (int s = 0; s < SSP_NSHIPS; s++)
-				if (st->ship_loc[s] == SL_NEUTRAL || (st->ship_loc[s] >= 0 && st->ship_loc[s] < SSP_MAXP))
-					add(l, MV_USE, s, 0, 0);
+			/* the rulebook's turn options in its order: a ship action (by kind), then Income */
+			for (int k = 0; k < (int)(sizeof(kind_order) / sizeof(kind_order[0])); k++)
+				for (int s = 0; s < SSP_NSHIPS; s++)
+					if (ssp_ships[s].type == kind_order[k] &&
+					    (st->ship_loc[s] == SL_NEUTRAL || (st->ship_loc[s] >= 0 && st->ship_loc[s] < SSP_MAXP)) &&
+					    ssp_rules_first_card(st, s) == s)
+						add(l, MV_USE, s, 0, 0);
 			add(l, MV_INCOME, -1, 0, 0);
 			if (has_hub(st, p, HA(8))) {
 				int tg[12], nt = targets(st, p, tg);

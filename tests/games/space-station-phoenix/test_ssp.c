@@ -80,7 +80,16 @@ static void check_setup(int n)
 		CU_ASSERT_EQUAL(seat, want);
 		REFUSE(st, (seat + 1) % n, "draft construct-3a", ERR_FORBIDDEN, "not your turn");
 		G->legal(st, seat, &legal, &e);
-		CU_ASSERT_EQUAL((int)json_array_size(legal), ssp_l3_display_by_n[n] - i);
+		/* one draft per card on display, two same cards (construct-3a, construct-3b) once */
+		{
+			int cards = 0, left = 0;
+			for (int s = 0; s < SSP_NSHIPS; s++) {
+				left += st->ship_loc[s] == SL_DISPLAY;
+				cards += st->ship_loc[s] == SL_DISPLAY && ssp_rules_first_card(st, s) == s;
+			}
+			CU_ASSERT_EQUAL(left, ssp_l3_display_by_n[n] - i);
+			CU_ASSERT_EQUAL((int)json_array_size(legal), cards);
+		}
 		DO(st, seat, json_string_value(json_array_get(legal, 0)));
 		json_decref(legal);
 	}

@@ -413,8 +413,12 @@ static void test_ssp__greedy_beats_random(void)
 	}
 	if (getenv("SSP_VERBOSE"))
 		fprintf(stderr, "\n  greedy won %d of %d two-player games against random\n", wins, games);
-	/* level 1 wins about 77 % (measured over 200 games); 16 games at 75 % sat on the edge of chance */
-	CU_ASSERT(wins * 10 >= games * 7);
+	/*
+	 * level 1 wins about 69 % (138 and 139 of 200 games, before and after
+	 * two same ship cards became one choice); 40 games vary by about 7 %
+	 * around it (28 and 24 of 40), so the bar is 55 %
+	 */
+	CU_ASSERT(wins * 20 >= games * 11);
 }
 
 /*
@@ -449,7 +453,8 @@ static void test_ssp__picks(void)
 					ASSERT_STR_EQ(parts, "give-food-water get-metal");
 					/* priced when the player can pay */
 					if (st->pl[seat].res[SSP_FOOD] && st->pl[seat].res[SSP_WATER]) {
-						ASSERT_STR_EQ(last.cost, "pay 1 food, 1 water: +1 metal");
+						/* the last transaction ends the action: what follows it at once (a sole 1-GEM bonus) too */
+						CU_ASSERT(!strncmp(last.cost, "pay 1 food, 1 water: ", 21) && strstr(last.cost, "+1 metal"));
 						trades++;
 					}
 				}
@@ -602,6 +607,273 @@ static void test_ssp__turn_start_taps(void)
 	CU_ASSERT(most <= 12);
 }
 
+/* st with ships a and b swapped: what one card's state is, the other's (the same card: see ssp_rules_first_card). */
+static void swap_cards(struct ssp_state *st, int a, int b)
+{
+	int l = st->ship_loc[a], u = st->ship_used[a];
+
+	st->ship_loc[a] = st->ship_loc[b];
+	st->ship_used[a] = st->ship_used[b];
+	st->ship_loc[b] = l;
+	st->ship_used[b] = u;
+	if (st->act_ship == a || st->act_ship == b)
+		st->act_ship = st->act_ship == a ? b : a;
+}
+
+/* The step m with its ship replaced by ship (for the kinds of step that name a ship). */
+static int names_ship(const struct ssp_move *m)
+{
+	return m->kind == MV_USE || m->kind == MV_DISMANTLE || m->kind == MV_DISCARD || m->kind == MV_DRAFT;
+}
+
+/*
+ * Equivalent choices (issue: not offered as separate choices). On positions
+ * of bot games at 2 to 4 players:
+ * - legal() names one of two same cards (the same printed values, one
+ *   place, used alike: transport-2a and transport-2b of one owner, both
+ *   unused), the first; a step naming the other is accepted as that card
+ *   and leaves the position the first one leaves, with the two cards'
+ *   places swapped;
+ * - no two legal steps leave the same position (and draw the same);
+ * - a trade that gives back what it takes is never legal.
+ * The counts are printed: the steps the same cards no longer add, and the
+ * keeps that leave a resource die unkept though room is left (allowed by
+ * the rulebook's "up to", so they stay).
+ */
+static void test_ssp__same_cards_one_choice(void)
+{
+	int games = env_int("SSP_SAME_GAMES", 6), faults = 0;
+	long positions = 0, twins = 0, same = 0, fewer = 0, giveback = 0, steps = 0;
+	struct ssp_move *legal = malloc(1024 * sizeof(*legal));
+	struct ssp_state *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+	uint64_t *h = malloc(1024 * sizeof(*h));
+
+	CU_ASSERT_FATAL(legal != NULL && a != NULL && b != NULL && h != NULL);
+	for (int g = 0; g < games && faults < 10; g++) {
+		struct rng r, bot;
+		int n = 2 + g % 3;
+		struct ssp_state *st = t_new(n, option_sets[g % 4], 8800 + (uint64_t)g, &r);
+		rng_seed(&bot, 71 + (uint64_t)g);
+		for (int k = 0; !ssp_rules_over(st) && k < 3000 && faults < 10; k++) {
+			struct game_pending p;
+			int seat = 0, nl;
+			void *m = NULL;
+			struct err e = { 0 };
+			G->pending(st, &p);
+			while (!(p.seats & (1u << seat)))
+				seat++;
+			nl = ssp_rules_legal(st, seat, legal, 1024);
+			positions++;
+			steps += nl;
+			for (int i = 0; i < nl; i++) {
+				const struct ssp_move *x = &legal[i];
+				struct rng r1;
+				/* each legal step's position, hashed (FNV-1a over the plain state) */
+				*a = *st;
+				rng_seed(&r1, 5);
+				CU_ASSERT(ssp_rules_apply(a, seat, x, &r1, NULL) >= 0);
+				h[i] = 14695981039346656037ull;
+				for (size_t j = 0; j < sizeof(*a); j++)
+					h[i] = (h[i] ^ ((const unsigned char *)a)[j]) * 1099511628211ull;
+				h[i] ^= r1.draws;
+				for (int j = 0; j < i; j++)
+					if (h[j] == h[i]) {
+						if (same++ < 3)
+							fprintf(stderr, "\n  two legal steps leave the same position (%d, %d)\n", j, i);
+					}
+				if (x->kind == MV_TRADE && (x->c == x->a || x->c == x->b))
+					giveback++;
+				if (x->kind == MV_KEEP) {
+					int kept = 0;
+					for (int v = 0; v < 5; v++)
+						kept += x->v[v];
+					for (int f = 0; f < 3; f++)
+						if (kept < st->task[0].a && x->v[f] < st->dice[f]) {
+							fewer++;
+							break;
+						}
+				}
+				if (!names_ship(x))
+					continue;
+				CU_ASSERT_EQUAL(ssp_rules_first_card(st, x->a), x->a);
+				/* every other card the same as this one: not listed, accepted as itself, the same position */
+				for (int o = x->a + 1; o < SSP_NSHIPS; o++) {
+					struct ssp_move y = *x;
+					struct rng r2;
+					struct err e2 = { 0 };
+					if (ssp_rules_first_card(st, o) != x->a)
+						continue;
+					twins++;
+					y.a = o;
+					for (int j = 0; j < nl; j++)
+						if (!memcmp(&legal[j], &y, sizeof(y))) {
+							fprintf(stderr, "\n  %s and %s are both listed\n", ssp_ships[x->a].id, ssp_ships[o].id);
+							faults++;
+						}
+					*b = *st;
+					rng_seed(&r2, 5);
+					if (ssp_rules_apply(b, seat, &y, &r2, &e2) < 0) {
+						fprintf(stderr, "\n  the same card %s is refused: %s\n", ssp_ships[o].id, e2.msg);
+						faults++;
+						continue;
+					}
+					swap_cards(b, x->a, o);
+					if (memcmp(a, b, sizeof(*a)) || r1.draws != r2.draws) {
+						fprintf(stderr, "\n  %s and %s leave different positions\n", ssp_ships[x->a].id,
+							ssp_ships[o].id);
+						faults++;
+					}
+				}
+			}
+			if (G->bot(st, seat, (g + seat + k) % 3, &bot, &m, &e) < 0 || G->apply(st, seat, m, &r, &e) < 0) {
+				CU_FAIL("bot move refused");
+				G->move_free(m);
+				break;
+			}
+			G->move_free(m);
+		}
+		free(st);
+	}
+	free(legal);
+	free(a);
+	free(b);
+	free(h);
+	fprintf(stderr, "\n  %ld positions in %d games, %ld legal steps: %ld steps naming a same card are no longer listed"
+			" (%.1f %%), %ld pairs of steps leave one position, %ld trades give back what they take;"
+			" %ld keeps leave a resource die unkept with room left\n",
+		positions, games, steps, twins, steps ? 100.0 * (double)twins / (double)(steps + twins) : 0.0, same,
+		giveback, fewer);
+	CU_ASSERT(positions > 100 * games);
+	CU_ASSERT(twins > 0);
+	CU_ASSERT_EQUAL(faults, 0);
+	CU_ASSERT_EQUAL(same, 0);
+	CU_ASSERT_EQUAL(giveback, 0);
+}
+
+/*
+ * The first level of every decision, not only of a turn's start (issue: a
+ * dozen taps at most before you start choosing). At every decision of bot
+ * games at 2 to 4 players (turn starts, each step of an action, set-up
+ * drafts and hubs, Diplomacy bonuses, for every seat asked) the legal steps
+ * are cut into taps and the distinct first taps counted, by the kind of
+ * decision. At a turn's start every first tap says what it costs or gives.
+ * SSP_DECISION_GAMES sets the games; the counts are printed.
+ */
+#define NKINDS 24
+static void test_ssp__decision_taps(void)
+{
+	int games = env_int("SSP_DECISION_GAMES", 12), faults = 0, nk = 0, unpriced = 0, with_human = 0;
+	struct {
+		char kind[32];
+		long seen, taps;
+		int most;
+	} k[NKINDS];
+	long all = 0, all_taps = 0;
+	int all_most = 0;
+	struct ssp_move *legal = malloc(1024 * sizeof(*legal));
+	struct game_pick(*cut)[GAME_MAX_PICKS] = malloc(1024 * sizeof(*cut));
+
+	CU_ASSERT_FATAL(legal != NULL && cut != NULL);
+	memset(k, 0, sizeof(k));
+	for (int g = 0; g < games && faults < 10; g++) {
+		struct rng r, b;
+		int n = 2 + g % 3;
+		struct ssp_state *st = t_new(n, option_sets[g % 4], 5100 + (uint64_t)g, &r);
+		rng_seed(&b, 61 + (uint64_t)g);
+		for (int step = 0; !ssp_rules_over(st) && step < 3000 && faults < 10; step++) {
+			struct game_pending p;
+			int seat = 0;
+			void *m = NULL;
+			struct err e = { 0 };
+			G->pending(st, &p);
+			for (int s = 0; s < n; s++) {
+				int nl, first = 0, ki, start;
+				if (!(p.seats & (1u << s)))
+					continue;
+				start = st->phase == PH_TURN && !st->ntask && !st->acting && s == st->active;
+				nl = ssp_rules_legal(st, s, legal, 1024);
+				for (int i = 0; i < nl; i++) {
+					int np = ssp_picks(st, s, &legal[i], cut[i], GAME_MAX_PICKS, &e), dup = 0;
+					if (np < 1) {
+						fprintf(stderr, "\n  %s: a step is not cut: %s\n", p.kind, e.msg);
+						faults++;
+						cut[i][0].part[0] = '\0';
+						continue;
+					}
+					for (int j = 0; j < i && !dup; j++)
+						dup = !strcmp(cut[j][0].part, cut[i][0].part);
+					if (dup)
+						continue;
+					first++;
+					/* what the first tap offers (the first step's cut of that part) costs or gives something */
+					if (start && !cut[i][0].cost[0]) {
+						if (unpriced++ < 5)
+							fprintf(stderr, "\n  turn start: no price on %s (%s)\n", cut[i][0].part,
+								cut[i][0].label);
+					}
+					/* Hub A-8's Income with a Human: the Human's price and the income, wherever it goes */
+					if (start && !strcmp(cut[i][0].part, "act-income-human")) {
+						with_human++;
+						CU_ASSERT(strstr(cut[i][0].cost, "for the Human") || strstr(cut[i][0].cost, "income"));
+					}
+				}
+				for (ki = 0; ki < nk && strcmp(k[ki].kind, start ? "turn start" : p.kind); ki++)
+					;
+				if (ki == nk && nk < NKINDS)
+					snprintf(k[nk++].kind, sizeof(k[0].kind), "%s", start ? "turn start" : p.kind);
+				if (ki < nk) {
+					k[ki].seen++;
+					k[ki].taps += first;
+					k[ki].most = first > k[ki].most ? first : k[ki].most;
+				}
+				all++;
+				all_taps += first;
+				all_most = first > all_most ? first : all_most;
+			}
+			while (!(p.seats & (1u << seat)))
+				seat++;
+			/* the greedy levels play as people do: a random player starves and only takes income */
+			if (G->bot(st, seat, 1 + (g + seat) % 2, &b, &m, &e) < 0 || G->apply(st, seat, m, &r, &e) < 0) {
+				CU_FAIL("bot move refused");
+				G->move_free(m);
+				break;
+			}
+			G->move_free(m);
+		}
+		free(st);
+	}
+	free(legal);
+	free(cut);
+	fprintf(stderr, "\n  %ld decisions in %d games: %.1f first taps on average, %d at most; %d turn starts offered"
+			" Income with a Human\n", all, games, all ? (double)all_taps / all : 0.0, all_most, with_human);
+	for (int i = 0; i < nk; i++) {
+		fprintf(stderr, "    %-12s %6ld decisions, %4.1f first taps on average, %2d at most\n", k[i].kind, k[i].seen,
+			(double)k[i].taps / k[i].seen, k[i].most);
+	}
+	CU_ASSERT(all > 100 * games);
+	CU_ASSERT_EQUAL(faults, 0);
+	CU_ASSERT_EQUAL(unpriced, 0);
+	/* bot games reach Hub A-8 now and then (not in these): one position by hand too */
+	{
+		static const int hubs[2] = { 11 + 8, 4 }; /* A-8, B-5 */
+		struct ssp_state *st = t_blank(2, hubs);
+		struct ssp_move x = { .kind = MV_INCOME };
+		struct game_pick o[GAME_MAX_PICKS];
+		struct err e = { 0 };
+		t_build(st, 0, 101, "..");
+		t_build(st, 0, 111, "t..");
+		for (int r = 0; r < 3; r++)
+			st->pl[0].res[r] = 2;
+		x.a = ssp_data_sector_find(101);
+		CU_ASSERT_FATAL(t_is_legal(st, 0, "income human 101"));
+		CU_ASSERT_EQUAL_FATAL(ssp_picks(st, 0, &x, o, GAME_MAX_PICKS, &e), 2);
+		ASSERT_STR_EQ(o[0].part, "act-income-human");
+		CU_ASSERT(!strncmp(o[0].cost, "pay 1 food, 1 water, 1 metal for the Human: income +", 52));
+		fprintf(stderr, "  Income with a Human (by hand): %s\n", o[0].cost);
+		free(st);
+	}
+}
+
 static CU_TestInfo play_cases[] = {
 	{ "test_ssp__bot_games_2p", test_ssp__bot_games_2p },
 	{ "test_ssp__bot_games_3p", test_ssp__bot_games_3p },
@@ -612,6 +884,8 @@ static CU_TestInfo play_cases[] = {
 	{ "test_ssp__greedy_games_end_by_rulebook", test_ssp__greedy_games_end_by_rulebook },
 	{ "test_ssp__picks", test_ssp__picks },
 	{ "test_ssp__turn_start_taps", test_ssp__turn_start_taps },
+	{ "test_ssp__decision_taps", test_ssp__decision_taps },
+	{ "test_ssp__same_cards_one_choice", test_ssp__same_cards_one_choice },
 	CU_TEST_INFO_NULL,
 };
 
