@@ -74,6 +74,33 @@ static void target_part(struct picks_cut *c, int t)
 /* What a step changes of its player's goods: food, water, metal, GEMs (enum ssp_res), then points. */
 #define NGOODS 5
 
+/* Widen [*lo, *hi] to v; n: how many values it held before (0: it starts at v). */
+static void widen(int n, int v, int *lo, int *hi)
+{
+	*lo = n && *lo < v ? *lo : v;
+	*hi = n && *hi > v ? *hi : v;
+}
+
+/*
+ * A group's tap (a kind of ship, a wing), which leads to n choices priced
+ * from lo to hi: "3 ships, 2 to 4 GEMs", "2 Sectors, 5 metal each". NULL,
+ * and nothing added, when it leads to fewer than two: their tap comes first.
+ */
+static struct game_pick *group_part(struct picks_cut *c, const char *part, int n, const char *things, int lo, int hi,
+				    const char *unit, const char *units)
+{
+	struct game_pick *p;
+
+	if (n < 2)
+		return NULL;
+	p = picks_add(c, "%s", part);
+	if (lo == hi)
+		picks_cost(p, "%d %s, %d %s each", n, things, lo, lo == 1 ? unit : units);
+	else
+		picks_cost(p, "%d %s, %d to %d %s", n, things, lo, hi, units);
+	return p;
+}
+
 /*
  * What m changes of seat's goods, found by playing it on a copy with a
  * throwaway generator (what it draws is never shown: only counts are
@@ -173,10 +200,8 @@ static void income_human_cost(const struct ssp_state *st, int seat, struct game_
 			continue;
 		for (int i = 0; i < 3; i++)
 			d[i] += need[i];
-		for (int i = 0; i < NGOODS; i++) {
-			lo[i] = n && lo[i] < d[i] ? lo[i] : d[i];
-			hi[i] = n && hi[i] > d[i] ? hi[i] : d[i];
-		}
+		for (int i = 0; i < NGOODS; i++)
+			widen(n, d[i], &lo[i], &hi[i]);
 		n++;
 	}
 	if (!n)
@@ -203,41 +228,52 @@ static void kind_part(const struct ssp_state *st, int seat, int ship, struct pic
 	static const char *const say[] = { "a Dismantle", "a Construction", "a Transport", "an Expedition", "a Diplomacy",
 					   "a Farm", "an Ice" };
 	int type = ssp_ships[ship].type, n = 0, lo = 0, hi = 0;
-	struct game_pick *p;
+	char part[32];
 
 	for (int s = 0; s < SSP_NSHIPS; s++) {
 		int price;
 		if (ssp_ships[s].type != type || ssp_rules_first_card(st, s) != s || !ssp_rules_usable(st, seat, s))
 			continue;
 		price = ssp_rules_price(st, seat, s);
-		lo = n && lo < price ? lo : price;
-		hi = n && hi > price ? hi : price;
-		n++;
+		widen(n++, price, &lo, &hi);
 	}
-	if (n < 2)
-		return;
-	p = picks_add(c, "ships-%s", kw[type]);
-	picks_label(p, "Use %s ship", say[type]);
-	if (lo == hi)
-		picks_cost(p, "%d ships, %d GEM%s each", n, lo, lo == 1 ? "" : "s");
-	else
-		picks_cost(p, "%d ships, %d to %d GEMs", n, lo, hi);
+	snprintf(part, sizeof(part), "ships-%s", kw[type]);
+	picks_label(group_part(c, part, n, "ships", lo, hi, "GEM", "GEMs"), "Use %s ship", say[type]);
 }
 
-/* The dice of a keep or reroll, one part per kind with its count ("keep-food-2"). */
-static void dice_parts(struct picks_cut *c, const struct ssp_move *m)
+/*
+ * The dice of a keep or reroll, one part per kind with its count
+ * ("keep-food-2"), in a fixed order (food, water, metal, Human as an ally,
+ * Human to observe). The first kind's count comes after a tap of its kind
+ * ("keep-food": "Keep food dice") when two or more of them could be
+ * chosen, so a decision starts with one tap per kind of die, not one per
+ * count (up to 21 with ten dice and a reroll left).
+ */
+static void dice_parts(const struct ssp_state *st, struct picks_cut *c, const struct ssp_move *m)
 {
 	static const char *const keep_kw[5] = { "food", "water", "metal", "ally", "observe" };
 	static const char *const keep_say[5] = { "food", "water", "metal", "Human as an ally", "Human to observe" };
 	static const char *const roll_kw[4] = { "food", "water", "metal", "human" };
 	int keep = m->kind == MV_KEEP, any = 0;
+	int room = keep && st->ntask > 0 ? st->task[0].a : 99;
 
 	for (int i = 0; i < (keep ? 5 : 4); i++) {
 		struct game_pick *p;
+		const char *kw = keep ? keep_kw[i] : roll_kw[i];
+		int most = st->dice[i < 4 ? i : 3] < room ? st->dice[i < 4 ? i : 3] : room;
 		if (!m->v[i])
 			continue;
+		if (!any && most >= 2) {
+			p = picks_add(c, "%s-%s", keep ? "keep" : "reroll", kw);
+			if (keep)
+				picks_label(p, "Keep %s dice%s", i < 3 ? keep_say[i] : "Human",
+					    i >= 3 ? (i == 3 ? " as allies" : " to observe") : "");
+			else
+				picks_label(p, "Roll %s dice again", roll_kw[i]);
+			picks_cost(p, "up to %d", most);
+		}
 		any = 1;
-		p = picks_add(c, "%s-%s-%d", keep ? "keep" : "reroll", keep ? keep_kw[i] : roll_kw[i], m->v[i]);
+		p = picks_add(c, "%s-%s-%d", keep ? "keep" : "reroll", kw, m->v[i]);
 		if (keep)
 			picks_label(p, "Keep %d %s di%s%s", m->v[i], i < 3 ? keep_say[i] : "Human", m->v[i] == 1 ? "e" : "ce",
 			      i >= 3 ? (i == 3 ? " as allies" : " to observe") : "");
@@ -246,6 +282,74 @@ static void dice_parts(struct picks_cut *c, const struct ssp_move *m)
 	}
 	if (!any)
 		picks_label(picks_add(c, keep ? "keep-nothing" : "reroll-nothing"), keep ? "Keep no dice" : "Roll no dice again");
+}
+
+/* Does m apply for seat (on a copy; nothing is formatted)? */
+static int applies(const struct ssp_state *st, int seat, const struct ssp_move *m)
+{
+	int d[NGOODS];
+
+	return delta(st, seat, m, d) == 0;
+}
+
+/*
+ * A Construction: the wing first ("Build in your teal wing", with how many
+ * Sectors and their prices) when two or more Sectors of its colour may be
+ * built, then the Sector in the display; so a decision starts with at most
+ * three wings (up to 15 Sectors with four players).
+ */
+static void wing_part(const struct ssp_state *st, int seat, int idx, struct picks_cut *c)
+{
+	static const char *const colour[3] = { "teal", "brown", "pink" };
+	int col = ssp_sectors[idx].colour, n = 0, lo = 0, hi = 0;
+	char part[32];
+
+	for (int i = 0; i < SSP_NSECTORS; i++) {
+		struct ssp_move m = { .kind = MV_BUILD, .a = i };
+		int d[NGOODS];
+		if (ssp_sectors[i].colour != col || (st->sec_loc[i] != SEC_DISPLAY && st->sec_loc[i] != SEC_PRIVATE + seat) ||
+		    delta(st, seat, &m, d) < 0)
+			continue;
+		widen(n++, -d[SSP_METAL], &lo, &hi);
+	}
+	snprintf(part, sizeof(part), "wing-%s", colour[col]);
+	picks_label(group_part(c, part, n, "Sectors", lo, hi, "metal", "metal"), "Build in your %s wing", colour[col]);
+}
+
+/*
+ * A trade: "Trade two resources for one" first when two or more pairs can
+ * be given, then the pair, then what it gives; so a Transport decision
+ * starts with the Aliens, one tap for trades, the buys and done (at most
+ * 10, where every pair a tap of its own came to 15).
+ */
+static void trade_part(const struct ssp_state *st, int seat, struct picks_cut *c)
+{
+	int pairs = 0;
+
+	for (int a = 0; a < 3; a++)
+		for (int b = a; b < 3; b++) {
+			/* a resource the pair does not hold: what a trade of it may give */
+			struct ssp_move m = { .kind = MV_TRADE, .a = a, .b = b, .c = a != 0 && b != 0 ? 0 : a != 1 && b != 1 ? 1 : 2 };
+			pairs += applies(st, seat, &m);
+		}
+	if (pairs >= 2) {
+		struct game_pick *p = picks_add(c, "trade");
+		picks_label(p, "Trade two resources for one");
+		picks_cost(p, "pay 2 resources: +1 resource");
+	}
+}
+
+/* Hub A-12's return of a Sector: "Return a Sector" first when two or more may go back. */
+static void return_part(const struct ssp_state *st, int seat, struct picks_cut *c)
+{
+	int n = 0;
+
+	for (int i = 0; i < SSP_NSECTORS && n < 2; i++) {
+		struct ssp_move m = { .kind = MV_RETURN, .a = 0, .b = i };
+		n += st->sec_loc[i] == seat && applies(st, seat, &m);
+	}
+	if (n >= 2)
+		picks_label(picks_add(c, "return-sector"), "Return a Sector");
 }
 
 static int cut_move(const struct ssp_state *st, int seat, const struct ssp_move *m, struct picks_cut *c)
@@ -275,6 +379,7 @@ static int cut_move(const struct ssp_state *st, int seat, const struct ssp_move 
 		picks_label(picks_add(c, "dismantle-%s", ssp_ships[m->a].id), "Dismantle %s", w);
 		break;
 	case MV_BUILD:
+		wing_part(st, seat, m->a, c);
 		picks_label(picks_add(c, "sector-%d", ssp_sectors[m->a].id), "Build Sector %d in your %s wing", ssp_sectors[m->a].id,
 		      (const char *[]){ "teal", "brown", "pink" }[ssp_sectors[m->a].colour]);
 		break;
@@ -314,6 +419,7 @@ static int cut_move(const struct ssp_state *st, int seat, const struct ssp_move 
 		target_part(c, m->b);
 		break;
 	case MV_TRADE:
+		trade_part(st, seat, c);
 		p = picks_add(c, "give-%s-%s", ssp_text_res(m->a), ssp_text_res(m->b));
 		picks_label(p, "Trade %s and %s", ssp_text_res(m->a), ssp_text_res(m->b));
 		if (m->a == m->b)
@@ -330,7 +436,7 @@ static int cut_move(const struct ssp_state *st, int seat, const struct ssp_move 
 		break;
 	case MV_REROLL:
 	case MV_KEEP:
-		dice_parts(c, m);
+		dice_parts(st, c, m);
 		break;
 	case MV_TAKE:
 		picks_label(picks_add(c, "take-%s", ssp_text_res(m->a)), "Take 1 %s", ssp_text_res(m->a));
@@ -370,6 +476,7 @@ static int cut_move(const struct ssp_state *st, int seat, const struct ssp_move 
 		break;
 	case MV_RETURN:
 		if (m->a == 0) {
+			return_part(st, seat, c);
 			picks_label(picks_add(c, "return-sector-%d", ssp_sectors[m->b].id), "Return Sector %d", ssp_sectors[m->b].id);
 		} else {
 			picks_label(picks_add(c, "return-%s", ssp_text_resident(m->a)), "Return a %s resident", ssp_text_resident(m->a));
