@@ -22,14 +22,18 @@ async function api(g, path) {
  *
  * Every turn opens on the player's phone, where the board must start within
  * the first screen, with at most a dozen controls ahead of it; every tap of
- * the turn is a touch on that phone's page.
+ * the turn is a touch on that phone's page. A turn starts with at most a
+ * dozen taps offered on the board (its tappable parts in #board), and so
+ * does every later decision where limits.decision says so; the average and
+ * the most are printed.
  */
 async function play(game, seed, names, limits) {
   const T0 = Date.now();
   const g = h.newGame(game, [`Yara <${game}-y@example.org>`, `Zed <${game}-z@example.org>`], seed);
   const ph = await h.seatPhones(g);
   const planned = [];
-  const stats = { turns: 0, steps: 0, taps: 0, offered: 0, maxOffered: 0, maxAhead: 0, maxScreen: 0, maxBytes: 0 };
+  const stats = { turns: 0, steps: 0, taps: 0, offered: 0, maxOffered: 0, maxAhead: 0, maxScreen: 0, maxBytes: 0,
+    decisionOffered: 0, maxDecisionOffered: 0 };
   const ms = { open: 0, taps: 0, plan: 0, api: 0 };
   const clock = async (k, p) => { const t = Date.now(); const r = await p; ms[k] += Date.now() - t; return r; };
   const turnTaps = [];
@@ -39,7 +43,8 @@ async function play(game, seed, names, limits) {
     const phone = ph[seat];
     const { page } = phone;
     let seen;
-    if (seat !== last) {
+    const opened = seat !== last;
+    if (opened) {
       // a new turn on this player's phone: the board at the top, few controls ahead of it, the player called by name
       seen = await clock('open', page.goto(phone.url, { waitUntil: 'domcontentloaded' }).then(() => look(page, true)));
       stats.turns++;
@@ -67,6 +72,11 @@ async function play(game, seed, names, limits) {
     }
     const { text, parts } = await clock('plan', h.plan(g.id, seat));
     planned.push(text);
+    // the decision's first taps: what the board offers before anything is chosen
+    assert.ok(seen.taps.length <= (opened ? limits.offered : limits.decision ?? Infinity),
+      `${game} step ${stats.steps + 1} (${text}): ${seen.taps.length} taps offered at the decision's start`);
+    stats.decisionOffered += seen.taps.length;
+    stats.maxDecisionOffered = Math.max(stats.maxDecisionOffered, seen.taps.length);
     const t = Date.now();
     for (let i = 0; i <= parts.length; i++) {
       stats.maxBytes = Math.max(stats.maxBytes, seen.bytes);
@@ -121,7 +131,9 @@ async function play(game, seed, names, limits) {
   turnTaps.sort((a, b) => a - b);
   const summary = { game, seed, ...stats, tapsPerTurn: +(stats.taps / stats.turns).toFixed(1),
     medianTurnTaps: turnTaps[turnTaps.length >> 1], stepsPerTurn: +(stats.steps / stats.turns).toFixed(1),
-    meanOffered: +(stats.offered / stats.turns).toFixed(1), ms, seconds: Math.round((Date.now() - T0) / 1000) };
+    meanOffered: +(stats.offered / stats.turns).toFixed(1),
+    meanDecisionOffered: +(stats.decisionOffered / stats.steps).toFixed(1), ms,
+    seconds: Math.round((Date.now() - T0) / 1000) };
   writeFileSync(join(shots, `taps-${game}.json`), JSON.stringify(summary, null, 1));
   console.log(`# ${JSON.stringify(summary)}`);
   return summary;
@@ -131,10 +143,10 @@ async function play(game, seed, names, limits) {
 // once, each on its own two phones: each step waits on the browser, the server or the planner in turn.
 describe('whole games by taps', { concurrency: true }, () => {
   it('a whole Space Station Phoenix game by taps on the board, from two phones', { timeout: 900000 }, async () => {
-    await play('space-station-phoenix', 14, ['Yara', 'Zed'], { ahead: 12, shot: 12, steps: 1000 });
+    await play('space-station-phoenix', 14, ['Yara', 'Zed'], { ahead: 12, offered: 12, decision: 12, shot: 12, steps: 1000 });
   });
 
   it('a whole Starship Merchants game by taps on the board, from two phones', { timeout: 900000 }, async () => {
-    await play('starship-merchants', 10, ['Yara', 'Zed'], { ahead: 12, shot: 12, steps: 1000 });
+    await play('starship-merchants', 10, ['Yara', 'Zed'], { ahead: 12, offered: 12, shot: 12, steps: 1000 });
   });
 });
