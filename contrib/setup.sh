@@ -14,7 +14,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 packages="build-essential autoconf automake libtool pkg-config libmicrohttpd-dev libjansson-dev
-libsqlite3-dev libpq-dev libcurl4-openssl-dev libcunit1-dev libsodium-dev libssl-dev sqlite3 curl python3
+libsqlite3-dev libpq-dev libcurl4-openssl-dev libcunit1-dev libsodium-dev libssl-dev zlib1g-dev sqlite3 curl python3
 python3-aiosmtpd"
 
 say() { printf '%s\n' "setup: $*" >&2; }

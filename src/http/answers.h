@@ -36,12 +36,17 @@ void answers_stats(uint64_t *hits, uint64_t *misses);
  * query), and also only until a time (ms since the epoch; 0: no limit) at
  * which something it shows changes by itself ("5 min ago").
  * answers_page_get appends the text kept for key at version, still good at
- * now, to out: 1; else 0.
+ * now, to out: 1; else 0. With gzip (the client accepts it) the text goes
+ * gzipped (*gzipped set): a kept page is compressed once, at the first
+ * read that accepts it, and that copy is kept with it for the others.
  */
-int answers_page_get(uint64_t store, const char *key, uint64_t version, int64_t now, struct buf *out);
+int answers_page_get(uint64_t store, const char *key, uint64_t version, int64_t now, int gzip, struct buf *out,
+		     int *gzipped);
 void answers_page_put(uint64_t store, const char *key, uint64_t version, int64_t until, const char *text,
 		      size_t len);
 /* Page lookups that found a page, and those that did not, since start. */
 void answers_page_stats(uint64_t *hits, uint64_t *misses);
+/* How many kept pages were gzipped since start (each once per text kept). */
+uint64_t answers_page_gzipped(void);
 
 #endif

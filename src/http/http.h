@@ -149,6 +149,8 @@ struct http_reply {
 	int cache;                /* static files: cacheable */
 	const char *cache_control; /* static string for Cache-Control instead of no-store (cache unset); NULL: no-store */
 	const char *service_worker_allowed; /* Service-Worker-Allowed (a service worker's widest scope): static, or NULL */
+	const char *content_encoding; /* static string for Content-Encoding (the body is so encoded), or NULL */
+	const char *vary;             /* static string for Vary, or NULL */
 };
 
 /*
@@ -166,6 +168,11 @@ void http_wake(void *rq);
 
 /* A request header (borrowed until the request ends) or NULL. */
 const char *http_header(const struct http_request *rq, const char *name);
+/*
+ * Whether an Accept-Encoding value (NULL: none sent) accepts gzip: listed
+ * as gzip or x-gzip, or as * without gzip named, with a q above 0.
+ */
+int http_accepts_gzip(const char *accept_encoding);
 /* A query-string argument or NULL. */
 const char *http_query(const struct http_request *rq, const char *name);
 /* A cookie sent by the browser or NULL. */

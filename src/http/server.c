@@ -83,6 +83,43 @@ const char *http_header(const struct http_request *rq, const char *name)
 	return MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, name);
 }
 
+/* The q of one Accept-Encoding item's parameters (from just after the coding): 1 when none is given. */
+static double coding_q(const char *p, const char *end)
+{
+	while (p < end) {
+		const char *semi = memchr(p, ';', (size_t)(end - p));
+		if (!semi)
+			break;
+		p = semi + 1;
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (end - p >= 2 && (p[0] == 'q' || p[0] == 'Q') && p[1] == '=')
+			return strtod(p + 2, NULL);
+	}
+	return 1;
+}
+
+int http_accepts_gzip(const char *v)
+{
+	double gzip = -1, any = -1;
+
+	while (v && *v) {
+		const char *end = v + strcspn(v, ","), *name = v, *name_end;
+		while (name < end && (*name == ' ' || *name == '\t'))
+			name++;
+		name_end = name;
+		while (name_end < end && *name_end != ';' && *name_end != ' ' && *name_end != '\t')
+			name_end++;
+		if ((name_end - name == 4 && strncasecmp(name, "gzip", 4) == 0) ||
+		    (name_end - name == 6 && strncasecmp(name, "x-gzip", 6) == 0))
+			gzip = coding_q(name_end, end);
+		else if (name_end - name == 1 && *name == '*')
+			any = coding_q(name_end, end);
+		v = *end ? end + 1 : end;
+	}
+	return gzip >= 0 ? gzip > 0 : any > 0;
+}
+
 const char *http_query(const struct http_request *rq, const char *name)
 {
 	return MHD_lookup_connection_value(rq->conn, MHD_GET_ARGUMENT_KIND, name);
@@ -316,6 +353,10 @@ static enum MHD_Result send_reply(struct MHD_Connection *conn, struct http_reply
 		MHD_add_response_header(resp, "Preference-Applied", r->preference_applied);
 	if (r->service_worker_allowed)
 		MHD_add_response_header(resp, "Service-Worker-Allowed", r->service_worker_allowed);
+	if (r->content_encoding)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING, r->content_encoding);
+	if (r->vary)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, r->vary);
 	for (int i = 0; i < r->ncookies; i++)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_SET_COOKIE, r->cookies[i]);
 	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");

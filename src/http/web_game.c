@@ -598,10 +598,15 @@ void web_game_show(struct http_request *rq, struct http_reply *r)
 	char *key = page_key(rq, id);
 	struct err e = {0};
 	uint64_t v1;
+	int gzipped = 0;
 
-	if (key && answers_page_get(health_store_key(store), key, rq->sess.version, clock_now_ms(), &r->body)) {
+	/* the page differs by Accept-Encoding: a kept one goes gzipped to a browser that accepts it */
+	r->vary = "Accept-Encoding";
+	if (key && answers_page_get(health_store_key(store), key, rq->sess.version, clock_now_ms(),
+				    http_accepts_gzip(http_header(rq, "Accept-Encoding")), &r->body, &gzipped)) {
 		r->status = 200;
 		r->content_type = WEB_HTML;
+		r->content_encoding = gzipped ? "gzip" : NULL;
 	} else if (game_page(rq, r, id, 200, NULL, NULL, &until) && key && r->status == 200 &&
 		   health_data_version(store, &v1, &e) == 0 && v1 == rq->sess.version && health_synced(store)) {
 		answers_page_put(health_store_key(store), key, rq->sess.version, until, r->body.data, r->body.len);

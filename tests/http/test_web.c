@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <curl/curl.h>
+#include <zlib.h>
 
 #include "httptest.h"
 #include "store/store.h"
@@ -753,6 +754,120 @@ static void test_web__ended_session_stops_at_once(void)
 	ht_resp_release(&r);
 }
 
+/* What a raw GET answered: its status, two headers and the body as sent. */
+struct raw_page {
+	long status;
+	char encoding[32], vary[64];
+	struct buf body;
+};
+
+static size_t raw_header(char *line, size_t size, size_t n, void *arg)
+{
+	struct raw_page *p = arg;
+	size_t len = size * n;
+
+	if (len > 17 && strncasecmp(line, "Content-Encoding:", 17) == 0)
+		sscanf(line + 17, " %31[^\r\n]", p->encoding);
+	if (len > 5 && strncasecmp(line, "Vary:", 5) == 0)
+		sscanf(line + 5, " %63[^\r\n]", p->vary);
+	return len;
+}
+
+static size_t raw_body(char *data, size_t size, size_t n, void *arg)
+{
+	buf_add(arg, data, size * n);
+	return size * n;
+}
+
+/* GET path with cookie and Accept-Encoding: accept as a browser sends it, the body left as it came. */
+static void raw_get(const char *path, const char *cookie, const char *accept, struct raw_page *out)
+{
+	CURL *curl = curl_easy_init();
+	struct curl_slist *hl = NULL;
+	char url[256], ch[320], ae[128];
+
+	memset(out, 0, sizeof(*out));
+	buf_init(&out->body);
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d%s", d.port, path);
+	snprintf(ch, sizeof(ch), "Cookie: %s", cookie);
+	snprintf(ae, sizeof(ae), "Accept-Encoding: %s", accept);
+	hl = curl_slist_append(hl, ch);
+	hl = curl_slist_append(hl, ae);
+	curl_easy_setopt(curl, CURLOPT_URL, url);
+	curl_easy_setopt(curl, CURLOPT_HTTPHEADER, hl);
+	curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, raw_header);
+	curl_easy_setopt(curl, CURLOPT_HEADERDATA, out);
+	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, raw_body);
+	curl_easy_setopt(curl, CURLOPT_WRITEDATA, &out->body);
+	curl_easy_setopt(curl, CURLOPT_TIMEOUT, 30L);
+	CU_ASSERT_EQUAL(curl_easy_perform(curl), CURLE_OK);
+	curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &out->status);
+	curl_slist_free_all(hl);
+	curl_easy_cleanup(curl);
+}
+
+/* A gzip body inflated into out: 0, or -1 when it is not one. */
+static int gunzip(const struct buf *in, struct buf *out)
+{
+	z_stream z = {0};
+	unsigned char chunk[8192];
+	int rc;
+
+	if (inflateInit2(&z, 15 + 16) != Z_OK)
+		return -1;
+	z.next_in = (Bytef *)in->data;
+	z.avail_in = (uInt)in->len;
+	do {
+		z.next_out = chunk;
+		z.avail_out = sizeof(chunk);
+		rc = inflate(&z, Z_NO_FLUSH);
+		buf_add(out, chunk, sizeof(chunk) - z.avail_out);
+	} while (rc == Z_OK);
+	inflateEnd(&z);
+	return rc == Z_STREAM_END ? 0 : -1;
+}
+
+/*
+ * A kept page goes gzipped, byte for byte the page once inflated, to a
+ * browser that accepts gzip, saying so; as it is to one that does not.
+ */
+static void test_web__kept_page_gzipped(void)
+{
+	struct ht_resp r;
+	struct raw_page gz, plain;
+	struct buf inflated = BUF_INIT;
+	char gpath[64];
+
+	snprintf(gpath, sizeof(gpath), "/games/%lld?seat=0", (long long)game_id);
+	/* until it is the kept page that answers (a notifier's commit may come in between), as page_kept */
+	for (int tries = 0; tries < 100; tries++) {
+		if (tries) {
+			ht_resp_release(&r);
+			buf_release(&gz.body);
+			usleep(20000);
+		}
+		page_kept(gpath, ann_cookie, &r);
+		raw_get(gpath, ann_cookie, "gzip, deflate, br", &gz);
+		if (gz.encoding[0])
+			break;
+	}
+	CU_ASSERT_EQUAL(gz.status, 200);
+	ASSERT_STR_EQ(gz.encoding, "gzip");
+	ASSERT_STR_EQ(gz.vary, "Accept-Encoding");
+	CU_ASSERT(gz.body.len < r.body.len / 2);
+	CU_ASSERT_EQUAL_FATAL(gunzip(&gz.body, &inflated), 0);
+	CU_ASSERT(inflated.len == r.body.len && memcmp(inflated.data, r.body.data, r.body.len) == 0);
+	raw_get(gpath, ann_cookie, "identity", &plain);
+	CU_ASSERT_EQUAL(plain.status, 200);
+	ASSERT_STR_EQ(plain.encoding, "");
+	ASSERT_STR_EQ(plain.vary, "Accept-Encoding");
+	CU_ASSERT(strstr(plain.body.data, "<!DOCTYPE html>") == plain.body.data);
+	buf_release(&inflated);
+	buf_release(&gz.body);
+	buf_release(&plain.body);
+	ht_resp_release(&r);
+}
+
 static CU_TestInfo web_cases[] = {
 	{ "test_web__home_headers_and_404", test_web__home_headers_and_404 },
 	{ "test_web__signin_needs_csrf_and_tells_nothing", test_web__signin_needs_csrf_and_tells_nothing },
@@ -767,6 +882,7 @@ static CU_TestInfo web_cases[] = {
 	{ "test_web__history_names_the_player_of_each_step", test_web__history_names_the_player_of_each_step },
 	{ "test_web__signout", test_web__signout },
 	{ "test_web__kept_page_follows_the_game", test_web__kept_page_follows_the_game },
+	{ "test_web__kept_page_gzipped", test_web__kept_page_gzipped },
 	{ "test_web__ended_session_stops_at_once", test_web__ended_session_stops_at_once },
 	CU_TEST_INFO_NULL
 };

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "engine/cache.h"
 #include "engine/create.h"
@@ -10,6 +11,7 @@
 #include "engine/views.h"
 #include "engine/registry.h"
 #include "http/answers.h"
+#include "http/http.h"
 #include "http/jsonw.h"
 #include "store/store.h"
 #include "testutil.h"
@@ -660,21 +662,103 @@ static void test_answers__page_by_version_and_time(void)
 {
 	struct buf b = BUF_INIT;
 	const char *page = "<!DOCTYPE html><p>the page</p>";
+	int gz = 0;
 
 	answers_page_put(7, "page|1|2|-|-", 40, 5000, page, strlen(page));
-	CU_ASSERT_EQUAL(answers_page_get(7, "page|1|2|-|-", 40, 4999, &b), 1);
+	CU_ASSERT_EQUAL(answers_page_get(7, "page|1|2|-|-", 40, 4999, 0, &b, &gz), 1);
 	ASSERT_STR_EQ(b.data, page);
 	buf_reset(&b);
-	CU_ASSERT_EQUAL(answers_page_get(7, "page|1|2|-|-", 40, 5000, &b), 0);
-	CU_ASSERT_EQUAL(answers_page_get(7, "page|1|2|-|-", 41, 10, &b), 0);
-	CU_ASSERT_EQUAL(answers_page_get(8, "page|1|2|-|-", 40, 10, &b), 0);
-	CU_ASSERT_EQUAL(answers_page_get(7, "page|1|3|-|-", 40, 10, &b), 0);
+	CU_ASSERT_EQUAL(answers_page_get(7, "page|1|2|-|-", 40, 5000,0, &b, &gz), 0);
+	CU_ASSERT_EQUAL(answers_page_get(7, "page|1|2|-|-", 41, 10,0, &b, &gz), 0);
+	CU_ASSERT_EQUAL(answers_page_get(8, "page|1|2|-|-", 40, 10,0, &b, &gz), 0);
+	CU_ASSERT_EQUAL(answers_page_get(7, "page|1|3|-|-", 40, 10,0, &b, &gz), 0);
 	CU_ASSERT_EQUAL(b.len, 0);
 	/* no time: as long as the version lasts */
 	answers_page_put(7, "page|1|2|-|-", 41, 0, page, strlen(page));
-	CU_ASSERT_EQUAL(answers_page_get(7, "page|1|2|-|-", 41, INT64_MAX, &b), 1);
-	CU_ASSERT_EQUAL(answers_page_get(7, "page|1|2|-|-", 40, 10, &b), 0);
+	CU_ASSERT_EQUAL(answers_page_get(7, "page|1|2|-|-", 41, INT64_MAX,0, &b, &gz), 1);
+	CU_ASSERT_EQUAL(answers_page_get(7, "page|1|2|-|-", 40, 10,0, &b, &gz), 0);
 	buf_release(&b);
+}
+
+/* A gzip body inflated into out (NUL-terminated): 0, or -1 when it is not one. */
+static int gunzip(const struct buf *in, char *out, size_t size)
+{
+	z_stream z = {0};
+	int rc;
+
+	if (inflateInit2(&z, 15 + 16) != Z_OK)
+		return -1;
+	z.next_in = (Bytef *)in->data;
+	z.avail_in = (uInt)in->len;
+	z.next_out = (Bytef *)out;
+	z.avail_out = (uInt)(size - 1);
+	rc = inflate(&z, Z_FINISH);
+	out[z.total_out] = '\0';
+	inflateEnd(&z);
+	return rc == Z_STREAM_END ? 0 : -1;
+}
+
+/*
+ * A kept page goes gzipped to a reader that accepts it: compressed once,
+ * at the first such read, and never from a text the slot no longer holds.
+ */
+static void test_answers__page_gzipped_once_per_text(void)
+{
+	struct buf b = BUF_INIT;
+	char page[4096], plain[8192];
+	uint64_t before = answers_page_gzipped();
+	int gz = -1;
+
+	for (size_t i = 0; i + 1 < sizeof(page); i++)
+		page[i] = "<p>Ann docked at the Solar Converter.</p>\n"[i % 42];
+	page[sizeof(page) - 1] = '\0';
+	answers_page_put(9, "page|5|6|-|-", 70, 0, page, strlen(page));
+	CU_ASSERT_EQUAL(answers_page_get(9, "page|5|6|-|-", 70, 10, 1, &b, &gz), 1);
+	CU_ASSERT_EQUAL(gz, 1);
+	CU_ASSERT(b.len < strlen(page) / 4);
+	CU_ASSERT_EQUAL_FATAL(gunzip(&b, plain, sizeof(plain)), 0);
+	ASSERT_STR_EQ(plain, page);
+	CU_ASSERT_EQUAL(answers_page_gzipped(), before + 1);
+	/* the second read takes the kept copy */
+	buf_reset(&b);
+	CU_ASSERT_EQUAL(answers_page_get(9, "page|5|6|-|-", 70, 10, 1, &b, &gz), 1);
+	CU_ASSERT_EQUAL(gz, 1);
+	CU_ASSERT_EQUAL(answers_page_gzipped(), before + 1);
+	CU_ASSERT_EQUAL_FATAL(gunzip(&b, plain, sizeof(plain)), 0);
+	ASSERT_STR_EQ(plain, page);
+	/* a reader that does not accept it gets the text */
+	buf_reset(&b);
+	CU_ASSERT_EQUAL(answers_page_get(9, "page|5|6|-|-", 70, 10, 0, &b, &gz), 1);
+	CU_ASSERT_EQUAL(gz, 0);
+	ASSERT_STR_EQ(b.data, page);
+	/* another text under the same key and version (the "ago" moved on): its own gzip, not the old one */
+	page[3] = 'B';
+	answers_page_put(9, "page|5|6|-|-", 70, 0, page, strlen(page));
+	buf_reset(&b);
+	CU_ASSERT_EQUAL(answers_page_get(9, "page|5|6|-|-", 70, 10, 1, &b, &gz), 1);
+	CU_ASSERT_EQUAL_FATAL(gunzip(&b, plain, sizeof(plain)), 0);
+	ASSERT_STR_EQ(plain, page);
+	CU_ASSERT_EQUAL(answers_page_gzipped(), before + 2);
+	buf_release(&b);
+}
+
+/* Accept-Encoding as browsers and others send it. */
+static void test_answers__accepts_gzip(void)
+{
+	CU_ASSERT(http_accepts_gzip("gzip, deflate, br"));
+	CU_ASSERT(http_accepts_gzip("br;q=1.0, gzip;q=0.8, *;q=0.1"));
+	CU_ASSERT(http_accepts_gzip("x-gzip"));
+	CU_ASSERT(http_accepts_gzip("GZIP"));
+	CU_ASSERT(http_accepts_gzip("*"));
+	CU_ASSERT(http_accepts_gzip("identity, *;q=0.5"));
+	CU_ASSERT(!http_accepts_gzip(NULL));
+	CU_ASSERT(!http_accepts_gzip(""));
+	CU_ASSERT(!http_accepts_gzip("identity"));
+	CU_ASSERT(!http_accepts_gzip("br, deflate"));
+	CU_ASSERT(!http_accepts_gzip("gzip;q=0"));
+	CU_ASSERT(!http_accepts_gzip("gzip;q=0.000, *"));
+	CU_ASSERT(!http_accepts_gzip("*;q=0"));
+	CU_ASSERT(!http_accepts_gzip("gzipped, xgzip"));
 }
 
 static CU_TestInfo cases[] = {
@@ -686,6 +770,8 @@ static CU_TestInfo cases[] = {
 	{ "test_cache__memo_lives_with_its_position", test_cache__memo_lives_with_its_position },
 	{ "test_cache__jsonw_writes_what_jansson_writes", test_cache__jsonw_writes_what_jansson_writes },
 	{ "test_answers__page_by_version_and_time", test_answers__page_by_version_and_time },
+	{ "test_answers__page_gzipped_once_per_text", test_answers__page_gzipped_once_per_text },
+	{ "test_answers__accepts_gzip", test_answers__accepts_gzip },
 	{ "test_store__read_begin_keeps_one_snapshot", test_store__read_begin_keeps_one_snapshot },
 	CU_TEST_INFO_NULL,
 };
