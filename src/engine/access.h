@@ -60,5 +60,11 @@ struct access_grant {
  */
 int access_game(struct store *s, int64_t game_id, const struct access_viewer *v, int wanted,
 		struct access_grant *out, struct err *err);
+/*
+ * The same from the game's row and seats the caller has read (the game
+ * page reads them once for this and for its answer: views_now_load).
+ */
+int access_game_at(struct store *s, const struct store_game *g, const struct store_seat *seats, int nseats,
+		   const struct access_viewer *v, int wanted, struct access_grant *out, struct err *err);
 
 #endif

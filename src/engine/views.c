@@ -179,32 +179,48 @@ int views_view_json(const struct engine_game *eg, int viewer_seat, const json_t 
 	return 0;
 }
 
-int views_game_json_at(struct store *s, int64_t id, int viewer_seat, int with_emails, int with_view, json_t **out,
-		       struct cache_pos **at, struct err *err)
+int views_now_load(struct store *s, int64_t id, struct views_now *now, struct err *err)
 {
-	struct store_game g;
-	struct store_seat *seats = NULL;
-	struct cache_pos *pos = NULL;
-	const struct engine_game *eg;
+	int rc;
+
+	memset(now, 0, sizeof(*now));
+	now->undo_seat = -1;
+	if ((rc = load_current(s, id, &now->g, &now->seats, &now->nseats, &now->dropped, &now->pos, &now->undo_seat,
+			       err)) < 0)
+		views_now_release(now);
+	return rc;
+}
+
+void views_now_release(struct views_now *now)
+{
+	cache_pos_release(now->pos);
+	store_seats_free(now->seats, now->nseats);
+	store_game_release(&now->g);
+	memset(now, 0, sizeof(*now));
+}
+
+int views_now_json(const struct views_now *now, int viewer_seat, int with_emails, int with_view, json_t **out,
+		   struct err *err)
+{
+	const struct store_game *gp = &now->g;
+	const struct store_seat *seats = now->seats;
+	const struct engine_game *eg = cache_pos_game(now->pos);
 	struct game_pending p;
 	json_t *o = NULL, *sa, *view = NULL;
-	int nseats = 0, undo_seat = -1, rc;
-	unsigned dropped = 0;
+	int nseats = now->nseats, undo_seat = now->undo_seat, rc;
+	unsigned dropped = now->dropped;
 
 	*out = NULL;
-	if ((rc = load_current(s, id, &g, &seats, &nseats, &dropped, &pos, &undo_seat, err)) < 0)
-		goto done;
-	eg = cache_pos_game(pos);
 	if (with_view && (rc = eg->ops->view(eg->state, viewer_seat, &view, err)) < 0)
-		goto done;
+		return rc;
 	engine_game_pending(eg, &p);
 	o = json_object();
-	json_object_set_new(o, "id", json_integer(g.id));
-	json_object_set_new(o, "game", json_string(g.game));
+	json_object_set_new(o, "id", json_integer(gp->id));
+	json_object_set_new(o, "game", json_string(gp->game));
 	json_object_set_new(o, "title", json_string(eg->ops->title));
-	json_object_set_new(o, "status", json_string(g.status));
-	json_object_set_new(o, "move_count", json_integer(g.move_count));
-	json_object_set_new(o, "active_seats", engine_seats_json(strcmp(g.status, "active") ? 0 : p.seats));
+	json_object_set_new(o, "status", json_string(gp->status));
+	json_object_set_new(o, "move_count", json_integer(gp->move_count));
+	json_object_set_new(o, "active_seats", engine_seats_json(strcmp(gp->status, "active") ? 0 : p.seats));
 	{
 		const char *names[GAME_MAX_SEATS] = {0};
 		for (int i = 0; i < nseats; i++)
@@ -213,8 +229,8 @@ int views_game_json_at(struct store *s, int64_t id, int viewer_seat, int with_em
 		json_object_set_new(o, "pending", engine_pending_json(&p, names));
 		if (view)
 			engine_names_view(view, names);
-		if (g.result) {
-			json_t *res = json_loads(g.result, 0, NULL);
+		if (gp->result) {
+			json_t *res = json_loads(gp->result, 0, NULL);
 			engine_names_key(res, "tiebreak", names);
 			json_object_set_new(o, "result", res ? res : json_null());
 		} else {
@@ -224,7 +240,7 @@ int views_game_json_at(struct store *s, int64_t id, int viewer_seat, int with_em
 	/* the seat that may undo now: none once the turn passed to others (engine/submit.c) */
 	if (undo_seat >= 0 && !(p.seats & (1u << undo_seat)))
 		undo_seat = -1;
-	json_object_set_new(o, "undo_seat", json_integer(strcmp(g.status, "active") ? -1 : undo_seat));
+	json_object_set_new(o, "undo_seat", json_integer(strcmp(gp->status, "active") ? -1 : undo_seat));
 	sa = json_array();
 	for (int i = 0; i < nseats; i++) {
 		json_t *so = json_object();
@@ -235,29 +251,36 @@ int views_game_json_at(struct store *s, int64_t id, int viewer_seat, int with_em
 		if ((dropped >> seats[i].seat) & 1u)
 			json_object_set_new(so, "bot", json_true());
 		if (seats[i].email && (with_emails == VIEWS_EMAILS_ALL ||
-				       (with_emails == VIEWS_EMAILS_IF_SHARED && g.players_see_emails)))
+				       (with_emails == VIEWS_EMAILS_IF_SHARED && gp->players_see_emails)))
 			json_object_set_new(so, "email", json_string(seats[i].email));
 		json_array_append_new(sa, so);
 	}
 	json_object_set_new(o, "seats", sa);
-	json_object_set_new(o, "players_see_emails", json_boolean(g.players_see_emails));
+	json_object_set_new(o, "players_see_emails", json_boolean(gp->players_see_emails));
 	if (viewer_seat >= 0)
 		json_object_set_new(o, "you", json_integer(viewer_seat));
 	if (view)
 		json_object_set_new(o, "view", view);
-	view = NULL;
-	json_object_set_new(o, "created_at", json_integer(g.created_at));
-	json_object_set_new(o, "updated_at", json_integer(g.updated_at));
+	json_object_set_new(o, "created_at", json_integer(gp->created_at));
+	json_object_set_new(o, "updated_at", json_integer(gp->updated_at));
 	*out = o;
-	if (at) {
-		*at = pos;
-		pos = NULL;
+	return 0;
+}
+
+int views_game_json_at(struct store *s, int64_t id, int viewer_seat, int with_emails, int with_view, json_t **out,
+		       struct cache_pos **at, struct err *err)
+{
+	struct views_now now;
+	int rc;
+
+	*out = NULL;
+	if ((rc = views_now_load(s, id, &now, err)) < 0)
+		return rc;
+	if ((rc = views_now_json(&now, viewer_seat, with_emails, with_view, out, err)) == 0 && at) {
+		*at = now.pos;
+		now.pos = NULL;
 	}
-done:
-	json_decref(view);
-	cache_pos_release(pos);
-	store_seats_free(seats, nseats);
-	store_game_release(&g);
+	views_now_release(&now);
 	return rc;
 }
 

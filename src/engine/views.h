@@ -37,6 +37,28 @@ int views_game_json(struct store *s, int64_t id, int viewer_seat, int with_email
 struct cache_pos;
 int views_game_json_at(struct store *s, int64_t id, int viewer_seat, int with_emails, int with_view, json_t **out,
 		       struct cache_pos **at, struct err *err);
+/*
+ * A game as it is now, read in one transaction: its row, its seats, the
+ * seats whose player was dropped (a mask), the seat that may undo (-1) and
+ * the position (shared, engine/cache.h). For a caller that decides
+ * something from the row and seats (who may see the game: access_game_at)
+ * before it makes the answer from the same reading. views_now_load: 0, or
+ * the error of views_game_json_at (then nothing to release);
+ * views_now_release gives it all back.
+ */
+struct views_now {
+	struct store_game g;
+	struct store_seat *seats;
+	int nseats;
+	unsigned dropped;
+	int undo_seat;
+	struct cache_pos *pos;
+};
+int views_now_load(struct store *s, int64_t id, struct views_now *now, struct err *err);
+void views_now_release(struct views_now *now);
+/* views_game_json_at's answer made from now (its position is now->pos). */
+int views_now_json(const struct views_now *now, int viewer_seat, int with_emails, int with_view, json_t **out,
+		   struct err *err);
 /* The "view" of views_game_json for viewer_seat from the position eg, the seats' names from seats ([{"seat","name"}]). New. */
 struct engine_game;
 int views_view_json(const struct engine_game *eg, int viewer_seat, const json_t *seats, json_t **out, struct err *err);

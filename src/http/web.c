@@ -86,14 +86,33 @@ int web_board_marked(const char *id, const json_t *view, const json_t *seats, in
 	return ops->board(&in, out, &e);
 }
 
-int web_access(struct http_request *rq, int64_t game_id, struct access_grant *out)
+/* Who asks (the session) and the seat they ask for (?seat= or the form's; -1 any). */
+static int access_viewer_of(struct http_request *rq, struct access_viewer *v)
 {
 	const char *want = rq->form ? form_get(rq->form, "seat") : http_query(rq, "seat");
-	struct access_viewer v = { .user_id = rq->sess.user_id, .is_admin = rq->sess.is_admin,
-				   .only_game = rq->sess.only_game, .only_seat = rq->sess.only_seat };
+
+	*v = (struct access_viewer){ .user_id = rq->sess.user_id, .is_admin = rq->sess.is_admin,
+				     .only_game = rq->sess.only_game, .only_seat = rq->sess.only_seat };
+	return want ? (int)strtol(want, NULL, 10) : -1;
+}
+
+int web_access(struct http_request *rq, int64_t game_id, struct access_grant *out)
+{
+	struct access_viewer v;
+	int wanted = access_viewer_of(rq, &v);
 	struct err e = {0};
 
-	return access_game(http_store(rq), game_id, &v, want ? (int)strtol(want, NULL, 10) : -1, out, &e);
+	return access_game(http_store(rq), game_id, &v, wanted, out, &e);
+}
+
+int web_access_at(struct http_request *rq, const struct store_game *g, const struct store_seat *seats, int nseats,
+		  struct access_grant *out)
+{
+	struct access_viewer v;
+	int wanted = access_viewer_of(rq, &v);
+	struct err e = {0};
+
+	return access_game_at(http_store(rq), g, seats, nseats, &v, wanted, out, &e);
 }
 
 /* The seat this browser plays in the game: ?seat= or the form's seat when the user holds it, else their first. */

@@ -35,6 +35,9 @@ int web_board_marked(const char *id, const json_t *view, const json_t *seats, in
  * else its first. ERR_NOTFOUND when there is no such game.
  */
 int web_access(struct http_request *rq, int64_t game_id, struct access_grant *out);
+/* The same from the game's row and seats already read (access_game_at). */
+int web_access_at(struct http_request *rq, const struct store_game *g, const struct store_seat *seats, int nseats,
+		  struct access_grant *out);
 /*
  * The seat this browser plays in game_id: ?seat= (or the form's seat) when the
  * user holds it, else their first; -1 when none. *held: how many seats they hold.

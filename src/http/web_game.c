@@ -238,19 +238,18 @@ static char *result_text(json_t *result, json_t *seats)
 }
 
 /*
- * Who may see this page (engine/access.h): a player at their seat, an
- * admin as a spectator, someone who may take an open seat its join page;
- * anyone else 403. 0 when the page is to be drawn (*seat, *held); -1 when
- * an answer was given.
+ * Who may see this page (engine/access.h), from the game as read for the
+ * page (now): a player at their seat, an admin as a spectator, someone who
+ * may take an open seat its join page; anyone else 403. 0 when the page is
+ * to be drawn (*seat, *held); -1 when an answer was given.
  */
-static int web_game_access(struct http_request *rq, struct http_reply *r, int64_t id, int *seat, int *held)
+static int web_game_access(struct http_request *rq, struct http_reply *r, int64_t id, const struct views_now *now,
+			   int *seat, int *held)
 {
 	struct access_grant a;
-	int rc;
 
-	if ((rc = web_access(rq, id, &a)) < 0) {
-		web_error_page(rq, r, rc == ERR_NOTFOUND ? 404 : 500,
-			       rc == ERR_NOTFOUND ? "No such game." : "This game cannot be read now; try again.");
+	if (web_access_at(rq, &now->g, now->seats, now->nseats, &a) < 0) {
+		web_error_page(rq, r, 500, "This game cannot be read now; try again.");
 		return -1;
 	}
 	if (a.level == ACCESS_JOIN) {
@@ -463,19 +462,32 @@ static int game_page(struct http_request *rq, struct http_reply *r, int64_t id, 
 	json_t *g = NULL, *chat, *data, *seats, *s, *bp, *since_n;
 	json_t *msgs = NULL;
 	struct cache_pos *pos = NULL;
+	struct views_now now;
 	int held, seat, active;
 	size_t i;
 	char path[48];
 
-	if (web_game_access(rq, r, id, &seat, &held) < 0) {
+	/* the game row and seats read once, for who may see it and for the page */
+	if (views_now_load(http_store(rq), id, &now, &e) < 0) {
+		json_decref(error);
+		web_error_page(rq, r, e.code == ERR_NOTFOUND ? 404 : 500,
+			       e.code == ERR_NOTFOUND ? "No such game." : "This game cannot be read now; try again.");
+		return 0;
+	}
+	if (web_game_access(rq, r, id, &now, &seat, &held) < 0) {
+		views_now_release(&now);
 		json_decref(error);
 		return 0;
 	}
-	if (views_game_json_at(http_store(rq), id, seat, seat >= 0 || rq->sess.is_admin, 0, &g, &pos, &e) < 0) {
+	if (views_now_json(&now, seat, seat >= 0 || rq->sess.is_admin, 0, &g, &e) < 0) {
+		views_now_release(&now);
 		json_decref(error);
-		web_error_page(rq, r, e.code == ERR_NOTFOUND ? 404 : 500, e.code == ERR_NOTFOUND ? "No such game." : e.msg);
+		web_error_page(rq, r, 500, e.msg);
 		return 0;
 	}
+	pos = now.pos;
+	now.pos = NULL;
+	views_now_release(&now);
 	chat = json_array();
 	active = !strcmp(json_string_value(json_object_get(g, "status")), "active");
 	json_object_set_new(g, "can_undo", json_boolean(seat >= 0 && json_integer_value(json_object_get(g, "undo_seat")) == seat));
