@@ -72,8 +72,11 @@ static void share_json(struct http_request *rq, int64_t id, int seat, const json
 	json_t *o, *s;
 	size_t i;
 	char link[384];
+	const char *status = json_string_value(json_object_get(game, "status"));
 
-	if (seat < 0 || share_state(http_store(rq), id, &st, &e) < 0 || !st.over)
+	/* a game still played (as the page read it) cannot be shared yet: nothing to ask the store */
+	if (seat < 0 || (status && strcmp(status, "active") == 0) || share_state(http_store(rq), id, &st, &e) < 0 ||
+	    !st.over)
 		return;
 	json_array_foreach(json_object_get(game, "seats"), i, s) {
 		int k = (int)json_integer_value(json_object_get(s, "seat"));
