@@ -218,6 +218,9 @@ int sm_rules_legal(const struct sm_state *s, int seat, struct sm_move *moves, in
 
 int sm_rules_pending(const struct sm_state *s, struct game_pending *out);
 
+/* The energy m spends of the running ship's (0 for a step that spends none, or when no ship runs). */
+int sm_rules_energy(const struct sm_state *s, int seat, const struct sm_move *m);
+
 /* sm_view.c: what a seat sees, and the final result */
 
 /*

@@ -53,7 +53,7 @@ static void effect(const struct sm_state *s, int seat, const struct sm_move *m, 
 	struct sm_state *w = malloc(sizeof(*w));
 	struct rng r;
 	struct err e = { 0 };
-	int d, energy;
+	int d, energy = sm_rules_energy(s, seat, m);
 
 	out[0] = '\0';
 	if (!w)
@@ -64,8 +64,8 @@ static void effect(const struct sm_state *s, int seat, const struct sm_move *m, 
 		free(w);
 		return;
 	}
+	/* the energy by the rules: a run that ends with the step (its last energy spent) leaves none to compare */
 	d = w->p[seat].credits - s->p[seat].credits;
-	energy = s->run >= 0 && w->run == s->run ? s->energy - w->energy : 0;
 	if (d < 0)
 		snprintf(out, size, "pay %d credit%s", -d, d == -1 ? "" : "s");
 	else if (d > 0)

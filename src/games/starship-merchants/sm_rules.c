@@ -224,6 +224,27 @@ static int check_market(const struct sm_state *s, int seat, const struct sm_move
 	}
 }
 
+int sm_rules_energy(const struct sm_state *s, int seat, const struct sm_move *m)
+{
+	const struct sm_ship *sh;
+
+	if (s->run < 0 || seat != s->cur)
+		return 0;
+	sh = &s->p[seat].ships[s->run];
+	switch (m->type) {
+	case SM_MV_PICKUP:
+		return m->b >= SM_SRC_SEAT ? sm_ship_remote_cost(sh) : sm_consts.pickup_cost;
+	case SM_MV_EXPLORE:
+		return sm_ship_explore_cost(sh);
+	case SM_MV_REPLACE_DEST:
+		return sm_consts.replace_cost;
+	case SM_MV_END_RUN:
+		return m->a >= 0 && m->a < SM_NDESTS ? sm_dests[m->a].cost : 0;
+	default:
+		return 0;
+	}
+}
+
 static int check_run(const struct sm_state *s, int seat, const struct sm_move *m, struct err *err)
 {
 	const struct sm_player *pl = &s->p[seat];
@@ -231,7 +252,7 @@ static int check_run(const struct sm_state *s, int seat, const struct sm_move *m
 
 	switch (m->type) {
 	case SM_MV_PICKUP: {
-		int cost = sm_consts.pickup_cost;
+		int cost = sm_rules_energy(s, seat, m);
 
 		if (m->a < 0 || m->a >= SM_NKINDS)
 			return err_set(err, ERR_ILLEGAL, "there is no such token");
@@ -250,7 +271,6 @@ static int check_run(const struct sm_state *s, int seat, const struct sm_move *m
 				return err_set(err, ERR_ILLEGAL,
 					       "@%d has no unclaimed %s in local space (claimed tokens cannot be taken)",
 					       o, sm_kinds[m->a].name);
-			cost = sm_ship_remote_cost(sh);
 		}
 		if (sm_ship_load(sh) >= sm_ship_capacity(sh))
 			return err_set(err, ERR_ILLEGAL, "ship %d is full (%d of %d cargo); loaded tokens stay aboard",
@@ -266,17 +286,17 @@ static int check_run(const struct sm_state *s, int seat, const struct sm_move *m
 			left += s->bag[k];
 		if (!left)
 			return err_set(err, ERR_ILLEGAL, "the bag is empty: nothing left to explore");
-		if (s->energy < sm_ship_explore_cost(sh))
+		if (s->energy < sm_rules_energy(s, seat, m))
 			return err_set(err, ERR_ILLEGAL, "exploring costs %d energy; %d left",
-				       sm_ship_explore_cost(sh), s->energy);
+				       sm_rules_energy(s, seat, m), s->energy);
 		return 0;
 	}
 	case SM_MV_REPLACE_DEST:
 		if (m->a < 0 || m->a >= SM_NDESTS || in_display(s->ddisp, SM_DEST_SLOTS, m->a, -1) < 0)
 			return err_set(err, ERR_ILLEGAL, "that destination is not on display");
-		if (s->energy < sm_consts.replace_cost)
+		if (s->energy < sm_rules_energy(s, seat, m))
 			return err_set(err, ERR_ILLEGAL, "replacing a destination costs %d energy; %d left",
-				       sm_consts.replace_cost, s->energy);
+				       sm_rules_energy(s, seat, m), s->energy);
 		return 0;
 	case SM_MV_END_RUN:
 		if (m->a < 0 || m->a >= SM_NDESTS || in_display(s->ddisp, SM_DEST_SLOTS, m->a, -1) < 0)
@@ -284,9 +304,9 @@ static int check_run(const struct sm_state *s, int seat, const struct sm_move *m
 		if (sh->dest >= 0)
 			return err_set(err, ERR_ILLEGAL, "this ship already carries a destination (%s) until the Dock",
 				       sm_dests[sh->dest].name);
-		if (s->energy < sm_dests[m->a].cost)
+		if (s->energy < sm_rules_energy(s, seat, m))
 			return err_set(err, ERR_ILLEGAL, "%s costs %d energy; %d left", sm_dests[m->a].name,
-				       sm_dests[m->a].cost, s->energy);
+				       sm_rules_energy(s, seat, m), s->energy);
 		return 0;
 	case SM_MV_DONE:
 		return 0;
@@ -791,9 +811,9 @@ int sm_rules_apply(struct sm_state *s, int seat, const struct sm_move *m, struct
 	case SM_MV_PICKUP: {
 		struct sm_ship *sh = &pl->ships[s->run];
 
+		s->energy -= sm_rules_energy(s, seat, m);
 		if (m->b == SM_SRC_KNOWN) {
 			s->known[m->a]--;
-			s->energy -= sm_consts.pickup_cost;
 		} else if (m->b == SM_SRC_LOCAL) {
 			/* unclaimed first: a claimed token is safe in local space anyway */
 			if (pl->local[m->a]) {
@@ -802,16 +822,14 @@ int sm_rules_apply(struct sm_state *s, int seat, const struct sm_move *m, struct
 				pl->lclaim[m->a]--;
 				sh->claimed[m->a]++;
 			}
-			s->energy -= sm_consts.pickup_cost;
 		} else {
 			s->p[m->b - SM_SRC_SEAT].local[m->a]--;
-			s->energy -= sm_ship_remote_cost(sh);
 		}
 		sh->cargo[m->a]++;
 		break;
 	}
 	case SM_MV_EXPLORE:
-		s->energy -= sm_ship_explore_cost(&pl->ships[s->run]);
+		s->energy -= sm_rules_energy(s, seat, m);
 		s->drawn = sm_draw_token(s, rng);
 		s->phase = SM_PH_EXPLORE;
 		reveal = 1;
@@ -829,7 +847,7 @@ int sm_rules_apply(struct sm_state *s, int seat, const struct sm_move *m, struct
 	case SM_MV_REPLACE_DEST: {
 		int i = in_display(s->ddisp, SM_DEST_SLOTS, m->a, -1);
 
-		s->energy -= sm_consts.replace_cost;
+		s->energy -= sm_rules_energy(s, seat, m);
 		s->ddisp[i] = sm_draw_dest(s, rng);
 		s->ddisc[m->a]++;
 		reveal = 1;

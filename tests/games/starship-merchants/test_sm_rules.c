@@ -670,6 +670,38 @@ static void test_sm__view(void)
 	sm_state_free(s);
 }
 
+/* A run's tap says what it spends, the last energy of the run included (the run then ends by itself). */
+static void test_sm__tap_costs_energy(void)
+{
+	struct rng r;
+	struct sm_state *s = t_new(2, 3, &r);
+	struct game_pick out[8];
+	struct err e = { 0 };
+	const struct sm_move known = { SM_MV_PICKUP, SM_COBALT, SM_SRC_KNOWN },
+			     remote = { SM_MV_PICKUP, SM_COBALT, SM_SRC_SEAT + 1 };
+	int no = t_give_ship(s, 0, 1, SM_SCOUT, 0), n;
+
+	s->p[0].pos = SM_BELT;
+	s->phase = SM_PH_RUN;
+	s->run = sm_ship_find(&s->p[0], no);
+	s->known[SM_COBALT] = 1;
+	s->p[1].local[SM_COBALT] = 1;
+	for (int energy = 4; energy >= 1; energy -= 3) {
+		s->energy = energy;
+		n = game_starship_merchants.picks(s, 0, &known, out, 8, &e);
+		CU_ASSERT_FATAL(n >= 1);
+		ASSERT_STR_EQ(out[n - 1].cost, "1 energy");
+	}
+	s->energy = 3;
+	n = game_starship_merchants.picks(s, 0, &remote, out, 8, &e);
+	CU_ASSERT_FATAL(n >= 1);
+	ASSERT_STR_EQ(out[n - 1].label, "from @1's local space");
+	ASSERT_STR_EQ(out[n - 1].cost, "3 energy");
+	CU_ASSERT_EQUAL(sm_rules_energy(s, 0, &remote), sm_consts.remote_cost);
+	CU_ASSERT_EQUAL(sm_rules_energy(s, 1, &remote), 0);
+	sm_state_free(s);
+}
+
 static void test_sm__encode_decode(void)
 {
 	struct rng r, br;
@@ -762,6 +794,7 @@ int tests_register(void)
 		{ "test_sm__parse_error_leaves_no_move", test_sm__parse_error_leaves_no_move },
 		{ "test_sm__notation", test_sm__notation },
 		{ "test_sm__view", test_sm__view },
+		{ "test_sm__tap_costs_energy", test_sm__tap_costs_energy },
 		{ "test_sm__encode_decode", test_sm__encode_decode },
 		{ "test_sm__decode_rejects", test_sm__decode_rejects },
 		{ "test_sm__bot_greedy_beats_random", test_sm__bot_greedy_beats_random },
