@@ -43,17 +43,38 @@ static void ship_words(const struct sm_state *s, int seat, int no, char *out, si
 	snprintf(out, size, "your ship %d", no);
 }
 
+/* Append to out (of size) what follows ", " when out has words already. */
+static void add_words(char *out, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void add_words(char *out, size_t size, const char *fmt, ...)
+{
+	size_t len = strlen(out);
+	va_list ap;
+
+	if (len + 2 >= size)
+		return;
+	if (len) {
+		memcpy(out + len, ", ", 3);
+		len += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(out + len, size - len, fmt, ap);
+	va_end(ap);
+}
+
 /*
  * What m costs and gives seat, in words ("pay 8 credits"; "+12 credits";
- * "1 energy"), found by playing it on a copy with a throwaway generator
- * (what it draws is never shown: only counts are compared).
+ * "pay 4 credits, 2 loans of 4 credits"; "1 energy"; "4 energy to spend"),
+ * found by playing it on a copy with a throwaway generator (what it draws
+ * is never shown: only counts are compared). The energy comes from the
+ * rules: a run that ends with the step (its last energy spent) leaves none
+ * to compare.
  */
 static void effect(const struct sm_state *s, int seat, const struct sm_move *m, char *out, size_t size)
 {
 	struct sm_state *w = malloc(sizeof(*w));
 	struct rng r;
 	struct err e = { 0 };
-	int d, energy = sm_rules_energy(s, seat, m);
+	int d, loans, energy = sm_rules_energy(s, seat, m);
 
 	out[0] = '\0';
 	if (!w)
@@ -64,16 +85,20 @@ static void effect(const struct sm_state *s, int seat, const struct sm_move *m, 
 		free(w);
 		return;
 	}
-	/* the energy by the rules: a run that ends with the step (its last energy spent) leaves none to compare */
 	d = w->p[seat].credits - s->p[seat].credits;
+	loans = sm_player_loans(&w->p[seat]) - sm_player_loans(&s->p[seat]);
 	if (d < 0)
-		snprintf(out, size, "pay %d credit%s", -d, d == -1 ? "" : "s");
+		add_words(out, size, "pay %d credit%s", -d, d == -1 ? "" : "s");
 	else if (d > 0)
-		snprintf(out, size, "+%d credit%s", d, d == 1 ? "" : "s");
-	if (energy > 0) {
-		size_t len = strlen(out);
-		snprintf(out + len, size - len, "%s%d energy", len ? ", " : "", energy);
-	}
+		add_words(out, size, "+%d credit%s", d, d == 1 ? "" : "s");
+	if (loans > 0)
+		add_words(out, size, "%d loan%s of %d credits", loans, loans == 1 ? "" : "s",
+			  (sm_player_loan_debt(&w->p[seat]) - sm_player_loan_debt(&s->p[seat])) / loans);
+	if (energy > 0)
+		add_words(out, size, "%d energy", energy);
+	if (m->type == SM_MV_RUN && sm_ship_find(&s->p[seat], m->a) >= 0)
+		add_words(out, size, "%d energy to spend",
+			  sm_ship_energy(&s->p[seat].ships[sm_ship_find(&s->p[seat], m->a)]));
 	free(w);
 }
 

@@ -670,18 +670,36 @@ static void test_sm__view(void)
 	sm_state_free(s);
 }
 
-/* A run's tap says what it spends, the last energy of the run included (the run then ends by itself). */
-static void test_sm__tap_costs_energy(void)
+/*
+ * A tap says what its step costs and gives: a lease its loans, a run the
+ * energy to spend, a pickup its energy, the last of a run's included (the
+ * run then ends by itself).
+ */
+static void test_sm__tap_costs(void)
 {
 	struct rng r;
 	struct sm_state *s = t_new(2, 3, &r);
 	struct game_pick out[8];
 	struct err e = { 0 };
 	const struct sm_move known = { SM_MV_PICKUP, SM_COBALT, SM_SRC_KNOWN },
-			     remote = { SM_MV_PICKUP, SM_COBALT, SM_SRC_SEAT + 1 };
-	int no = t_give_ship(s, 0, 1, SM_SCOUT, 0), n;
+			     remote = { SM_MV_PICKUP, SM_COBALT, SM_SRC_SEAT + 1 }, lease = { SM_MV_LEASE_SHIP, SM_SCOUT, 0 };
+	int no, n;
 
+	t_ok(s, "stay", &r);
+	n = game_starship_merchants.picks(s, 0, &lease, out, 8, &e);
+	CU_ASSERT_FATAL(n >= 1);
+	ASSERT_STR_EQ(out[n - 1].label, "Lease a Scout");
+	ASSERT_STR_EQ(out[n - 1].cost, "pay 4 credits, 2 loans of 4 credits");
+	no = t_give_ship(s, 0, 1, SM_SCOUT, 0);
 	s->p[0].pos = SM_BELT;
+	s->phase = SM_PH_BELT;
+	{
+		const struct sm_move run = { SM_MV_RUN, no, 0 };
+
+		n = game_starship_merchants.picks(s, 0, &run, out, 8, &e);
+		CU_ASSERT_FATAL(n >= 1);
+		ASSERT_STR_EQ(out[n - 1].cost, "4 energy to spend");
+	}
 	s->phase = SM_PH_RUN;
 	s->run = sm_ship_find(&s->p[0], no);
 	s->known[SM_COBALT] = 1;
@@ -794,7 +812,7 @@ int tests_register(void)
 		{ "test_sm__parse_error_leaves_no_move", test_sm__parse_error_leaves_no_move },
 		{ "test_sm__notation", test_sm__notation },
 		{ "test_sm__view", test_sm__view },
-		{ "test_sm__tap_costs_energy", test_sm__tap_costs_energy },
+		{ "test_sm__tap_costs", test_sm__tap_costs },
 		{ "test_sm__encode_decode", test_sm__encode_decode },
 		{ "test_sm__decode_rejects", test_sm__decode_rejects },
 		{ "test_sm__bot_greedy_beats_random", test_sm__bot_greedy_beats_random },
