@@ -320,10 +320,13 @@ void af__pending(const struct af_state *s, struct game_pending *out)
 		return;
 	}
 	out->seats = 1u << s->cur;
-	for (int i = 0; i < AF_NSHIPS; i++)
-		if (s->loc[i] == AF_LOC_HAND && len < (int)sizeof(dice) - 4)
-			len += snprintf(dice + len, sizeof(dice) - (size_t)len, " %s%d", i == AF_RELIC ? "Relic Ship " : "",
-					s->val[i]);
+	/* lowest first, as the board lines them up; the Relic Ship last */
+	for (int v = 0; v <= 6; v++)
+		for (int i = 0; i < AF_NSHIPS; i++)
+			if (s->loc[i] == AF_LOC_HAND && (i == AF_RELIC ? v == 6 : s->val[i] == v) &&
+			    len < (int)sizeof(dice) - 4)
+				len += snprintf(dice + len, sizeof(dice) - (size_t)len, " %s%d",
+						i == AF_RELIC ? "Relic Ship " : "", s->val[i]);
 	if (s->raid) {
 		snprintf(out->kind, sizeof(out->kind), "raid");
 		snprintf(out->prompt, sizeof(out->prompt),

@@ -959,6 +959,18 @@ static void test_af__next_turn_rolls(void)
 	g->pending(&s, &pd);
 	CU_ASSERT_EQUAL(pd.seats, 2u);
 	CU_ASSERT_PTR_NOT_NULL(strstr(pd.prompt, "@1: dock your ships (to place:"));
+	/* the prompt lists the roll lowest first, as the board lines the dice up, the Relic Ship last */
+	{
+		struct af_state t = s;
+
+		t.val[6] = 6;
+		t.val[7] = 2;
+		t.val[8] = 4;
+		t.loc[AF_RELIC] = AF_LOC_HAND;
+		t.val[AF_RELIC] = 1;
+		g->pending(&t, &pd);
+		ASSERT_STR_EQ(pd.prompt, "@1: dock your ships (to place: 2 4 6 Relic Ship 1)");
+	}
 	/* player 1's ships stay docked until their next turn */
 	CU_ASSERT_EQUAL(s.loc[0], AF_LOC_FAC + AF_SOLAR);
 	dock_all_and_end(&s, &r, "solar");
