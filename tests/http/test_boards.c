@@ -494,6 +494,52 @@ static void test_boards__af_dice_lowest_first(void)
 	json_decref(seats);
 }
 
+/*
+ * Alien Frontiers: each facility says what it takes and gives, for a player
+ * learning the board; while a step is built, a facility offered says what
+ * the tap costs and gives instead.
+ */
+static void test_boards__af_facilities_say_their_rule(void)
+{
+	static const char *const rules[] = { "any ship: fuel, half value", "\xe2\x89\xa5 highest docked: 1 ore",
+					     "a pair: buy ore for fuel", "a pair + fuel, ore: a ship",
+					     "3 alike + 3 ore: a colony", "a 6 + fuel, ore: a colony",
+					     "each ship: colony +1 step", "total 8: claim alien tech", "3 in a row: raid", NULL };
+	const struct game_ops *ops = registry_find("alien-frontiers");
+	const struct game_tap solar = { .part = "fac-solar", .href = "#s", .label = "Dock your 3 at the Solar Converter",
+					.cost = "+2 fuel" };
+	const char *const chosen[] = { "die-3" };
+	const struct game_tapset taps = { .next = &solar, .nnext = 1, .chosen = chosen, .nchosen = 1 };
+	json_t *seats = json_pack("[{s:i,s:s},{s:i,s:s}]", "seat", 0, "name", "Ann", "seat", 1, "name", "Bob"), *view = NULL;
+	struct game_board_in in = { .seats = seats, .seat = 0 };
+	struct buf svg = BUF_INIT;
+	struct rng r;
+	struct err e = { 0 };
+	void *st = NULL;
+
+	CU_ASSERT_FATAL(ops != NULL);
+	rng_seed(&r, 4);
+	CU_ASSERT_EQUAL_FATAL(ops->setup(NULL, 2, &r, &st, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(ops->view(st, 0, &view, &e), 0);
+	in.view = view;
+	CU_ASSERT_EQUAL_FATAL(ops->board(&in, &svg, &e), 0);
+	for (const char *const *w = rules; *w; w++) {
+		if (!strstr(svg.data, *w))
+			fprintf(stderr, "\n  the Alien Frontiers board lacks \"%s\"\n", *w);
+		CU_ASSERT(strstr(svg.data, *w) != NULL);
+	}
+	buf_reset(&svg);
+	in.taps = &taps;
+	CU_ASSERT_EQUAL_FATAL(ops->board(&in, &svg, &e), 0);
+	CU_ASSERT(strstr(svg.data, ">+2 fuel</text>") != NULL);
+	CU_ASSERT(strstr(svg.data, "any ship: fuel, half value") == NULL);
+	CU_ASSERT(strstr(svg.data, "3 in a row: raid") != NULL);
+	buf_release(&svg);
+	json_decref(view);
+	json_decref(seats);
+	ops->state_free(st);
+}
+
 /* Starship Merchants: every ship card is a tap target at least 44 CSS pixels tall on a 390-pixel phone (48 of 390 units). */
 static void test_boards__sm_ship_cards_tall_enough(void)
 {
@@ -772,6 +818,7 @@ static CU_TestInfo board_cases[] = {
 	{ "test_boards__changed_parts_marked", test_boards__changed_parts_marked },
 	{ "test_boards__sm_ship_cards_tall_enough", test_boards__sm_ship_cards_tall_enough },
 	{ "test_boards__af_dice_lowest_first", test_boards__af_dice_lowest_first },
+	{ "test_boards__af_facilities_say_their_rule", test_boards__af_facilities_say_their_rule },
 	{ "test_boards__ssp_page_and_taps", test_boards__ssp_page_and_taps },
 	{ "test_boards__ssp_offturn_decision", test_boards__ssp_offturn_decision },
 	{ "test_boards__sm_page_and_taps", test_boards__sm_page_and_taps },

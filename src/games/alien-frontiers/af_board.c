@@ -51,12 +51,24 @@ static size_t fac_per_row(void)
 	return (size_t)((COL_W - 8) / (DIE + 2));
 }
 
-static double fac_height(const json_t *f, const struct game_tap *tap)
+/* What the facility f of the view takes and gives (af_fac_rules); "" when the view names no facility. */
+static const char *fac_rule(const json_t *f)
+{
+	const char *id = json_string_value(json_object_get(f, "id"));
+
+	for (int i = 0; id && i < AF_NFAC; i++)
+		if (!strcmp(id, af_fac_names[i].id))
+			return af_fac_rules[i];
+	return "";
+}
+
+/* The height of a facility's box: its name, its dice, the Colonist Hub's tracks, its rule or what the tap costs. */
+static double fac_height(const json_t *f)
 {
 	size_t n = json_array_size(json_object_get(f, "ships")), rows = n ? (n + fac_per_row() - 1) / fac_per_row() : 1;
 
 	return 22 + (double)rows * (DIE + 2) + (json_is_array(json_object_get(f, "tracks")) ? SVG_LINE + 2 : 0) +
-	       (tap && tap->cost && *tap->cost ? SVG_LINE + 2 : 0) + 4;
+	       SVG_LINE + 2 + 4;
 }
 
 static void facility(struct buf *out, const json_t *f, const json_t *before, const json_t *seats,
@@ -97,23 +109,16 @@ static void facility(struct buf *out, const json_t *f, const json_t *before, con
 		buf_adds(out, " of 7</text>");
 		line += SVG_LINE + 2;
 	}
+	/* what this tap costs and gives; else what the facility takes and gives, for a player learning the board */
 	if (tap && tap->cost && *tap->cost)
 		svg_text_fit(out, x + 5, line + SVG_TEXT, SVG_TEXT, COL_W - 10, "font-weight=\"700\" fill=\"#1f5fae\"",
 			     tap->cost, strlen(tap->cost));
+	else
+		svg_text_fit(out, x + 5, line + SVG_TEXT, SVG_TEXT, COL_W - 10, "fill=\"#5b6470\"", fac_rule(f),
+			     strlen(fac_rule(f)));
 	if (tapdraw_changed(before, tapdraw_before(before, "facilities", "id", f), f))
 		tapdraw_mark(out, x, top, COL_W, h);
 	tapdraw_close(out, look);
-}
-
-/* The facility's offered tap, if any (for its height). */
-static const struct game_tap *fac_tap(const json_t *f, const struct game_tapset *taps)
-{
-	const struct game_tap *tap;
-	char part[48];
-
-	snprintf(part, sizeof(part), "fac-%s", json_string_value(json_object_get(f, "id")));
-	game_tap_look(taps, part, 0, &tap);
-	return tap;
 }
 
 static void facilities(struct buf *out, const json_t *view, const json_t *before, const json_t *seats,
@@ -124,9 +129,9 @@ static void facilities(struct buf *out, const json_t *view, const json_t *before
 	svg_heading(out, y, W, "Orbital facilities", "ships docked / ports");
 	for (size_t i = 0; i < json_array_size(list); i += 2) {
 		const json_t *a = json_array_get(list, i), *b = json_array_get(list, i + 1);
-		double h = fac_height(a, fac_tap(a, taps));
-		if (b && fac_height(b, fac_tap(b, taps)) > h)
-			h = fac_height(b, fac_tap(b, taps));
+		double h = fac_height(a);
+		if (b && fac_height(b) > h)
+			h = fac_height(b);
 		if (h < 48)
 			h = 48;
 		facility(out, a, before, seats, taps, 4, *y, h);

@@ -17,6 +17,18 @@ const struct af_name af_fac_names[AF_NFAC] = {
 	[AF_RAIDERS] = { "raiders", "Raiders' Outpost", { "raiders-outpost", "outpost", "raider", "ro" } },
 };
 
+const char *const af_fac_rules[AF_NFAC] = {
+	[AF_SOLAR] = "any ship: fuel, half value",
+	[AF_MINE] = "\xe2\x89\xa5 highest docked: 1 ore",
+	[AF_MARKET] = "a pair: buy ore for fuel",
+	[AF_SHIPYARD] = "a pair + fuel, ore: a ship",
+	[AF_CONSTRUCTOR] = "3 alike + 3 ore: a colony",
+	[AF_TERRA] = "a 6 + fuel, ore: a colony",
+	[AF_HUB] = "each ship: colony +1 step",
+	[AF_ARTIFACT] = "total 8: claim alien tech",
+	[AF_RAIDERS] = "3 in a row: raid",
+};
+
 const struct af_name af_terr_names[AF_NTERR] = {
 	[AF_ASIMOV] = { "asimov", "Asimov Crater", { "asimov-crater" } },
 	[AF_BRADBURY] = { "bradbury", "Bradbury Plateau", { "bradbury-plateau" } },

@@ -30,6 +30,8 @@ struct af_name {
 	const char *alias[4];
 };
 extern const struct af_name af_fac_names[AF_NFAC];
+/* What each facility takes and gives, in a few words for its box on the board ("3 in a row: raid"). */
+extern const char *const af_fac_rules[AF_NFAC];
 extern const struct af_name af_terr_names[AF_NTERR];
 extern const struct af_name af_card_names[AF_NCARD];
 extern const struct af_name af_field_names[AF_NFIELD];
