@@ -540,6 +540,29 @@ static void test_boards__af_facilities_say_their_rule(void)
 	ops->state_free(st);
 }
 
+/*
+ * Starship Merchants: the run's banner names the ship as the taps do, by its
+ * owner and type, and the explored token by name, on two lines rather than
+ * cut short.
+ */
+static void test_boards__sm_run_in_words(void)
+{
+	json_t *view = json_pack("{s:i,s:i,s:[{s:i,s:s,s:[{s:i,s:s,s:i}]}],s:{s:i,s:i,s:s},s:{s:[]}}", "you", 0, "turn", 0,
+				 "seats", "seat", 0, "place", "Belt", "ships", "no", 2, "type", "tug", "mark", 1, "run",
+				 "ship", 2, "energy", 3, "drawn", "ice-9", "belt", "kinds");
+	json_t *seats = json_pack("[{s:i,s:s}]", "seat", 0, "name", "Ann");
+	struct buf svg = BUF_INIT;
+
+	CU_ASSERT_FATAL(view != NULL);
+	CU_ASSERT_EQUAL_FATAL(board_svg("starship-merchants", view, seats, 0, &svg), 0);
+	CU_ASSERT(strstr(svg.data, ">Run: Ann&#39;s Tug 2, 3 energy left; explored Ice-9:<tspan") != NULL);
+	CU_ASSERT(strstr(svg.data, ">load it or leave it</tspan>") != NULL);
+	CU_ASSERT(strstr(svg.data, "ice-9") == NULL);
+	buf_release(&svg);
+	json_decref(view);
+	json_decref(seats);
+}
+
 /* Starship Merchants: every ship card is a tap target at least 44 CSS pixels tall on a 390-pixel phone (48 of 390 units). */
 static void test_boards__sm_ship_cards_tall_enough(void)
 {
@@ -818,6 +841,7 @@ static CU_TestInfo board_cases[] = {
 	{ "test_boards__changed_parts_marked", test_boards__changed_parts_marked },
 	{ "test_boards__sm_ship_cards_tall_enough", test_boards__sm_ship_cards_tall_enough },
 	{ "test_boards__af_dice_lowest_first", test_boards__af_dice_lowest_first },
+	{ "test_boards__sm_run_in_words", test_boards__sm_run_in_words },
 	{ "test_boards__af_facilities_say_their_rule", test_boards__af_facilities_say_their_rule },
 	{ "test_boards__ssp_page_and_taps", test_boards__ssp_page_and_taps },
 	{ "test_boards__ssp_offturn_decision", test_boards__ssp_offturn_decision },

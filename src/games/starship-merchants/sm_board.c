@@ -350,6 +350,26 @@ static void market(struct buf *out, const json_t *view, const json_t *seats, con
 	cards(out, json_object_get(m, "refineries"), "cr", !open, "card-", seats, taps, y);
 }
 
+/* The running ship no of the seat whose turn it is, as the taps name ships: "Ann's Tug 2". */
+static void run_ship(struct buf *t, const json_t *view, const json_t *seats, long long no)
+{
+	const json_t *p, *sh;
+	size_t i, k;
+
+	json_array_foreach(json_object_get(view, "seats"), i, p) {
+		if (!json_is_integer(json_object_get(view, "turn")) || num(p, "seat") != num(view, "turn"))
+			continue;
+		json_array_foreach(json_object_get(p, "ships"), k, sh) {
+			if (num(sh, "no") != no)
+				continue;
+			svg_seat_name(t, seats, num(p, "seat"), 1);
+			buf_addf(t, "'s %s %lld", sm_slug_name(str(sh, "type")), no);
+			return;
+		}
+	}
+	buf_addf(t, "ship %lld", no);
+}
+
 static void belt(struct buf *out, const json_t *view, const json_t *seats, const struct game_tapset *taps, double *y)
 {
 	const json_t *b = json_object_get(view, "belt"), *k, *run = json_object_get(view, "run");
@@ -384,14 +404,23 @@ static void belt(struct buf *out, const json_t *view, const json_t *seats, const
 	}
 	if (json_is_object(run)) {
 		struct buf t = BUF_INIT;
-		buf_addf(&t, "Run: ship %lld, %lld energy left", num(run, "ship"), num(run, "energy"));
+		buf_adds(&t, "Run: ");
+		run_ship(&t, view, seats, num(run, "ship"));
+		buf_addf(&t, ", %lld energy left", num(run, "energy"));
 		if (json_is_string(json_object_get(run, "drawn")))
 			buf_addf(&t, "; explored %s: load it or leave it", sm_slug_name(str(run, "drawn")));
-		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"20\" rx=\"4\" fill=\"#fff4cc\" stroke=\"#e0a800\"/>", *y,
-			 W - 8);
-		svg_text_fit(out, 10, *y + 14.5, SVG_TEXT, W - 20, "font-weight=\"600\"", t.data, t.len);
+		{
+			/* on two lines when the explored token's choice makes it long: never cut */
+			struct buf words = BUF_INIT;
+			int lines = svg_text_wrap(&words, 10, *y + 14.5, SVG_TEXT, W - 20, 2, "font-weight=\"600\"", t.data);
+
+			buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"%d\" rx=\"4\" fill=\"#fff4cc\" "
+				      "stroke=\"#e0a800\"/>", *y, W - 8, 6 + lines * SVG_LINE);
+			buf_add(out, words.data, words.len);
+			buf_release(&words);
+			*y += 10 + lines * SVG_LINE;
+		}
 		buf_release(&t);
-		*y += 24;
 	}
 	buf_addf(out, "<text x=\"6\" y=\"%g\" font-size=\"%d\" font-weight=\"600\">Destinations (cost in energy)</text>",
 		 *y + 12, SVG_TEXT);
