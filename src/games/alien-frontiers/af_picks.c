@@ -108,7 +108,7 @@ static void effect(const struct af_state *s, int p, const struct af_move *m, cha
 	if ((d = af__cards(&w, p) - af__cards(s, p)) > 0)
 		GAIN("+%d card%s", d, d == 1 ? "" : "s");
 	if (w.hub[p] != s->hub[p] && w.hub[p] > s->hub[p])
-		GAIN("Hub circle %d", w.hub[p]);
+		GAIN("Hub track %d of %d", w.hub[p], AF_HUB_TOP);
 	if (w.art_sum > s->art_sum)
 		GAIN("Artifact %d of 8 to claim", w.art_sum);
 	if ((d = (int)w.vp[p] - (int)s->vp[p]) != 0)

@@ -970,6 +970,18 @@ static void test_af__next_turn_rolls(void)
 		t.val[AF_RELIC] = 1;
 		g->pending(&t, &pd);
 		ASSERT_STR_EQ(pd.prompt, "@1: dock your ships (to place: 2 4 6 Relic Ship 1)");
+		/* the Colonist Hub's tap says where the colony goes on its track, of the 7 it climbs */
+		{
+			struct game_pick picks[8];
+			void *mv = NULL;
+			int n;
+
+			CU_ASSERT_EQUAL_FATAL(g->parse(&t, 1, "dock hub 2", &mv, &e), 0);
+			n = g->picks(&t, 1, mv, picks, 8, &e);
+			CU_ASSERT_FATAL(n >= 2);
+			ASSERT_STR_EQ(picks[n - 1].cost, "Hub track 1 of 7");
+			g->move_free(mv);
+		}
 	}
 	/* player 1's ships stay docked until their next turn */
 	CU_ASSERT_EQUAL(s.loc[0], AF_LOC_FAC + AF_SOLAR);
