@@ -2,6 +2,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "http/web.h"
 
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,25 @@
 #include "util/log.h"
 #include "util/banned.h"
 
+/*
+ * The stylesheet's version: a hash of its text, in its link (?v=), so a
+ * browser that kept an older one (it may for an hour) fetches the one the
+ * boards' classes are drawn for.
+ */
+static char style_version[9];
+static pthread_once_t style_once = PTHREAD_ONCE_INIT;
+
+static void style_hash(void)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+
+	for (const struct embed_file *f = embed_static; f->name; f++)
+		if (!strcmp(f->name, "style.css"))
+			for (const unsigned char *c = (const unsigned char *)f->text; *c; c++)
+				h = (h ^ *c) * 16777619u;
+	snprintf(style_version, sizeof(style_version), "%08x", (unsigned)h);
+}
+
 void web_render(struct http_request *rq, struct http_reply *r, int status, const char *name, const char *title,
 		json_t *data)
 {
@@ -22,6 +43,8 @@ void web_render(struct http_request *rq, struct http_reply *r, int status, const
 		data = json_object();
 	json_object_set_new(data, "title", json_string(title));
 	json_object_set_new(data, "csrf", json_string(rq->sess.csrf));
+	pthread_once(&style_once, style_hash);
+	json_object_set_new(data, "style_v", json_string(style_version));
 	if (rq->sess.user_id)
 		json_object_set_new(data, "user", json_pack("{s:s,s:s,s:b,s:b}", "name", rq->sess.name, "email",
 							    rq->sess.email, "admin", rq->sess.is_admin, "seat_link",

@@ -46,14 +46,14 @@ void svg_heading(struct buf *out, double *y, double width, const char *title, co
 {
 	double room = width - 18 - (double)strlen(title) * 13 * 0.6;
 
-	buf_addf(out, "<text x=\"6\" y=\"%g\" font-size=\"13\" font-weight=\"700\">%s</text>", *y + 13, title);
+	buf_addf(out, "<text x=\"6\" y=\"%g\" class=\"h\">%s</text>", *y + 13, title);
 	if (right && (double)strlen(right) * SVG_TEXT * SVG_CHAR_W > room) {
 		/* no room beside the title: a line of its own below it */
 		*y += 17;
 		room = width - 12;
 	}
 	if (right)
-		svg_text_fit(out, width - 6, *y + 13, SVG_TEXT, room, "text-anchor=\"end\" fill=\"#5b6470\"", right,
+		svg_text_fit(out, width - 6, *y + 13, SVG_TEXT, room, "class=\"e m\"", right,
 			     strlen(right));
 	*y += 19;
 }
@@ -72,10 +72,38 @@ static size_t utf8_start(const char *s, size_t i, size_t floor)
 	return i;
 }
 
+/* Is the one-letter class k among the classes of attrs (class="... k ...")? */
+static int has_class(const char *attrs, char k)
+{
+	const char *c = attrs ? strstr(attrs, "class=\"") : NULL;
+
+	for (c = c ? c + 7 : NULL; c && *c && *c != '"'; c++)
+		if (*c == k && (c[1] == ' ' || c[1] == '"') && (c[-1] == ' ' || c[-1] == '"'))
+			return 1;
+	return 0;
+}
+
+/* Do attrs make a text bold: a font-weight, or a class that sets one (b, s, h)? */
+static int bold(const char *attrs)
+{
+	return (attrs && strstr(attrs, "font-weight")) || has_class(attrs, 'b') || has_class(attrs, 's') ||
+	       has_class(attrs, 'h');
+}
+
 /* The estimated width of a glyph of a text of size with attrs: bold glyphs are wider. */
 static double glyph_width(double size, const char *attrs)
 {
-	return size * SVG_CHAR_W * (attrs && strstr(attrs, "font-weight") ? 1.12 : 1.0);
+	return size * SVG_CHAR_W * (bold(attrs) ? 1.12 : 1.0);
+}
+
+/* The start of a <text> at x,y: its size only when attrs do not give it (SVG_HEAD for class h, else SVG_TEXT). */
+static void text_open(struct buf *out, double x, double y, double size, const char *attrs)
+{
+	buf_addf(out, "<text x=\"%g\" y=\"%g\"", x, y);
+	if (size != (has_class(attrs, 'h') ? SVG_HEAD : SVG_TEXT))
+		buf_addf(out, " font-size=\"%g\"", size);
+	if (attrs)
+		buf_addf(out, " %s", attrs);
 }
 
 /* The most a text is squeezed to fit: a tenth of its width (by the estimate). */
@@ -95,7 +123,7 @@ void svg_text_fit(struct buf *out, double x, double y, double size, double width
 			len--;
 		est = (double)(len + 1) * glyph;
 	}
-	buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%g\"%s%s", x, y, size, attrs ? " " : "", attrs ? attrs : "");
+	text_open(out, x, y, size, attrs);
 	if (est > width)
 		buf_addf(out, " textLength=\"%g\" lengthAdjust=\"spacingAndGlyphs\"", width);
 	buf_adds(out, ">");
@@ -112,7 +140,8 @@ int svg_text_wrap(struct buf *out, double x, double y, double size, double width
 
 	if (per_line < 4)
 		per_line = 4;
-	buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%g\"%s%s>", x, y, size, attrs ? " " : "", attrs ? attrs : "");
+	text_open(out, x, y, size, attrs);
+	buf_adds(out, ">");
 	while (start < n && lines < max_lines) {
 		size_t end = start + per_line, cut, len;
 		int ellipsis = 0, squeeze, bare;
@@ -135,7 +164,7 @@ int svg_text_wrap(struct buf *out, double x, double y, double size, double width
 		/* a first line that needs no squeeze is the text's own (a tspan less to send) */
 		bare = !lines && !squeeze;
 		if (lines)
-			buf_addf(out, "<tspan x=\"%g\" dy=\"%g\"", x, size * 1.18);
+			buf_addf(out, "<tspan x=\"%g\" dy=\"%g\"", x, (double)(int)(size * 1.18 + 0.5));
 		else if (!bare)
 			buf_adds(out, "<tspan");
 		if (squeeze)

@@ -15,6 +15,19 @@
  */
 #define SVG_TEXT 12
 #define SVG_LINE 14
+/* The size of headings and names (class h). */
+#define SVG_HEAD 13
+/*
+ * A board's <svg> says font-size="12" (SVG_TEXT), and its parts may use the
+ * short classes of static/style.css instead of repeating attributes: text
+ * h (SVG_HEAD, bold), b (bold), s (semibold), m (muted), d (dark), c (the
+ * colour of costs), w (a warning), e (anchored at its end), mid (at its
+ * middle); shapes cb (a button of the row of choices), changed (a changed
+ * part's mark), on and pk (an offered and a chosen part's outline), gy (a
+ * greyed part). The text helpers here write a font-size only when the size
+ * differs from what the classes say, and count a text of class b, s or h
+ * as bold. The page's link to the stylesheet carries its version (web.c).
+ */
 /* Append s HTML-escaped (NULL: nothing). */
 void svg_esc(struct buf *out, const char *s);
 /*

@@ -43,7 +43,7 @@ void tapdraw_open(struct buf *out, enum game_tap_look look, const struct game_ta
 		}
 		buf_adds(out, "</title><g aria-hidden=\"true\">");
 	} else if (look == GAME_TAP_GREY) {
-		buf_adds(out, "<g opacity=\"0.45\">");
+		buf_adds(out, "<g class=\"gy\">");
 	} else {
 		buf_adds(out, "<g>");
 	}
@@ -96,9 +96,14 @@ void tapdraw_board(struct buf *out, const struct buf *body, int width, double he
 	buf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %g\" role=\"%s\" aria-label=\"",
 		 width, height, taps ? "group" : "img");
 	svg_esc(out, name);
-	buf_adds(out, "\" font-family=\"system-ui, sans-serif\" fill=\"#1b1f24\">");
+	buf_addf(out, "\" font-family=\"system-ui, sans-serif\" font-size=\"%d\" fill=\"#1b1f24\">", SVG_TEXT);
 	buf_add(out, body->data, body->len);
 	buf_adds(out, "</svg>");
+}
+
+const char *tapdraw_class(enum game_tap_look look)
+{
+	return look == GAME_TAP_CHOSEN ? " pk" : look == GAME_TAP_OFFERED ? " on" : "";
 }
 
 /* The height of a button of the row of choices: 44 CSS pixels where the 390-unit board is 358 pixels wide. */
@@ -142,10 +147,10 @@ void tapdraw_choices(struct buf *out, const struct game_tapset *t, const json_t 
 		}
 		x = 4 + col;
 		tapdraw_open(out, GAME_TAP_OFFERED, tap, seats);
-		tapdraw_box(out, GAME_TAP_OFFERED, x, top, bw, CHOICE_H, 6, "#eef3fa", TAPDRAW_OFFERED, "2");
-		svg_text_fit(out, x + 6, top + (c.len ? 20 : 29), SVG_TEXT, bw - 12, "font-weight=\"700\"", l.data, l.len);
+		buf_addf(out, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%d\" rx=\"6\" class=\"cb\"/>", x, top, bw, CHOICE_H);
+		svg_text_fit(out, x + 6, top + (c.len ? 20 : 29), SVG_TEXT, bw - 12, "class=\"b\"", l.data, l.len);
 		if (c.len)
-			svg_text_fit(out, x + 6, top + 39, SVG_TEXT, bw - 12, "fill=\"" TAPDRAW_OFFERED "\"", c.data, c.len);
+			svg_text_fit(out, x + 6, top + 39, SVG_TEXT, bw - 12, "class=\"c\"", c.data, c.len);
 		buf_release(&l);
 		buf_release(&c);
 		tapdraw_close(out, GAME_TAP_OFFERED);
@@ -179,7 +184,6 @@ int tapdraw_changed(const json_t *before, const json_t *was, const json_t *now)
 
 void tapdraw_mark(struct buf *out, double x, double y, double w, double h)
 {
-	buf_addf(out, "<rect class=\"changed\" x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"6\" fill=\"none\" "
-		      "stroke=\"" TAPDRAW_CHANGED "\" stroke-width=\"2.5\" stroke-dasharray=\"6 3\"><title>changed since your "
-		      "last turn</title></rect>", x - 1.5, y - 1.5, w + 3, h + 3);
+	buf_addf(out, "<rect class=\"changed\" x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"6\"><title>changed "
+		      "since your last turn</title></rect>", x - 1.5, y - 1.5, w + 3, h + 3);
 }

@@ -16,7 +16,7 @@ void tapdraw_names(struct buf *out, const json_t *seats, const char *text);
 /*
  * Open a part of the look (game_tap_look): an offered one is a link named by
  * an SVG <title> that says what the tap does and costs (its drawing is
- * aria-hidden), a greyed one a faded group, any other a group. Close it
+ * aria-hidden), a greyed one a faded group (class gy), any other a group. Close it
  * with tapdraw_close.
  */
 void tapdraw_open(struct buf *out, enum game_tap_look look, const struct game_tap *tap, const json_t *seats);
@@ -24,6 +24,8 @@ void tapdraw_close(struct buf *out, enum game_tap_look look);
 /* The outline's colour (plain when neither chosen nor offered) and width of a part of the look. */
 const char *tapdraw_stroke(enum game_tap_look look, const char *plain);
 const char *tapdraw_width(enum game_tap_look look);
+/* The same as a class to add to a shape's own (" on", " pk" or ""; static/style.css draws them). */
+const char *tapdraw_class(enum game_tap_look look);
 /*
  * The box of a part of the look: a rectangle at x, y, w wide and h tall
  * with corners of radius rx, filled with fill, outlined in stroke and width
@@ -69,6 +71,6 @@ void tapdraw_choices(struct buf *out, const struct game_tapset *t, const json_t 
 const json_t *tapdraw_before(const json_t *before, const char *list, const char *key, const json_t *now);
 int tapdraw_changed(const json_t *before, const json_t *was, const json_t *now);
 void tapdraw_mark(struct buf *out, double x, double y, double w, double h);
-#define TAPDRAW_CHANGED "#e8590c" /* the outline of a changed part */
+#define TAPDRAW_CHANGED "#e8590c" /* the outline of a changed part (static/style.css: svg .changed) */
 
 #endif

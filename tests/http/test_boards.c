@@ -803,7 +803,7 @@ static void test_boards__ssp_built_sectors_in_words(void)
 		json_array_foreach(json_object_get(p, "station"), k, sec) {
 			char want[64];
 			const json_t *q = json_array_get(json_object_get(sec, "living_quarters"), 0);
-			snprintf(want, sizeof(want), "fill=\"#333\">%lld: ", (long long)json_integer_value(json_object_get(sec, "id")));
+			snprintf(want, sizeof(want), "class=\"d\">%lld: ", (long long)json_integer_value(json_object_get(sec, "id")));
 			if (!strstr(svg.data, want))
 				fprintf(stderr, "\n  no words for Sector %s\n", want);
 			CU_ASSERT(strstr(svg.data, want) != NULL);
@@ -813,7 +813,9 @@ static void test_boards__ssp_built_sectors_in_words(void)
 				CU_ASSERT(key && strstr(strstr(svg.data, want), !strcmp(key, "gems") ? "GEM" : key) != NULL);
 			}
 		}
-	CU_ASSERT(strstr(svg.data, "font-size=\"12\" fill=\"#333\">") != NULL);
+	/* the words are the board's own size, 12 */
+	CU_ASSERT(strstr(svg.data, "font-size=\"12\" fill=\"#1b1f24\">") != NULL);
+	CU_ASSERT(strstr(svg.data, "font-size=\"12\" class=\"d\">") == NULL);
 	buf_release(&svg);
 	json_decref(view);
 	json_decref(seats);

@@ -13,22 +13,9 @@
 
 #define W 390
 
-/* Residents by quarter letter; colours of the wings. */
+/* The wings' colours: their names are also the classes of their boxes in static/style.css; their ink. */
 static const char *const wing_names[] = { "teal", "brown", "pink" };
-static const char *const wing_fill[] = { "#dff2ef", "#f1e6da", "#fbe6ef" };
 static const char *const wing_line[] = { "#1f9e93", "#8a5a35", "#d2588f" };
-
-static const char *resident_fill(char c)
-{
-	switch (c | 0x20) {
-	case 't': return "#1f9e93";
-	case 'b': return "#8a5a35";
-	case 'p': return "#e46fa5";
-	case 'g': return "#e2b007";
-	case 'h': return "#f7f7f2";
-	default: return "#fff";
-	}
-}
 
 static const char *str(const json_t *o, const char *key)
 {
@@ -106,15 +93,62 @@ static void choices(struct buf *out, const struct game_tapset *t, const json_t *
 	tapdraw_choices(out, t, seats, W, y, in_place, &c);
 }
 
-/* A quarter: a circle filled with its resident (or empty); a ring marks one placed this turn. */
-static void quarter(struct buf *out, double cx, double cy, double r, char c)
+/*
+ * A quarter at cx,cy (0 is left out): a circle of radius 6 filled with its
+ * resident (t, b, p, g, h: the view's letter) or empty (e); a capital
+ * letter, one placed this turn, has a dashed ring. The circles are in the
+ * board's <defs> (quarter_defs).
+ */
+static void quarter(struct buf *out, double cx, double cy, char c)
 {
-	int empty = c == '.' || c == '\0';
-	int fresh = !empty && c >= 'A' && c <= 'Z';
+	if (!c || !strchr("tbpghTBPGH", c))
+		c = 'e';
+	buf_addf(out, "<use href=\"#q%c\"", c);
+	if (cx)
+		buf_addf(out, " x=\"%g\"", cx);
+	if (cy)
+		buf_addf(out, " y=\"%g\"", cy);
+	buf_adds(out, "/>");
+}
 
-	buf_addf(out, "<circle cx=\"%g\" cy=\"%g\" r=\"%g\" fill=\"%s\" stroke=\"%s\" stroke-width=\"%s\"%s/>", cx, cy, r,
-		 resident_fill(c), empty ? "#9aa3ad" : "#333", fresh ? "1.6" : "0.8",
-		 fresh ? " stroke-dasharray=\"2 1.2\"" : "");
+/* Is the quarter letter c on a station of the view (a Sector's quarters or a hub's)? */
+static int quarter_shown(const json_t *view, char c)
+{
+	const json_t *p, *sec;
+	size_t i, k;
+
+	json_array_foreach(json_object_get(view, "players"), i, p) {
+		if (strchr(str(p, "hub_quarters"), c))
+			return 1;
+		json_array_foreach(json_object_get(p, "station"), k, sec)
+			if (strchr(str(sec, "quarters"), c))
+				return 1;
+	}
+	return 0;
+}
+
+/*
+ * The quarters' circles for the board's <defs>: ids "q" and the view's
+ * letter; the residents and the empty quarter always (the supply shows
+ * them), one placed this turn when the view has one. Their colours are
+ * attributes: a stylesheet's classes do not reach into what <use> draws.
+ */
+static void quarter_defs(struct buf *out, const json_t *view)
+{
+	static const struct {
+		char l;
+		const char *fill;
+	} res[] = { { 't', "#1f9e93" }, { 'b', "#8a5a35" }, { 'p', "#e46fa5" }, { 'g', "#e2b007" }, { 'h', "#f7f7f2" } };
+
+	for (size_t i = 0; i < sizeof(res) / sizeof(res[0]); i++) {
+		char fresh = (char)(res[i].l - 'a' + 'A');
+		buf_addf(out, "<circle id=\"q%c\" r=\"6\" fill=\"%s\" stroke=\"#333\" stroke-width=\".8\"/>", res[i].l,
+			 res[i].fill);
+		if (quarter_shown(view, fresh))
+			buf_addf(out, "<circle id=\"q%c\" r=\"6\" fill=\"%s\" stroke=\"#333\" stroke-width=\"1.6\" "
+				      "stroke-dasharray=\"2 1.2\"/>", fresh, res[i].fill);
+	}
+	buf_adds(out, "<circle id=\"qe\" r=\"6\" fill=\"#fff\" stroke=\"#9aa3ad\" stroke-width=\".8\"/>");
 }
 
 /* ------------------------------------------------------------------ scores and goods */
@@ -134,7 +168,7 @@ static void scoreboard(struct buf *out, const json_t *view, const json_t *seats,
 		svg_seat_name(&t, seats, num(end, "triggered_by"), 1);
 		buf_addf(&t, ": %lld more turn%s", num(end, "turns_left"), num(end, "turns_left") == 1 ? "" : "s");
 		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"20\" rx=\"4\" fill=\"#ffe9a8\"/>", *y, W - 8);
-		svg_text_fit(out, 10, *y + 14.5, SVG_TEXT, W - 20, "font-weight=\"600\"", t.data, t.len);
+		svg_text_fit(out, 10, *y + 14.5, SVG_TEXT, W - 20, "class=\"s\"", t.data, t.len);
 		buf_release(&t);
 		*y += 24;
 	}
@@ -150,17 +184,17 @@ static void scoreboard(struct buf *out, const json_t *view, const json_t *seats,
 		svg_seat_name(&line, seats, s, 1);
 		if (s == you)
 			buf_adds(&line, " (you)");
-		svg_text_fit(out, 16, *y + 15, 13, W - 100, "font-weight=\"700\"", line.data, line.len);
-		buf_addf(out, "<text x=\"%d\" y=\"%g\" font-size=\"13\" font-weight=\"700\" text-anchor=\"end\">%lld pts</text>",
+		svg_text_fit(out, 16, *y + 15, SVG_HEAD, W - 100, "class=\"h\"", line.data, line.len);
+		buf_addf(out, "<text x=\"%d\" y=\"%g\" class=\"h e\">%lld pts</text>",
 			 W - 10, *y + 15, num(p, "points"));
 		buf_reset(&line);
 		buf_addf(&line, "%lld GEMs · %lld food · %lld water · %lld metal", num(p, "gems"), num(p, "food"),
 			 num(p, "water"), num(p, "metal"));
-		svg_text_fit(out, 16, *y + 30, SVG_TEXT, W - 28, "fill=\"#333\"", line.data, line.len);
+		svg_text_fit(out, 16, *y + 30, SVG_TEXT, W - 28, "class=\"d\"", line.data, line.len);
 		buf_reset(&line);
 		buf_addf(&line, "hub %s · %lld aliens, %lld humans", json_is_string(json_object_get(p, "hub")) ? str(p, "hub") : "not chosen",
 			 num(res, "teal") + num(res, "brown") + num(res, "pink") + num(res, "gold"), num(res, "human"));
-		svg_text_fit(out, 16, *y + 44, SVG_TEXT, W - 28, "fill=\"#333\"", line.data, line.len);
+		svg_text_fit(out, 16, *y + 44, SVG_TEXT, W - 28, "class=\"d\"", line.data, line.len);
 		buf_adds(out, "</g>");
 		buf_release(&line);
 		*y += 52;
@@ -169,16 +203,27 @@ static void scoreboard(struct buf *out, const json_t *view, const json_t *seats,
 
 /* ------------------------------------------------------------------ ships */
 
-static const char *type_colour(const char *type)
+/* A ship card's size, and its kinds: each card is its kind's shape (defs) with a strip of the kind's colour. */
+#define CARD_W 125
+#define CARD_H 52
+static const struct {
+	const char *type, *colour, *id;
+} kinds[] = {
+	{ "dismantle", "#8c3b2e", "kd" }, { "construct", "#d9822b", "kc" }, { "transport", "#2f6fd6", "kt" },
+	{ "expedition", "#2e9e57", "ke" }, { "diplomacy", "#8e44ad", "kp" }, { "farm", "#7a8b22", "kf" },
+	{ "ice", "#2aa6c4", "ki" }, { "", "#555", "kx" },
+};
+#define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
+
+/* The id of the shape of a ship of type (the last kind, grey, for an unknown one). */
+static const char *kind_id(const char *type)
 {
-	static const struct { const char *type, *colour; } t[] = {
-		{ "dismantle", "#8c3b2e" }, { "construct", "#d9822b" }, { "transport", "#2f6fd6" },
-		{ "expedition", "#2e9e57" }, { "diplomacy", "#8e44ad" }, { "farm", "#7a8b22" }, { "ice", "#2aa6c4" },
-	};
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (!strcmp(type, t[i].type))
-			return t[i].colour;
-	return "#555";
+	size_t i;
+
+	for (i = 0; i + 1 < NKINDS; i++)
+		if (!strcmp(type, kinds[i].type))
+			break;
+	return kinds[i].id;
 }
 
 /* What the ship does, in a few words. */
@@ -239,9 +284,15 @@ static enum game_tap_look ship_look(const struct game_tapset *taps, const char *
 	return look;
 }
 
-static void ship_card(struct buf *out, double x, double y, double w, double h, const json_t *sh, const json_t *seats,
-		      int you, const struct game_tapset *taps)
+/*
+ * A ship card at x,y: its kind's shape (its box takes the colours of its
+ * classes: sc, the look's outline; su greys a used one), its title, what
+ * it does and what it costs or who used it.
+ */
+static void ship_card(struct buf *out, double x, double y, const json_t *sh, const json_t *seats, int you,
+		      const struct game_tapset *taps)
 {
+	const double w = CARD_W;
 	int used = json_is_true(json_object_get(sh, "used"));
 	const char *where = str(sh, "where"), *type = str(sh, "type");
 	struct buf t = BUF_INIT;
@@ -250,18 +301,19 @@ static void ship_card(struct buf *out, double x, double y, double w, double h, c
 	const struct game_tap *tap;
 	enum game_tap_look look = ship_look(taps, str(sh, "id"), &tap);
 
-	tapdraw_open(out, look, tap, seats);
-	buf_addf(out, "<g transform=\"translate(%g %g)\"%s>", x, y, used ? " fill=\"#6b7280\"" : "");
-	buf_addf(out, "<rect width=\"%g\" height=\"%g\" rx=\"4\" fill=\"%s\" stroke=\"%s\" stroke-width=\"%s\"/>"
-		      "<rect width=\"4\" height=\"%g\" rx=\"2\" fill=\"%s\"%s/>",
-		 w, h, used ? "#e3e5e8" : "#fff", tapdraw_stroke(look, used ? "#c3c8cf" : "#9fb3cc"), tapdraw_width(look), h,
-		 type_colour(type), used ? " opacity=\".45\"" : "");
+	/* an offered card is a link; a greyed one fades (gy) in the card's own group */
+	if (look == GAME_TAP_OFFERED)
+		tapdraw_open(out, look, tap, seats);
+	buf_addf(out, "<g transform=\"translate(%g %g)\"", x, y);
+	if (used || look == GAME_TAP_GREY)
+		buf_addf(out, " class=\"%s%s\"", used ? "su" : "", look == GAME_TAP_GREY ? (used ? " gy" : "gy") : "");
+	buf_addf(out, "><use href=\"#%s\" class=\"sc%s\"/>", kind_id(type), tapdraw_class(look));
 	ship_title(&t, str(sh, "id"));
-	svg_text_fit(out, 8, 15, 13, w - 12, "font-weight=\"700\"", t.data, t.len);
+	svg_text_fit(out, 8, 15, SVG_HEAD, w - 12, "class=\"h\"", t.data, t.len);
 	buf_reset(&t);
 	ship_power(&t, sh);
 	if (t.len)
-		svg_text_fit(out, 8, 30, SVG_TEXT, w - 12, used ? NULL : "fill=\"#333\"", t.data, t.len);
+		svg_text_fit(out, 8, 30, SVG_TEXT, w - 12, used ? NULL : "class=\"d\"", t.data, t.len);
 	buf_reset(&t);
 	if (used) {
 		buf_adds(&t, "used");
@@ -269,18 +321,37 @@ static void ship_card(struct buf *out, double x, double y, double w, double h, c
 			buf_adds(&t, " by ");
 			svg_seat_name(&t, seats, num(sh, "used_by"), 1);
 		}
-		svg_text_fit(out, 8, 45, SVG_TEXT, w - 12, "font-weight=\"600\" fill=\"#a3261b\"", t.data, t.len);
+		svg_text_fit(out, 8, 45, SVG_TEXT, w - 12, "class=\"s w\"", t.data, t.len);
 	} else {
 		long long cost = json_is_integer(json_object_get(sh, "your_cost")) ? num(sh, "your_cost") : num(sh, "cost");
 		if (other)
 			buf_addf(&t, "%lld GEM%s + %lld fee", cost, cost == 1 ? "" : "s", num(sh, "fee"));
 		else
 			buf_addf(&t, "%lld GEM%s", cost, cost == 1 ? "" : "s");
-		svg_text_fit(out, 8, 45, SVG_TEXT, w - 12, "fill=\"#1f5fae\" font-weight=\"600\"", t.data, t.len);
+		svg_text_fit(out, 8, 45, SVG_TEXT, w - 12, "class=\"c s\"", t.data, t.len);
 	}
 	buf_adds(out, "</g>");
-	tapdraw_close(out, look);
+	if (look == GAME_TAP_OFFERED)
+		tapdraw_close(out, look);
 	buf_release(&t);
+}
+
+/* The shapes of the ship cards of the view, one a kind (ship_card), for the board's <defs>. */
+static void card_defs(struct buf *out, const json_t *view)
+{
+	int want[NKINDS] = { 0 };
+	const json_t *sh;
+	size_t i;
+
+	json_array_foreach(json_object_get(view, "ships"), i, sh)
+		for (size_t k = 0; k < NKINDS; k++)
+			want[k] |= !strcmp(kind_id(str(sh, "type")), kinds[k].id);
+	/* the card's box once (k), then each kind: the box and the kind's strip */
+	buf_addf(out, "<rect id=\"k\" width=\"%d\" height=\"%d\" rx=\"4\"/>", CARD_W, CARD_H);
+	for (i = 0; i < NKINDS; i++)
+		if (want[i])
+			buf_addf(out, "<g id=\"%s\"><use href=\"#k\"/><rect width=\"4\" height=\"%d\" rx=\"2\" fill=\"%s\" "
+				      "stroke=\"none\"/></g>", kinds[i].id, CARD_H, kinds[i].colour);
 }
 
 /* Ships of one place ("p1", "neutral", "display", "drawn-p2") under a label; nothing when there are none. */
@@ -289,7 +360,7 @@ static void ship_row(struct buf *out, const json_t *view, const json_t *seats, i
 {
 	const json_t *ships = json_object_get(view, "ships"), *sh;
 	size_t i, k = 0;
-	const double cw = (W - 8 - 2 * 3) / 3.0, ch = 52;
+	const double cw = CARD_W, ch = CARD_H; /* three to a row, 3 apart */
 
 	json_array_foreach(ships, i, sh)
 		if (!strcmp(str(sh, "where"), where))
@@ -298,13 +369,13 @@ static void ship_row(struct buf *out, const json_t *view, const json_t *seats, i
 		return;
 	if (colour >= 0)
 		buf_addf(out, "<rect x=\"6\" y=\"%g\" width=\"10\" height=\"10\" rx=\"2\" fill=\"%s\"/>", *y + 3, svg_seat_fill(colour));
-	svg_text_fit(out, colour >= 0 ? 20 : 6, *y + 12, SVG_TEXT, W - 26, "font-weight=\"600\"", label, strlen(label));
+	svg_text_fit(out, colour >= 0 ? 20 : 6, *y + 12, SVG_TEXT, W - 26, "class=\"s\"", label, strlen(label));
 	*y += 17;
 	k = 0;
 	json_array_foreach(ships, i, sh) {
 		if (strcmp(str(sh, "where"), where))
 			continue;
-		ship_card(out, 4 + (double)(k % 3) * (cw + 3), *y + (double)(k / 3) * (ch + 3), cw, ch, sh, seats, you, taps);
+		ship_card(out, 4 + (double)(k % 3) * (cw + 3), *y + (double)(k / 3) * (ch + 3), sh, seats, you, taps);
 		k++;
 	}
 	*y += (double)((k + 2) / 3) * (ch + 3) + 3;
@@ -320,7 +391,7 @@ static void ships(struct buf *out, const json_t *view, const json_t *seats, int 
 
 	snprintf(right, sizeof(right), "decks: level 2 %lld, level 3 %lld", num(deck, "level2"), num(deck, "level3"));
 	svg_heading(out, y, W, "Ships", right);
-	*y += SVG_LINE * svg_text_wrap(out, 6, *y + 10, SVG_TEXT, W - 12, 3, "fill=\"#5b6470\"",
+	*y += SVG_LINE * svg_text_wrap(out, 6, *y + 10, SVG_TEXT, W - 12, 3, "class=\"m\"",
 				       "The cost to use a ship (another's: + its owner's fee). Dismantled, a ship gives 6, 8 "
 				       "or 10 metal by level.") + 2;
 	ship_row(out, view, seats, you, taps, "display", "Draft display", -1, y);
@@ -351,7 +422,7 @@ static void diplomacy(struct buf *out, const json_t *view, const json_t *seats, 
 	const json_t *players = json_object_get(view, "players"), *p;
 	const char *active = str(view, "diplomacy_track");
 	/* six levels across the board; each track a line of words over its row of levels */
-	const double cw = (W - 8) / 6.0, rh = 48;
+	const double cw = 63, rh = 48; /* (W - 8) / 6, in whole units */
 	size_t i;
 
 	svg_heading(out, y, W, "Diplomacy", "an advance costs the GEMs of the level reached");
@@ -360,12 +431,11 @@ static void diplomacy(struct buf *out, const json_t *view, const json_t *seats, 
 						 (size_t)(l - 1));
 		long long gems = json_is_object(c) ? num(c, "gems") : l + 1;
 		double cx = 4 + cw * (l + 0.5);
-		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%d\" text-anchor=\"middle\" fill=\"#5b6470\">%s%d"
-			      "<tspan x=\"%g\" dy=\"%d\">%s</tspan>",
-			 cx, *y + 10, SVG_TEXT, l ? "level " : "start ", l, cx, SVG_LINE, bonus[l]);
+		buf_addf(out, "<text x=\"%g\" y=\"%g\" class=\"mid m\">%s%d<tspan x=\"%g\" dy=\"%d\">%s</tspan>", cx, *y + 10,
+			 l ? "level " : "start ", l, cx, SVG_LINE, bonus[l]);
 		if (l)
-			buf_addf(out, "<tspan x=\"%g\" dy=\"%d\" fill=\"#1f5fae\" font-weight=\"600\">%lld GEM%s</tspan>", cx,
-				 SVG_LINE, gems, gems == 1 ? "" : "s");
+			buf_addf(out, "<tspan x=\"%g\" dy=\"%d\" class=\"c s\">%lld GEM%s</tspan>", cx, SVG_LINE, gems,
+				 gems == 1 ? "" : "s");
 		buf_adds(out, "</text>");
 	}
 	*y += 10 + 2 * SVG_LINE + 6;
@@ -378,17 +448,19 @@ static void diplomacy(struct buf *out, const json_t *view, const json_t *seats, 
 		snprintf(part, sizeof(part), "track-%s", tracks[t]);
 		look = game_tap_look(taps, part, 0, &tap);
 		tapdraw_open(out, look, tap, seats);
-		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"%g\" rx=\"4\" fill=\"%s\" stroke=\"%s\" "
-			      "stroke-width=\"%s\"/>", top, W - 8, rh, hot ? "#fff4cc" : "#f3f0fa",
-			 tapdraw_stroke(look, hot ? "#e0a800" : "#cfc4e6"), tapdraw_width(look));
-		buf_addf(out, "<text x=\"8\" y=\"%g\" font-size=\"%d\"><tspan font-weight=\"700\">%s</tspan>"
-			      "<tspan fill=\"#5b6470\"> · its level 3 gives 1 %s</tspan></text>",
-			 top + 14, SVG_TEXT, tracks[t], lvl3[t]);
+		/* a track's box (class dt; dh: the track being advanced) and its six levels (dl) */
+		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"%g\" rx=\"4\" class=\"%s%s\"/>", top, W - 8, rh,
+			 hot ? "dh" : "dt", tapdraw_class(look));
+		buf_addf(out, "<text x=\"8\" y=\"%g\"><tspan class=\"b\">%s</tspan><tspan class=\"m\"> · its level 3 gives 1 "
+			      "%s</tspan></text>", top + 14, tracks[t], lvl3[t]);
+		/* the six levels: a box cut in six, one path */
+		buf_addf(out, "<path class=\"dl\" d=\"M5 %gh%gv24h-%gz", top + 20, 6 * cw - 2, 6 * cw - 2);
+		for (int l = 1; l < 6; l++)
+			buf_addf(out, "M%g %gv24", 4 + cw * l, top + 20);
+		buf_adds(out, "\"/>");
 		for (int l = 0; l < 6; l++) {
 			double cx = 4 + cw * l;
 			int k = 0;
-			buf_addf(out, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"24\" rx=\"3\" fill=\"#fff\" stroke=\"#e2dcef\"/>",
-				 cx + 1, top + 20, cw - 2);
 			json_array_foreach(players, i, p) {
 				long long s = num(p, "seat");
 				if (num(json_object_get(p, "diplomacy"), tracks[t]) != l)
@@ -437,7 +509,7 @@ static int quarter_gives(struct buf *out, const json_t *sec, double x, double y,
 
 	gives_words(&t, sec, "end bonus");
 	if (t.len)
-		lines = svg_text_wrap(out, x, y, SVG_TEXT, width, 4, "fill=\"#1f5fae\"", t.data);
+		lines = svg_text_wrap(out, x, y, SVG_TEXT, width, 4, "class=\"c\"", t.data);
 	buf_release(&t);
 	return lines;
 }
@@ -448,16 +520,10 @@ static void sector_row(struct buf *out, double x, double y, const json_t *sec)
 	const char *q = str(sec, "quarters");
 	size_t n = strlen(q);
 
-	buf_adds(out, "<g><title>");
-	buf_addf(out, "Sector %lld, level %lld, %s", num(sec, "id"), num(sec, "level"), str(sec, "colour"));
-	if (json_is_string(json_object_get(sec, "ability"))) {
-		buf_adds(out, ": ");
-		svg_esc(out, str(sec, "ability"));
-	}
-	buf_addf(out, "</title><text x=\"%g\" y=\"%g\" font-size=\"%d\" font-weight=\"700\">%lld</text>", x, y + 4.5,
-		 SVG_TEXT, num(sec, "id"));
+	/* what it gives and its ability are in the words under the wings */
+	buf_addf(out, "<g transform=\"translate(%g %g)\"><text y=\"4.5\" class=\"b\">%lld</text>", x, y, num(sec, "id"));
 	for (size_t k = 0; k < n && k < 8; k++)
-		quarter(out, x + 36 + (double)k * 14.5, y, 6, q[k]);
+		quarter(out, 36 + (double)k * 14.5, 0, q[k]);
 	buf_adds(out, "</g>");
 }
 
@@ -489,7 +555,7 @@ static void station(struct buf *out, const json_t *p, const json_t *seats, int y
 	buf_addf(&t, "%s: hub %s", s == you ? " (you)" : "",
 		 json_is_string(json_object_get(p, "hub")) ? str(p, "hub") : "not chosen");
 	buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"7\" height=\"14\" rx=\"2\" fill=\"%s\"/>", top, svg_seat_fill(c));
-	svg_text_fit(out, 15, top + 12, 13, W - 20, "font-weight=\"700\"", t.data, t.len);
+	svg_text_fit(out, 15, top + 12, SVG_HEAD, W - 20, "class=\"h\"", t.data, t.len);
 	*y += 17;
 	if (json_is_object(json_object_get(p, "hub_info"))) {
 		const json_t *inc = json_object_get(json_object_get(p, "hub_info"), "income");
@@ -500,20 +566,19 @@ static void station(struct buf *out, const json_t *p, const json_t *seats, int y
 			buf_addf(&t, "%lld GEM%s per ship%s", per, per == 1 ? "" : "s", flat ? " + " : "");
 		if (flat || !per)
 			buf_addf(&t, "%lld GEM%s", flat, flat == 1 ? "" : "s");
-		svg_text_fit(out, 15, *y + 11, SVG_TEXT, W - 20, "fill=\"#1f5fae\" font-weight=\"600\"", t.data, t.len);
+		svg_text_fit(out, 15, *y + 11, SVG_TEXT, W - 20, "class=\"c s\"", t.data, t.len);
 		*y += SVG_LINE + 1;
 	}
 	buf_release(&t);
 	if (json_is_string(json_object_get(p, "hub_text")))
-		*y += SVG_LINE * svg_text_wrap(out, 15, *y + 11, SVG_TEXT, W - 20, 4, "fill=\"#444\"", str(p, "hub_text")) + 3;
+		*y += SVG_LINE * svg_text_wrap(out, 15, *y + 11, SVG_TEXT, W - 20, 4, "class=\"d\"", str(p, "hub_text")) + 3;
 	body = *y;
 	for (int w = 0; w < 3; w++) {
 		double x = 4 + w * (ww + 4);
 		int k = 0;
-		buf_addf(out, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"5\" fill=\"%s\" stroke=\"%s\"/>"
-			      "<text x=\"%g\" y=\"%g\" font-size=\"%d\" text-anchor=\"end\" fill=\"%s\">%s wing</text>",
-			 x, body, ww, 22 + maxrows * rowh, wing_fill[w], wing_line[w], x + ww - 5, body + 13, SVG_TEXT,
-			 wing_line[w], wing_names[w]);
+		buf_addf(out, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"5\" class=\"%s\"/>"
+			      "<text x=\"%g\" y=\"%g\" class=\"e\" fill=\"%s\">%s wing</text>",
+			 x, body, ww, 22 + maxrows * rowh, wing_names[w], x + ww - 5, body + 13, wing_line[w], wing_names[w]);
 		json_array_foreach(list, i, sec) {
 			if (colour_index(str(sec, "colour")) != w)
 				continue;
@@ -521,15 +586,14 @@ static void station(struct buf *out, const json_t *p, const json_t *seats, int y
 			k++;
 		}
 		if (!k)
-			buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%d\" fill=\"#8a8f98\">no Sector</text>", x + 5,
-				 body + 30, SVG_TEXT);
+			buf_addf(out, "<text x=\"%g\" y=\"%g\" class=\"m\">no Sector</text>", x + 5, body + 30);
 	}
 	*y = body + 22 + maxrows * rowh + 4;
 	if (json_is_string(json_object_get(p, "hub_quarters"))) {
 		const char *q = str(p, "hub_quarters");
-		buf_addf(out, "<text x=\"8\" y=\"%g\" font-size=\"%d\">hub quarters</text>", *y + 12, SVG_TEXT);
+		buf_addf(out, "<text x=\"8\" y=\"%g\">hub quarters</text>", *y + 12);
 		for (size_t k = 0; q[k]; k++)
-			quarter(out, 100 + (double)k * 16, *y + 8, 6, q[k]);
+			quarter(out, 100 + (double)k * 16, *y + 8, q[k]);
 		*y += 19;
 	}
 	/* each built Sector in words, big enough to read on a phone: what its quarters give, its ability */
@@ -540,7 +604,7 @@ static void station(struct buf *out, const json_t *p, const json_t *seats, int y
 		gives_words(&l, sec, "end bonus");
 		if (*ab)
 			buf_addf(&l, ". %s", ab);
-		*y += SVG_LINE * svg_text_wrap(out, 8, *y + SVG_TEXT, SVG_TEXT, W - 14, 4, "fill=\"#333\"", l.data) + 3;
+		*y += SVG_LINE * svg_text_wrap(out, 8, *y + SVG_TEXT, SVG_TEXT, W - 14, 4, "class=\"d\"", l.data) + 3;
 		buf_release(&l);
 	}
 	if (json_array_size(json_object_get(p, "private_sectors"))) {
@@ -567,7 +631,7 @@ static void station(struct buf *out, const json_t *p, const json_t *seats, int y
 			}
 		}
 		if (l.len) {
-			*y += SVG_LINE * svg_text_wrap(out, 8, *y + SVG_TEXT, SVG_TEXT, W - 16, 3, "fill=\"#444\"", l.data) + 2;
+			*y += SVG_LINE * svg_text_wrap(out, 8, *y + SVG_TEXT, SVG_TEXT, W - 16, 3, "class=\"d\"", l.data) + 2;
 		}
 		buf_release(&l);
 	}
@@ -580,7 +644,7 @@ static void stations(struct buf *out, const json_t *view, const json_t *before, 
 	size_t i;
 
 	svg_heading(out, y, W, "Stations", NULL);
-	*y += SVG_LINE * svg_text_wrap(out, 6, *y + 10, SVG_TEXT, W - 12, 3, "fill=\"#5b6470\"",
+	*y += SVG_LINE * svg_text_wrap(out, 6, *y + 10, SVG_TEXT, W - 12, 3, "class=\"m\"",
 				       "Each built Sector: its quarters, then in words what each gives, in order, and its "
 				       "ability. A dashed quarter was placed this turn.") + 2;
 	json_array_foreach(players, i, p) {
@@ -591,70 +655,65 @@ static void stations(struct buf *out, const json_t *view, const json_t *before, 
 	}
 }
 
-/* The display: a column per colour, a band per level; each Sector with its cost and ability. */
+/*
+ * A Sector of the display as a row at *y across the board, in its wing's
+ * colours: its number and wing, its cost, then what each quarter gives and
+ * its ability, in full width lines; tappable (48 units tall at least).
+ */
+static void display_sector(struct buf *out, const json_t *sec, int w, const json_t *before, const json_t *seats,
+			   const struct game_tapset *taps, double *y)
+{
+	const char *ab = str(sec, "ability");
+	const struct game_tap *tap;
+	enum game_tap_look look;
+	struct buf body = BUF_INIT;
+	double top = *y, h;
+	int lines;
+	char part[48];
+
+	snprintf(part, sizeof(part), "sector-%lld", num(sec, "id"));
+	look = game_tap_look(taps, part, 0, &tap);
+	lines = quarter_gives(&body, sec, 10, top + 15 + SVG_LINE, W - 20);
+	if (*ab)
+		lines += svg_text_wrap(&body, 10, top + 15 + (1 + lines) * SVG_LINE, SVG_TEXT, W - 20, 6, "class=\"d\"", ab);
+	h = 7 + (1 + lines) * SVG_LINE;
+	if (h < 48)
+		h = 48;
+	tapdraw_open(out, look, tap, seats);
+	buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"%g\" rx=\"5\" class=\"%s%s\"/>"
+		      "<text x=\"10\" y=\"%g\" class=\"h\">%lld %s</text><text x=\"%d\" y=\"%g\" class=\"e c s\">%lld metal</text>",
+		 top, W - 8, h, wing_names[w], tapdraw_class(look), top + 15, num(sec, "id"), wing_names[w], W - 10, top + 15,
+		 num(sec, "cost"));
+	buf_add(out, body.data, body.len);
+	if (tapdraw_changed(before, tapdraw_before(before, "sectors", "id", sec), sec))
+		tapdraw_mark(out, 4, top, W - 8, h);
+	tapdraw_close(out, look);
+	buf_release(&body);
+	*y = top + h + 3;
+}
+
+/* The display: a band per level, and in it each Sector (display_sector), wing by wing. */
 static void display(struct buf *out, const json_t *view, const json_t *before, const json_t *seats,
 		    const struct game_tapset *taps, double *y)
 {
 	const json_t *list = json_object_get(view, "sectors"), *sec;
-	const double cw = 124;
 	size_t i;
 
-	svg_heading(out, y, W, "Sector display", "number · cost in metal");
-	for (int w = 0; w < 3; w++)
-		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%d\" font-weight=\"700\" text-anchor=\"middle\" fill=\"%s\">%s</text>",
-			 4 + w * (cw + 4) + cw / 2, *y + 11, SVG_TEXT, wing_line[w], wing_names[w]);
-	*y += 16;
+	svg_heading(out, y, W, "Sector display", "number, wing · cost");
 	for (long long level = 1; level <= 3; level++) {
-		double col[3], bottom;
 		int any = 0;
 		json_array_foreach(list, i, sec)
 			any |= num(sec, "level") == level;
 		if (!any)
 			continue;
-		buf_addf(out, "<text x=\"%d\" y=\"%g\" font-size=\"%d\" font-weight=\"600\" text-anchor=\"middle\" "
-			      "fill=\"#5b6470\">level %lld: %d quarters</text>", W / 2, *y + 11, SVG_TEXT, level,
+		buf_addf(out, "<text x=\"%d\" y=\"%g\" class=\"s mid m\">level %lld: %d quarters</text>", W / 2, *y + 11, level,
 			 level == 1 ? 3 : level == 2 ? 5 : 6);
 		*y += 15;
-		col[0] = col[1] = col[2] = bottom = *y;
-		json_array_foreach(list, i, sec) {
-			int w = colour_index(str(sec, "colour"));
-			const char *ab = str(sec, "ability");
-			double x, top, h;
-			struct buf body = BUF_INIT;
-			int lines;
-			if (num(sec, "level") != level || w < 0)
-				continue;
-			x = 4 + w * (cw + 4);
-			top = col[w];
-			const struct game_tap *tap;
-			enum game_tap_look look;
-			char part[48];
-			snprintf(part, sizeof(part), "sector-%lld", num(sec, "id"));
-			look = game_tap_look(taps, part, 0, &tap);
-			lines = quarter_gives(&body, sec, x + 5, top + 31, cw - 10);
-			lines += svg_text_wrap(&body, x + 5, top + 31 + lines * SVG_LINE, SVG_TEXT, cw - 10, 8, "fill=\"#333\"",
-					       *ab ? ab : "income only");
-			h = 20 + lines * SVG_LINE + 6;
-			if (h < 48)
-				h = 48;
-			tapdraw_open(out, look, tap, seats);
-			buf_addf(out, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" rx=\"5\" fill=\"%s\" "
-				      "stroke=\"%s\" stroke-width=\"%s\"/>"
-				      "<text x=\"%g\" y=\"%g\" font-size=\"13\" font-weight=\"700\">%lld</text>"
-				      "<text x=\"%g\" y=\"%g\" font-size=\"%d\" text-anchor=\"end\" fill=\"#1f5fae\" "
-				      "font-weight=\"600\">%lld metal</text>",
-				 x, top, cw, h, wing_fill[w], tapdraw_stroke(look, wing_line[w]), tapdraw_width(look), x + 5, top + 15,
-				 num(sec, "id"), x + cw - 5, top + 15, SVG_TEXT, num(sec, "cost"));
-			buf_add(out, body.data, body.len);
-			if (tapdraw_changed(before, tapdraw_before(before, "sectors", "id", sec), sec))
-				tapdraw_mark(out, x, top, cw, h);
-			tapdraw_close(out, look);
-			buf_release(&body);
-			col[w] = top + h + 3;
-			if (col[w] > bottom)
-				bottom = col[w];
-		}
-		*y = bottom + 2;
+		for (int w = 0; w < 3; w++)
+			json_array_foreach(list, i, sec)
+				if (num(sec, "level") == level && colour_index(str(sec, "colour")) == w)
+					display_sector(out, sec, w, before, seats, taps, y);
+		*y += 2;
 	}
 }
 
@@ -663,15 +722,15 @@ static void display(struct buf *out, const json_t *view, const json_t *before, c
 static void supply_and_turn(struct buf *out, const json_t *view, double *y)
 {
 	const json_t *sup = json_object_get(view, "supply"), *dice = json_object_get(view, "dice");
-	static const char *const kinds[] = { "teal", "brown", "pink", "gold", "human" };
+	static const char *const residents[] = { "teal", "brown", "pink", "gold", "human" };
 	static const char letters[] = { 't', 'b', 'p', 'g', 'h' };
 	double x = 8;
 
 	svg_heading(out, y, W, "Supply", NULL);
 	for (int k = 0; k < 5; k++) {
-		quarter(out, x + 5, *y + 8, 6, letters[k]);
-		buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%d\">%s %lld</text>", x + 14, *y + 12, SVG_TEXT,
-			 k == 4 ? "Humans" : kinds[k], num(sup, kinds[k]));
+		quarter(out, x + 5, *y + 8, letters[k]);
+		buf_addf(out, "<text x=\"%g\" y=\"%g\">%s %lld</text>", x + 14, *y + 12, k == 4 ? "Humans" : residents[k],
+			 num(sup, residents[k]));
 		x += k == 4 ? 0 : 72;
 	}
 	*y += 20;
@@ -681,7 +740,7 @@ static void supply_and_turn(struct buf *out, const json_t *view, double *y)
 			 num(dice, "food"), num(dice, "water"), num(dice, "metal"), num(dice, "human"), num(dice, "keep"));
 		if (num(dice, "rerolls"))
 			buf_addf(&t, "; %lld reroll%s", num(dice, "rerolls"), num(dice, "rerolls") == 1 ? "" : "s");
-		*y += SVG_LINE * svg_text_wrap(out, 8, *y + 12, SVG_TEXT, W - 16, 3, "font-weight=\"600\"", t.data) + 4;
+		*y += SVG_LINE * svg_text_wrap(out, 8, *y + 12, SVG_TEXT, W - 16, 3, "class=\"s\"", t.data) + 4;
 		buf_release(&t);
 	}
 }
@@ -699,7 +758,7 @@ static void dealt_hubs(struct buf *out, const json_t *view, const json_t *seats,
 	svg_heading(out, y, W, "Your two Station Hubs: keep one", NULL);
 	json_array_foreach(json_object_get(p, "dealt_hubs"), i, h) {
 		struct buf body = BUF_INIT;
-		int lines = svg_text_wrap(&body, 10, *y + 34, SVG_TEXT, W - 20, 5, "fill=\"#333\"", str(h, "setup"));
+		int lines = svg_text_wrap(&body, 10, *y + 34, SVG_TEXT, W - 20, 5, "class=\"d\"", str(h, "setup"));
 		const struct game_tap *tap;
 		enum game_tap_look look;
 		char part[48];
@@ -708,8 +767,8 @@ static void dealt_hubs(struct buf *out, const json_t *view, const json_t *seats,
 			if (*c >= 'A' && *c <= 'Z')
 				*c = (char)(*c - 'A' + 'a');
 		look = game_tap_look(taps, part, 0, &tap);
-		lines += svg_text_wrap(&body, 10, *y + 34 + lines * SVG_LINE, SVG_TEXT, W - 20, 6,
-				       "fill=\"#1b1f24\" font-weight=\"600\"", str(h, "text"));
+		lines += svg_text_wrap(&body, 10, *y + 34 + lines * SVG_LINE, SVG_TEXT, W - 20, 6, "class=\"s\"",
+				       str(h, "text"));
 		tapdraw_open(out, look, tap, seats);
 		buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"%g\" rx=\"5\" fill=\"#fff\" stroke=\"%s\" "
 			      "stroke-width=\"%s\"/><text x=\"10\" y=\"%g\" font-size=\"14\" font-weight=\"700\">",
@@ -738,7 +797,7 @@ static void final_sheet(struct buf *out, const json_t *view, const json_t *seats
 	json_array_foreach(sheet, i, row) {
 		struct buf t = BUF_INIT;
 		svg_seat_name(&t, seats, (long long)i, 1);
-		svg_text_fit(out, 4 + lw + cw * (double)i + 3, *y + 12, SVG_TEXT, cw - 6, "font-weight=\"700\"", t.data, t.len);
+		svg_text_fit(out, 4 + lw + cw * (double)i + 3, *y + 12, SVG_TEXT, cw - 6, "class=\"b\"", t.data, t.len);
 		buf_release(&t);
 	}
 	*y += 17;
@@ -747,11 +806,10 @@ static void final_sheet(struct buf *out, const json_t *view, const json_t *seats
 		if (c % 2 == 0 || total)
 			buf_addf(out, "<rect x=\"4\" y=\"%g\" width=\"%d\" height=\"%d\" fill=\"%s\"/>", *y, W - 8, SVG_LINE + 2,
 				 total ? "#ffe9a8" : "#f1f3f6");
-		buf_addf(out, "<text x=\"8\" y=\"%g\" font-size=\"%d\"%s>%s</text>", *y + 12, SVG_TEXT,
-			 total ? " font-weight=\"700\"" : "", cats[c]);
+		buf_addf(out, "<text x=\"8\" y=\"%g\"%s>%s</text>", *y + 12, total ? " class=\"b\"" : "", cats[c]);
 		json_array_foreach(sheet, i, row)
-			buf_addf(out, "<text x=\"%g\" y=\"%g\" font-size=\"%d\"%s>%lld</text>", 4 + lw + cw * (double)i + 3,
-				 *y + 12, SVG_TEXT, total ? " font-weight=\"700\"" : "", num(row, cats[c]));
+			buf_addf(out, "<text x=\"%g\" y=\"%g\"%s>%lld</text>", 4 + lw + cw * (double)i + 3, *y + 12,
+				 total ? " class=\"b\"" : "", num(row, cats[c]));
 		*y += SVG_LINE + 2;
 	}
 	*y += 6;
@@ -779,8 +837,13 @@ int ssp_board(const struct game_board_in *in, struct buf *out, struct err *err)
 	display(&body, view, in->before, seats, in->taps, &y);
 	supply_and_turn(&body, view, &y);
 	buf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %g\" role=\"%s\" "
-		      "aria-label=\"Space Station Phoenix board\" font-family=\"system-ui, sans-serif\" fill=\"#1b1f24\">",
-		 W, y + 4, in->taps ? "group" : "img");
+		      "aria-label=\"Space Station Phoenix board\" font-family=\"system-ui, sans-serif\" font-size=\"%d\" "
+		      "fill=\"#1b1f24\"><defs>",
+		 W, y + 4, in->taps ? "group" : "img", SVG_TEXT);
+	/* the shapes the board repeats, drawn once here and used by id */
+	card_defs(out, view);
+	quarter_defs(out, view);
+	buf_adds(out, "</defs>");
 	buf_add(out, body.data, body.len);
 	buf_adds(out, "</svg>");
 	buf_release(&body);
