@@ -152,6 +152,8 @@ const struct route routes[] = {
 	{ "POST", "/games/{id}/channels", web_channel_game_post, ROUTE_WEB | ROUTE_USER,
 	  "attach, replace or remove a chat channel of the game (its creator or an admin)" },
 	{ "POST", "/games/{id}/join", web_join_post, ROUTE_WEB | ROUTE_USER, "take an open seat" },
+	{ "GET", "/games/{id}/steps", web_game_steps, ROUTE_WEB | ROUTE_USER | ROUTE_SEAT_LINK,
+	  "every legal step as a button, when the game page has too many to show" },
 	{ "GET", "/games/{id}/history", web_story_log, ROUTE_WEB | ROUTE_USER | ROUTE_SEAT | ROUTE_SEAT_LINK,
 	  "the whole story in words, newest first, with who, when and the channel" },
 	{ "GET", "/games/{id}/replay", web_story_replay, ROUTE_WEB | ROUTE_USER | ROUTE_SEAT_LINK,

@@ -449,6 +449,18 @@ done:
 	return m;
 }
 
+/* The number of steps in the groups of legal_groups. */
+static json_int_t steps_count(const json_t *groups)
+{
+	const json_t *grp;
+	json_int_t n = 0;
+	size_t i;
+
+	json_array_foreach(groups, i, grp)
+		n += json_integer_value(json_object_get(grp, "count"));
+	return n;
+}
+
 /*
  * Render the game page; error (stolen, may be NULL) is shown inline. 1 when
  * it was the game page that was drawn, with *until the time its story's
@@ -522,7 +534,17 @@ static int game_page(struct http_request *rq, struct http_reply *r, int64_t id, 
 		if (tapping)
 			json_object_set(g, "taps", json_object_get(bp, "taps"));
 		json_object_set_new(g, "your_turn", json_true());
-		json_object_set(g, "groups", json_object_get(bp, "groups"));
+		/*
+		 * While the board offers taps, the list of every legal step is a
+		 * page of its own (GET /games/{id}/steps), a link away: a list
+		 * can weigh more than the board (an expedition's keep choices:
+		 * 235 buttons, 30 KB). A game without taps shows it here.
+		 */
+		if (tapping)
+			json_object_set_new(g, "steps_link",
+					    json_pack("{s:I}", "count", steps_count(json_object_get(bp, "groups"))));
+		else
+			json_object_set(g, "groups", json_object_get(bp, "groups"));
 		json_object_set_new(g, "typed_open", json_boolean(!tapping || typed));
 		json_object_set_new(g, "decision_name", json_string(offturn_for(g, seat) ? "Your decision" : "Your move"));
 	}
@@ -624,4 +646,53 @@ void web_game_show(struct http_request *rq, struct http_reply *r)
 		answers_page_put(health_store_key(store), key, rq->sess.version, until, r->body.data, r->body.len);
 	}
 	free(key);
+}
+
+/*
+ * GET /games/{id}/steps: every legal step of the seat as a button, grouped
+ * as on the game page of a game without taps, for a game page whose board
+ * offers taps (game_page links here).
+ * The same people may see it as the game page; off turn it says so.
+ */
+void web_game_steps(struct http_request *rq, struct http_reply *r)
+{
+	struct err e = {0};
+	int64_t id = rq->ids[0];
+	json_t *g = NULL, *bp;
+	struct cache_pos *pos = NULL;
+	int seat, held, active;
+	struct views_now now;
+	char title[96];
+
+	/* the game row and seats read once, for who may see it and for the page */
+	if (views_now_load(http_store(rq), id, &now, &e) < 0) {
+		web_error_page(rq, r, e.code == ERR_NOTFOUND ? 404 : 500,
+			       e.code == ERR_NOTFOUND ? "No such game." : "This game cannot be read now; try again.");
+		return;
+	}
+	if (web_game_access(rq, r, id, &now, &seat, &held) < 0) {
+		views_now_release(&now);
+		return;
+	}
+	if (views_now_json(&now, seat, VIEWS_EMAILS_NONE, 0, &g, &e) < 0) {
+		views_now_release(&now);
+		web_error_page(rq, r, 500, e.msg);
+		return;
+	}
+	pos = now.pos;
+	now.pos = NULL;
+	views_now_release(&now);
+	active = !strcmp(json_string_value(json_object_get(g, "status")), "active");
+	bp = page_board(http_store(rq), id, seat, active, NULL, -1, g, pos);
+	cache_pos_release(pos);
+	json_object_set_new(g, "prompt", json_incref(json_object_get(json_object_get(g, "pending"), "prompt")));
+	if (json_is_true(json_object_get(bp, "your_turn"))) {
+		json_object_set_new(g, "your_turn", json_true());
+		json_object_set(g, "groups", json_object_get(bp, "groups"));
+		json_object_set_new(g, "decision_name", json_string(offturn_for(g, seat) ? "Your decision" : "Your move"));
+	}
+	json_decref(bp);
+	snprintf(title, sizeof(title), "%s #%lld: every legal step", json_string_value(json_object_get(g, "title")),
+		 (long long)id);
+	web_render(rq, r, 200, "game_steps", title, json_pack("{s:o}", "game", g));
 }

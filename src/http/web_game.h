@@ -13,5 +13,7 @@ void web_game_page(struct http_request *rq, struct http_reply *r, int64_t id, in
 		   const char *typed);
 
 void web_game_show(struct http_request *rq, struct http_reply *r);
+/* GET /games/{id}/steps: every legal step of the seat as a button, when the game page links to them. */
+void web_game_steps(struct http_request *rq, struct http_reply *r);
 
 #endif

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { harness, shots } from './harness.mjs';
+import { harness, shots, toSteps } from './harness.mjs';
 
 const h = harness('boards');
 const phone = () => h.phone();
@@ -92,6 +92,7 @@ test('the Space Station Phoenix board fits a phone, and steps are taps', async (
     'Stations', 'Sector display', 'Supply', 'Ann', 'Bob <b>&', 'Cy', 'Di'], 'ssp');
   // every legal step has a button with its canonical text
   const { json } = await api(g, seat, '/legal');
+  await toSteps(page);
   const values = await page.locator('button[name=move]').evaluateAll((bs) => bs.map((b) => b.value));
   for (const m of json.moves) assert.ok(values.includes(m), `no button for ${m}`);
   await tap(g, page, json.moves.find((m) => m.startsWith('use ')));
@@ -108,6 +109,7 @@ test('a long Space Station Phoenix list of steps is grouped and stays small', as
   }
   assert.ok(found.seat !== undefined, `largest list seen: ${found.seen.size}`);
   const { ctx, page } = await openBoard(g, found.seat, ['Diplomacy', 'Stations'], 'ssp-long-list');
+  assert.ok(await toSteps(page), `${found.moves.length} steps on the game page itself`);
   const groups = await page.locator('section.moves details').count();
   assert.ok(groups >= 2, `${found.moves.length} steps in ${groups} groups`);
   const values = await page.locator('button[name=move]').evaluateAll((bs) => bs.map((b) => b.value));
@@ -123,6 +125,7 @@ test('the Starship Merchants board fits a phone, and steps are taps', async () =
   const { ctx, page } = await openBoard(g, seat, ['The circuit', '1. Shipyard', '2. Market', '3. Belt', '4. Dock',
     'Destinations', 'Refineries', 'Players', 'credits', 'Ann', 'Bob <b>&', 'Cy', 'Di'], 'sm');
   const { json } = await api(g, seat, '/legal');
+  await toSteps(page);
   const values = await page.locator('button[name=move]').evaluateAll((bs) => bs.map((b) => b.value));
   for (const m of json.moves) assert.ok(values.includes(m), `no button for ${m}`);
   await tap(g, page, json.moves[0]);

@@ -199,6 +199,18 @@ export function look(page, first = false) {
 }
 
 /*
+ * The page of every legal step as a button: the game page itself, unless
+ * the board offers taps; then the list is a page of its own, and its link
+ * is followed. Returns whether it was followed.
+ */
+export async function toSteps(page) {
+  const link = page.locator('.steps-link a');
+  if (!(await link.count())) return false;
+  await Promise.all([page.waitForURL(/\/steps\?seat=/), link.click()]);
+  return true;
+}
+
+/*
  * Tap the k-th offered part of the board (k a number), or the confirm
  * button (k 'confirm'), with a finger, as `seen` (look's answer for this
  * page) shows them, and wait for the next page's document. A part off

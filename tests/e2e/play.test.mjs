@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { harness, shots, until } from './harness.mjs';
+import { harness, shots, until, toSteps } from './harness.mjs';
 
 const XSS = '<script>window.pwned=1</script>"onerror=alert(1)';
 const h = harness('play', {
@@ -43,6 +43,7 @@ async function tapStep(page, value) {
 // Play one whole turn on this page: place every ship, then end the turn.
 async function playTurn(page) {
   for (let i = 0; i < 40; i++) {
+    await toSteps(page);
     const values = await page.locator('button[name=move]').evaluateAll((bs) => bs.map((b) => b.value));
     assert.ok(values.length, 'no step offered on my turn');
     const pick = values.find((v) => v.startsWith('dock ')) || values.find((v) => v === 'end') || values[0];

@@ -182,6 +182,35 @@ static int svg_span(const char *html, const char **start, size_t *len)
 	return 0;
 }
 
+/*
+ * The buttons of every legal step of a seat's game page r, as a new array:
+ * on the page, or, when the page links to them (a list too long for it),
+ * on the steps page it links to; the CSRF token of the form they are in
+ * into csrf.
+ */
+static json_t *step_buttons(struct tgame *g, int seat, const struct ht_resp *r, char csrf[64])
+{
+	const char *link = strstr(r->body.data, "class=\"steps-link\"><a href=\"");
+	struct ht_resp s;
+	char path[96];
+	json_t *buttons;
+
+	if (!link) {
+		CU_ASSERT_EQUAL(ht_form_value(r, "csrf", csrf, 64), 0);
+		return button_values(r->body.data);
+	}
+	/* no button on the page itself: they are all a link away */
+	CU_ASSERT(strstr(r->body.data, "<button name=\"move\"") == NULL);
+	link += strlen("class=\"steps-link\"><a href=\"");
+	snprintf(path, sizeof(path), "%.*s", (int)strcspn(link, "\""), link);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, seat_cookie(g, seat), NULL, &s), 0);
+	CU_ASSERT_EQUAL(s.status, 200);
+	CU_ASSERT_EQUAL(ht_form_value(&s, "csrf", csrf, 64), 0);
+	buttons = button_values(s.body.data);
+	ht_resp_release(&s);
+	return buttons;
+}
+
 /* Checks of one page of a seat: board present with words, names escaped, buttons = the legal list. */
 static void check_page(struct tgame *g, int seat, const char *const *words, struct ht_resp *r)
 {
@@ -220,7 +249,10 @@ static void check_page(struct tgame *g, int seat, const char *const *words, stru
 	CU_ASSERT(strstr(s.data, "<b>") == NULL);
 	CU_ASSERT(strstr(s.data, "<script") == NULL);
 	/* every legal step is a button whose value is its canonical text, and nothing else is */
-	buttons = button_values(r->body.data);
+	{
+		char csrf[64];
+		buttons = step_buttons(g, seat, r, csrf);
+	}
 	legal = legal_of(g, seat);
 	CU_ASSERT_FATAL(legal != NULL);
 	CU_ASSERT_EQUAL(json_array_size(buttons), json_array_size(legal));
@@ -290,8 +322,7 @@ static void play_taps(struct tgame *g, const char *const *words, int steps, size
 
 		CU_ASSERT_FATAL(seat >= 0);
 		check_page(g, seat, words, &r);
-		CU_ASSERT_EQUAL(ht_form_value(&r, "csrf", csrf, sizeof(csrf)), 0);
-		buttons = button_values(r.body.data);
+		buttons = step_buttons(g, seat, &r, csrf);
 		ht_resp_release(&r);
 		CU_ASSERT_FATAL(json_array_size(buttons) > 0);
 		value = json_string_value(json_array_get(buttons, pick(buttons, i) % json_array_size(buttons)));
@@ -838,6 +869,36 @@ static void test_boards__unknown_game_and_bad_view(void)
 	json_decref(notobj);
 }
 
+/*
+ * The page of every legal step: the acting seat's long Space Station
+ * Phoenix list is there and not on the game page (check_page); a seat not
+ * to act is told it has no step and gets no button; a browser without a
+ * session is sent to sign in; another game is not shown.
+ */
+static void test_boards__steps_page(void)
+{
+	json_int_t mc = -1;
+	int a = acting_seat(&ssp, &mc), other;
+	struct ht_resp r;
+	char path[64];
+
+	CU_ASSERT_FATAL(a >= 0);
+	other = (a + 1) % NSEATS;
+	snprintf(path, sizeof(path), "/games/%lld/steps?seat=%d", (long long)ssp.game, other);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, seat_cookie(&ssp, other), NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 200);
+	CU_ASSERT(strstr(r.body.data, "You have no step to take now.") != NULL);
+	CU_ASSERT(strstr(r.body.data, "name=\"move\"") == NULL);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", path, NULL, NULL, &r), 0);
+	CU_ASSERT_EQUAL(r.status, 303);
+	CU_ASSERT(strstr(r.body.data, "name=\"move\"") == NULL);
+	ht_resp_release(&r);
+	CU_ASSERT_EQUAL_FATAL(ht_page(&d, "GET", "/games/99999/steps", seat_cookie(&ssp, a), NULL, &r), 0);
+	CU_ASSERT(r.status != 200);
+	ht_resp_release(&r);
+}
+
 static CU_TestInfo board_cases[] = {
 	{ "test_boards__ssp_built_sectors_in_words", test_boards__ssp_built_sectors_in_words },
 	{ "test_boards__changed_parts_marked", test_boards__changed_parts_marked },
@@ -847,6 +908,7 @@ static CU_TestInfo board_cases[] = {
 	{ "test_boards__af_facilities_say_their_rule", test_boards__af_facilities_say_their_rule },
 	{ "test_boards__ssp_page_and_taps", test_boards__ssp_page_and_taps },
 	{ "test_boards__ssp_offturn_decision", test_boards__ssp_offturn_decision },
+	{ "test_boards__steps_page", test_boards__steps_page },
 	{ "test_boards__sm_page_and_taps", test_boards__sm_page_and_taps },
 	{ "test_boards__finished_games", test_boards__finished_games },
 	{ "test_boards__unknown_game_and_bad_view", test_boards__unknown_game_and_bad_view },
