@@ -20,8 +20,8 @@
 /*
  * A board's <svg> says font-size="12" (SVG_TEXT), and its parts may use the
  * short classes of static/style.css instead of repeating attributes: text
- * h (SVG_HEAD, bold), b (bold), s (semibold), m (muted), d (dark), c (the
- * colour of costs), w (a warning), e (anchored at its end), mid (at its
+ * h (SVG_HEAD, bold), b (bold), s (semibold), m (muted), c (the colour of
+ * costs), w (a warning), e (anchored at its end), mid (at its
  * middle); shapes cb (a button of the row of choices), changed (a changed
  * part's mark), on and pk (an offered and a chosen part's outline), gy (a
  * greyed part). The text helpers here write a font-size only when the size

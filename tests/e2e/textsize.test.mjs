@@ -147,7 +147,7 @@ test('Alien Frontiers: every board text is at least 11 CSS pixels, from the set-
 });
 
 test('Space Station Phoenix: every board text is at least 11 CSS pixels, from the set-up to the end', async (t) => {
-  await wholeGame(t, 'space-station-phoenix', 3, 12, 70, 100);
+  await wholeGame(t, 'space-station-phoenix', 3, 12, 70, 40);
 });
 
 test('Starship Merchants: every board text is at least 11 CSS pixels, from the set-up to the end', async (t) => {

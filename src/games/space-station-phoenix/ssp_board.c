@@ -190,11 +190,11 @@ static void scoreboard(struct buf *out, const json_t *view, const json_t *seats,
 		buf_reset(&line);
 		buf_addf(&line, "%lld GEMs · %lld food · %lld water · %lld metal", num(p, "gems"), num(p, "food"),
 			 num(p, "water"), num(p, "metal"));
-		svg_text_fit(out, 16, *y + 30, SVG_TEXT, W - 28, "class=\"d\"", line.data, line.len);
+		svg_text_fit(out, 16, *y + 30, SVG_TEXT, W - 28, NULL, line.data, line.len);
 		buf_reset(&line);
 		buf_addf(&line, "hub %s · %lld aliens, %lld humans", json_is_string(json_object_get(p, "hub")) ? str(p, "hub") : "not chosen",
 			 num(res, "teal") + num(res, "brown") + num(res, "pink") + num(res, "gold"), num(res, "human"));
-		svg_text_fit(out, 16, *y + 44, SVG_TEXT, W - 28, "class=\"d\"", line.data, line.len);
+		svg_text_fit(out, 16, *y + 44, SVG_TEXT, W - 28, NULL, line.data, line.len);
 		buf_adds(out, "</g>");
 		buf_release(&line);
 		*y += 52;
@@ -313,7 +313,7 @@ static void ship_card(struct buf *out, double x, double y, const json_t *sh, con
 	buf_reset(&t);
 	ship_power(&t, sh);
 	if (t.len)
-		svg_text_fit(out, 8, 30, SVG_TEXT, w - 12, used ? NULL : "class=\"d\"", t.data, t.len);
+		svg_text_fit(out, 8, 30, SVG_TEXT, w - 12, NULL, t.data, t.len);
 	buf_reset(&t);
 	if (used) {
 		buf_adds(&t, "used");
@@ -571,7 +571,7 @@ static void station(struct buf *out, const json_t *p, const json_t *seats, int y
 	}
 	buf_release(&t);
 	if (json_is_string(json_object_get(p, "hub_text")))
-		*y += SVG_LINE * svg_text_wrap(out, 15, *y + 11, SVG_TEXT, W - 20, 4, "class=\"d\"", str(p, "hub_text")) + 3;
+		*y += SVG_LINE * svg_text_wrap(out, 15, *y + 11, SVG_TEXT, W - 20, 4, NULL, str(p, "hub_text")) + 3;
 	body = *y;
 	for (int w = 0; w < 3; w++) {
 		double x = 4 + w * (ww + 4);
@@ -604,7 +604,7 @@ static void station(struct buf *out, const json_t *p, const json_t *seats, int y
 		gives_words(&l, sec, "end bonus");
 		if (*ab)
 			buf_addf(&l, ". %s", ab);
-		*y += SVG_LINE * svg_text_wrap(out, 8, *y + SVG_TEXT, SVG_TEXT, W - 14, 4, "class=\"d\"", l.data) + 3;
+		*y += SVG_LINE * svg_text_wrap(out, 8, *y + SVG_TEXT, SVG_TEXT, W - 14, 4, NULL, l.data) + 3;
 		buf_release(&l);
 	}
 	if (json_array_size(json_object_get(p, "private_sectors"))) {
@@ -631,7 +631,7 @@ static void station(struct buf *out, const json_t *p, const json_t *seats, int y
 			}
 		}
 		if (l.len) {
-			*y += SVG_LINE * svg_text_wrap(out, 8, *y + SVG_TEXT, SVG_TEXT, W - 16, 3, "class=\"d\"", l.data) + 2;
+			*y += SVG_LINE * svg_text_wrap(out, 8, *y + SVG_TEXT, SVG_TEXT, W - 16, 3, NULL, l.data) + 2;
 		}
 		buf_release(&l);
 	}
@@ -675,7 +675,7 @@ static void display_sector(struct buf *out, const json_t *sec, int w, const json
 	look = game_tap_look(taps, part, 0, &tap);
 	lines = quarter_gives(&body, sec, 10, top + 15 + SVG_LINE, W - 20);
 	if (*ab)
-		lines += svg_text_wrap(&body, 10, top + 15 + (1 + lines) * SVG_LINE, SVG_TEXT, W - 20, 6, "class=\"d\"", ab);
+		lines += svg_text_wrap(&body, 10, top + 15 + (1 + lines) * SVG_LINE, SVG_TEXT, W - 20, 6, NULL, ab);
 	h = 7 + (1 + lines) * SVG_LINE;
 	if (h < 48)
 		h = 48;
@@ -758,7 +758,7 @@ static void dealt_hubs(struct buf *out, const json_t *view, const json_t *seats,
 	svg_heading(out, y, W, "Your two Station Hubs: keep one", NULL);
 	json_array_foreach(json_object_get(p, "dealt_hubs"), i, h) {
 		struct buf body = BUF_INIT;
-		int lines = svg_text_wrap(&body, 10, *y + 34, SVG_TEXT, W - 20, 5, "class=\"d\"", str(h, "setup"));
+		int lines = svg_text_wrap(&body, 10, *y + 34, SVG_TEXT, W - 20, 5, NULL, str(h, "setup"));
 		const struct game_tap *tap;
 		enum game_tap_look look;
 		char part[48];
