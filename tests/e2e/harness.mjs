@@ -90,6 +90,15 @@ export function harness(name, { setup, daemonArgs = [], ready } = {}) {
       assert.notEqual(text, 'error', `no plan for seat ${seat}: ${path}`);
       return { text, parts: path.split('.') };
     },
+    // game g's API (path under /api/v1/games/ID) with seat's token; a POST when there is a body: { status, json }
+    async api(g, seat, path, body) {
+      const res = await fetch(`${h.base}/api/v1/games/${g.id}${path}`, {
+        method: body ? 'POST' : 'GET',
+        headers: { Authorization: `Bearer ${g.tokens[seat]}`, 'Content-Type': 'application/json' },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return { status: res.status, json: await res.json() };
+    },
     // a page of ctx signed in as email, by the one-time link the command line prints and its button
     async signIn(ctx, email) {
       const link = h.cli('user', 'link', email, '--base-url', h.base).trim().split('\n').pop();

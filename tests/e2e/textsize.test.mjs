@@ -17,14 +17,7 @@ async function newGame(game, n, seed) {
   return h.newGame(game, names.slice(0, n).map((name, i) => `${name} <${game}-text-${seed}-${i}@example.org>`), seed);
 }
 
-async function api(g, seat, path, body) {
-  const res = await fetch(`${h.base}/api/v1/games/${g.id}${path}`, {
-    method: body ? 'POST' : 'GET',
-    headers: { Authorization: `Bearer ${g.tokens[seat]}`, 'Content-Type': 'application/json' },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, json: await res.json() };
-}
+const api = (...args) => h.api(...args);
 
 // The bot's step for the seat on turn, played through the API. Returns the game as it stands after.
 async function botStep(g) {

@@ -10,14 +10,7 @@ const LIMIT = 30 * 1024;
 const LIST_LIMIT = 100 * 1024;
 const h = harness('weight');
 
-async function api(g, seat, path, body) {
-  const res = await fetch(`${h.base}/api/v1/games/${g.id}${path}`, {
-    method: body ? 'POST' : 'GET',
-    headers: { Authorization: `Bearer ${g.tokens[seat]}`, 'Content-Type': 'application/json' },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, json: await res.json() };
-}
+const api = (...args) => h.api(...args);
 
 // A seat's session, as its phone gets one from the seat link of a notification.
 async function session(token) {
