@@ -207,6 +207,10 @@ int sm_picks(const void *state, int seat, const void *move, struct game_pick *ou
 		return err_set(err, ERR_INTERNAL, "this step needs more than %d taps", max);
 	/* what the whole step costs and gives, on its last tap (a card's price stays on the card) */
 	effect(s, seat, m, eff, sizeof(eff));
+	/* the choices that cost nothing say so, beside the ones that do */
+	if (!eff[0] && (m->type == SM_MV_STAY || m->type == SM_MV_MOVE || m->type == SM_MV_PASS ||
+			m->type == SM_MV_REPLACE_CARDS))
+		snprintf(eff, sizeof(eff), "free");
 	if (eff[0] && !(c.n > 1 && m->type == SM_MV_BUY_CARD))
 		snprintf(out[c.n - 1].cost, sizeof(out[c.n - 1].cost), "%s", eff);
 	return c.n;

@@ -356,7 +356,8 @@ static void test_sm_props__replay_roundtrip(void)
 /*
  * Taps on the board (game_ops.picks): on positions of mixed games every
  * legal step is cut into well-formed parts, no two alike, and the board
- * draws what is offered; stay and move are the quadrants of the circuit.
+ * draws what is offered; stay and move are the quadrants of the circuit,
+ * and staying says what it gives or that it is free.
  */
 static void test_sm_props__picks(void)
 {
@@ -376,8 +377,11 @@ static void test_sm_props__picks(void)
 				faults += picks_check(g, s, s->cur, n);
 			if (s->phase == SM_PH_START) {
 				char parts[64];
-				CU_ASSERT_EQUAL(picks_of(g, s, s->cur, "stay", parts, sizeof(parts), NULL), 0);
+				struct game_pick last;
+				CU_ASSERT_EQUAL(picks_of(g, s, s->cur, "stay", parts, sizeof(parts), &last), 0);
 				ASSERT_STR_EQ(parts, "act-stay");
+				/* staying says what it gives, or that it is free */
+				CU_ASSERT(last.cost[0] != '\0');
 				turns++;
 			}
 			if (sm_bot_choose(s, s->cur, mixed_level(&br, s->cur, 20), &br, &m, &e) ||
