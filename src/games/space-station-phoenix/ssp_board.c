@@ -271,17 +271,8 @@ static void ship_title(struct buf *b, const char *id)
 static enum game_tap_look ship_look(const struct game_tapset *taps, const char *id, const struct game_tap **tap)
 {
 	static const char *const verbs[] = { "ship", "dismantle", "discard" };
-	enum game_tap_look look = GAME_TAP_PLAIN;
 
-	*tap = NULL;
-	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
-		char part[64];
-		snprintf(part, sizeof(part), "%s-%s", verbs[i], id);
-		look = game_tap_look(taps, part, 0, tap);
-		if (look == GAME_TAP_OFFERED || look == GAME_TAP_CHOSEN)
-			return look;
-	}
-	return look;
+	return tapdraw_look_any(taps, verbs, sizeof(verbs) / sizeof(verbs[0]), id, tap);
 }
 
 /*
